@@ -1,0 +1,1 @@
+//! Chess rules and evaluation (being written).

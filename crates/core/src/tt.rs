@@ -1,0 +1,233 @@
+//! Shared transposition table for the alpha-beta searchers.
+//!
+//! Lock-free: each entry is two `AtomicU64`s, the key stored XOR-ed with
+//! the data (Hyatt's lockless hashing). A torn write from a racing thread
+//! leaves a key that no longer matches, so the entry reads as a miss
+//! instead of as corrupted data. No `unsafe` is involved.
+
+use crate::report::Bound;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const DEPTH_OFFSET: i32 = 32;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+#[derive(Default)]
+struct Entry {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+/// What a probe returns. Scores are raw table values: convert mate scores
+/// with [`crate::Score::from_tt`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Packed move, 0 for none.
+    pub mv: u16,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let depth_byte = (depth + DEPTH_OFFSET).clamp(1, 255) as u64;
+    let gen_bound = ((generation as u64 & 0x3f) << 2) | bound as u64;
+    (mv as u64)
+        | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 16)
+        | ((eval.clamp(-32767, 32767) as i16 as u16 as u64) << 32)
+        | (depth_byte << 48)
+        | (gen_bound << 56)
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    let hit = TtHit {
+        mv: data as u16,
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        bound,
+    };
+    (hit, ((data >> 58) & 0x3f) as u8)
+}
+
+fn depth_byte(data: u64) -> u64 {
+    (data >> 48) & 0xff
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let mut tt = TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU8::new(0),
+        };
+        tt.resize(mb);
+        tt
+    }
+
+    pub fn resize(&mut self, mb: usize) {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        self.buckets = Vec::new();
+        self.buckets.resize_with(n.max(1), Bucket::default);
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+    }
+
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.entries {
+                e.key.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search so old entries lose their priority.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 0x3f, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table size without modulo.
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let k = e.key.load(Ordering::Relaxed);
+            if k ^ data == key && depth_byte(data) != 0 {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let k = e.key.load(Ordering::Relaxed);
+            if depth_byte(data) == 0 || k ^ data == key {
+                if k ^ data == key && depth_byte(data) != 0 {
+                    let (old, _) = unpack(data);
+                    // Keep a deeper exact result unless this one is exact too.
+                    if bound != Bound::Exact
+                        && old.depth > depth + 3
+                        && old.bound == Bound::Exact
+                    {
+                        return;
+                    }
+                    let mv = if mv == 0 { old.mv } else { mv };
+                    let new = pack(mv, score, eval, depth, bound, generation);
+                    e.data.store(new, Ordering::Relaxed);
+                    e.key.store(key ^ new, Ordering::Relaxed);
+                    return;
+                }
+                victim = e;
+                victim_worth = i32::MIN;
+                continue;
+            }
+            let (old, old_gen) = unpack(data);
+            let age = (generation.wrapping_sub(old_gen) & 0x3f) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, generation);
+        victim.data.store(new, Ordering::Relaxed);
+        victim.key.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Per-mille of sampled entries written during the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if depth_byte(data) != 0 && unpack(data).1 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xdead_beef_1234_5678, 0x1234, -31_990, 57, 12, Bound::Exact);
+        let hit = tt.probe(0xdead_beef_1234_5678).expect("stored");
+        assert_eq!(hit.mv, 0x1234);
+        assert_eq!(hit.score, -31_990);
+        assert_eq!(hit.eval, 57);
+        assert_eq!(hit.depth, 12);
+        assert_eq!(hit.bound, Bound::Exact);
+        assert!(tt.probe(0x1111).is_none());
+    }
+
+    #[test]
+    fn negative_depths_and_clear() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, 0, 10, -5, -3, Bound::Upper);
+        assert_eq!(tt.probe(42).map(|h| h.depth), Some(-3));
+        tt.clear();
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn keeps_move_when_storing_none() {
+        let tt = TranspositionTable::new(1);
+        tt.store(7, 99, 0, 0, 5, Bound::Lower);
+        tt.store(7, 0, 3, 0, 6, Bound::Upper);
+        assert_eq!(tt.probe(7).map(|h| h.mv), Some(99));
+    }
+
+    #[test]
+    fn hashfull_counts_current_generation() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..100_000u64 {
+            tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), 1, 0, 0, 1, Bound::Exact);
+        }
+        assert!(tt.hashfull() > 500);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,178 @@
+//! Which protocol a GUI speaks, from its first meaningful line.
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Ucci,
+    Usi,
+    Gtp,
+    Agi,
+    Gomocup,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 6] = [
+        Protocol::Uci,
+        Protocol::Ucci,
+        Protocol::Usi,
+        Protocol::Gtp,
+        Protocol::Agi,
+        Protocol::Gomocup,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Ucci => "ucci",
+            Protocol::Usi => "usi",
+            Protocol::Gtp => "gtp",
+            Protocol::Agi => "agi",
+            Protocol::Gomocup => "gomocup",
+        }
+    }
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim().to_ascii_lowercase();
+        Protocol::ALL
+            .into_iter()
+            .find(|p| p.name() == s || (s == "pbrain" && *p == Protocol::Gomocup))
+            .ok_or_else(|| {
+                format!("unknown protocol '{s}' (expected uci, ucci, usi, gtp, agi or gomocup)")
+            })
+    }
+}
+
+/// GTP v2 commands a controller may open with (GNU Go's extensions too).
+const GTP_OPENERS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "play",
+    "genmove",
+    "undo",
+    "time_settings",
+    "time_left",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "reg_genmove",
+    "showboard",
+    "kgs-time_settings",
+    "kgs-genmove_cleanup",
+    "lz-analyze",
+    "kata-analyze",
+    "gogui-analyze_commands",
+];
+
+/// Gomocup (pbrain) manager commands; they are upper case on the wire.
+const GOMOCUP_OPENERS: &[&str] = &[
+    "START",
+    "RECTSTART",
+    "BEGIN",
+    "TURN",
+    "BOARD",
+    "INFO",
+    "ABOUT",
+    "RESTART",
+    "END",
+    "TAKEBACK",
+    "PLAY",
+    "SWAP2BOARD",
+];
+
+/// What the first line tells about the protocol.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Detected {
+    /// Nothing to decide from (blank line, GTP-style comment).
+    Skip,
+    /// `quit` before any protocol: just leave.
+    Quit,
+    Protocol(Protocol),
+    Unknown,
+}
+
+pub fn detect(line: &str) -> Detected {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Detected::Skip;
+    }
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    match first {
+        "uci" => return Detected::Protocol(Protocol::Uci),
+        "ucci" => return Detected::Protocol(Protocol::Ucci),
+        "usi" => return Detected::Protocol(Protocol::Usi),
+        "quit" => return Detected::Quit,
+        _ => {}
+    }
+    if first.eq_ignore_ascii_case("agi") {
+        return Detected::Protocol(Protocol::Agi);
+    }
+    if GOMOCUP_OPENERS.contains(&first) {
+        return Detected::Protocol(Protocol::Gomocup);
+    }
+    // GTP commands may carry a numeric id first.
+    let cmd = if first.chars().all(|c| c.is_ascii_digit()) {
+        words.next().unwrap_or("")
+    } else {
+        first
+    };
+    if GTP_OPENERS.contains(&cmd) {
+        return Detected::Protocol(Protocol::Gtp);
+    }
+    if cmd == "quit" {
+        return Detected::Protocol(Protocol::Gtp);
+    }
+    Detected::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_each_protocol() {
+        assert_eq!(detect("uci"), Detected::Protocol(Protocol::Uci));
+        assert_eq!(detect("  ucci  "), Detected::Protocol(Protocol::Ucci));
+        assert_eq!(detect("usi"), Detected::Protocol(Protocol::Usi));
+        assert_eq!(detect("AGI"), Detected::Protocol(Protocol::Agi));
+        assert_eq!(detect("agi"), Detected::Protocol(Protocol::Agi));
+        assert_eq!(detect("START 15"), Detected::Protocol(Protocol::Gomocup));
+        assert_eq!(detect("ABOUT"), Detected::Protocol(Protocol::Gomocup));
+        assert_eq!(detect("protocol_version"), Detected::Protocol(Protocol::Gtp));
+        assert_eq!(detect("12 boardsize 9"), Detected::Protocol(Protocol::Gtp));
+        assert_eq!(detect("1 quit"), Detected::Protocol(Protocol::Gtp));
+        assert_eq!(detect(""), Detected::Skip);
+        assert_eq!(detect("# hello"), Detected::Skip);
+        assert_eq!(detect("quit"), Detected::Quit);
+        assert_eq!(detect("xyzzy"), Detected::Unknown);
+    }
+
+    #[test]
+    fn protocol_names_parse() {
+        for p in Protocol::ALL {
+            assert_eq!(p.name().parse::<Protocol>(), Ok(p));
+        }
+        assert!("telnet".parse::<Protocol>().is_err());
+    }
+}

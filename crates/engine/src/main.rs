@@ -1,0 +1,179 @@
+//! `tengen`: one engine for chess, xiangqi, shogi, Go and gomoku/renju,
+//! speaking UCI, UCCI, USI, GTP, AGI and Gomocup.
+
+mod agi;
+mod detect;
+mod games;
+mod gomocup;
+mod gtp;
+mod io;
+mod session;
+mod ucci;
+mod uci;
+mod usi;
+
+use clap::{Args, Parser, Subcommand};
+use detect::{detect, Detected, Protocol};
+use games::Game;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "tengen", version, about = "A multi-game engine: chess, xiangqi, shogi, Go, gomoku/renju")]
+struct Cli {
+    /// Speak this protocol instead of detecting it from the first line
+    /// (uci, ucci, usi, gtp, agi, gomocup).
+    #[arg(long, global = false)]
+    protocol: Option<Protocol>,
+    /// Play this game (chess, xiangqi, shogi, go, gomoku); by default the
+    /// protocol decides (UCI: chess, UCCI: xiangqi, USI: shogi, ...).
+    #[arg(long)]
+    game: Option<Game>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search a fixed set of positions to a fixed depth on one thread and
+    /// print the node count (a signature) and the speed.
+    Bench(BenchArgs),
+    /// Print every legal move of a position, then its game result.
+    Legal(PositionArgs),
+    /// Count the leaves of the legal move tree to a depth.
+    Perft(PerftArgs),
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "chess")]
+    pub game: Game,
+    /// Depth for every position (default: the game's bench depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Hash size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PositionArgs {
+    #[arg(long)]
+    pub game: Game,
+    /// A FEN/SFEN (or `startpos`).
+    #[arg(long, default_value = "startpos")]
+    pub position: String,
+    /// Moves to play from the position first, in the protocol's notation.
+    #[arg(long, num_args = 0.., allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+    /// Read castling in Chess960 style (chess).
+    #[arg(long)]
+    pub chess960: bool,
+    /// Board size (Go, gomoku).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Rule set (gomoku: freestyle, standard, renju; Go: superko kind).
+    #[arg(long)]
+    pub rule: Option<String>,
+    /// Stone sets that no game order reached (gomoku).
+    #[arg(long)]
+    pub black: Option<String>,
+    #[arg(long)]
+    pub white: Option<String>,
+    #[arg(long = "to-move")]
+    pub to_move: Option<String>,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
+    #[arg(long)]
+    pub depth: u32,
+    /// Print each root move's count first, as `go perft` does.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Some(Command::Bench(args)) => report(games::bench(&args)),
+        Some(Command::Legal(args)) => report(games::legal(&args)),
+        Some(Command::Perft(args)) => report(games::perft(&args)),
+        None => ExitCode::from(run_engine(cli.protocol, cli.game)),
+    }
+}
+
+/// Prints a subcommand's output, or its error on one stderr line (exit 2).
+fn report(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("tengen: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_engine(protocol: Option<Protocol>, game: Option<Game>) -> u8 {
+    let input = io::spawn_stdin_reader();
+    let out = io::Output::stdout();
+    let mut first = None;
+    let protocol = match protocol {
+        Some(p) => p,
+        None => loop {
+            let Ok(line) = input.recv() else {
+                return 0;
+            };
+            match detect(&line) {
+                Detected::Skip => continue,
+                Detected::Quit => return 0,
+                Detected::Protocol(p) => {
+                    first = Some(line);
+                    break p;
+                }
+                Detected::Unknown => {
+                    eprintln!(
+                        "tengen: cannot tell the protocol from '{}'; start with uci, ucci, usi, agi, a GTP or a Gomocup command, or pass --protocol",
+                        line.trim()
+                    );
+                }
+            }
+        },
+    };
+    let start = Start { game, first };
+    match protocol {
+        Protocol::Uci => uci::run(start, input, out),
+        Protocol::Ucci => ucci::run(start, input, out),
+        Protocol::Usi => usi::run(start, input, out),
+        Protocol::Gtp => gtp::run(start, input, out),
+        Protocol::Agi => agi::run(start, input, out),
+        Protocol::Gomocup => gomocup::run(start, input, out),
+    }
+}
+
+/// How a front-end was started.
+pub struct Start {
+    /// The game asked for on the command line, if any.
+    pub game: Option<Game>,
+    /// The line that revealed the protocol; the front-end handles it first.
+    pub first: Option<String>,
+}
+
+/// Front-ends of protocols whose game is not built yet say so and leave.
+pub fn not_built(out: &io::Output, protocol: Protocol, game: &str) -> u8 {
+    let msg = format!("tengen: the {protocol} protocol ({game}) is not built yet");
+    eprintln!("{msg}");
+    out.line(&msg);
+    3
+}

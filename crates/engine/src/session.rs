@@ -1,0 +1,1 @@
+//! Generic alpha-beta game session (being written).

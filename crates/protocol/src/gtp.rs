@@ -1,0 +1,1 @@
+//! Placeholder: filled in by the issue that brings this protocol's game.

@@ -1,0 +1,1 @@
+//! Tokenising helpers shared by the protocol parsers.

@@ -1,0 +1,1 @@
+//! UCI messages (being written).

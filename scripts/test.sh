@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh Debian machine with the Rust toolchain:
+# installs what the tests need, then runs the Rust and the Python tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  export DEBIAN_FRONTEND=noninteractive
+  need=()
+  for pkg in stockfish gnuchess glaurung fairy-stockfish gnugo; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
+
+cargo fmt --all -- --check
+cargo clippy --release --all-targets -- -D warnings
+cargo build --release
+cargo test --release --workspace
+python3 -m pytest -q tests
