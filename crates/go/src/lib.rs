@@ -1,0 +1,1 @@
+//! Go rules (superko, area scoring, handicap), MCTS player and SGF (being written).

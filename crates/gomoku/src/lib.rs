@@ -1,0 +1,1 @@
+//! Gomoku and renju rules, opening rules and threat-space search (being written).

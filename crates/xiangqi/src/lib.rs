@@ -1,0 +1,1 @@
+//! Xiangqi rules (repetition rulings included) and evaluation (being written).
