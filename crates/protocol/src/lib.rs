@@ -8,6 +8,7 @@
 pub mod agi;
 pub mod gomocup;
 pub mod gtp;
+pub mod host;
 pub mod lexer;
 pub mod ucci;
 pub mod uci;
