@@ -1,1 +1,6 @@
-//! Go rules (superko, area scoring, handicap), MCTS player and SGF (being written).
+//! Go for tengen: exact rules (captures, suicide, simple ko, positional or
+//! situational superko, Tromp-Taylor area scoring, handicap), a Monte-Carlo
+//! tree search player and SGF reading/writing.
+
+pub mod board;
+pub mod game;

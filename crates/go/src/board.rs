@@ -1,0 +1,877 @@
+//! The Go board: stones, chains with pseudo-liberties, captures, simple
+//! ko and a Zobrist hash. Fast enough for playouts (no allocation in
+//! `play`), exact enough for the rules (atari and suicide are exact).
+//!
+//! Chains keep *pseudo*-liberties (one per stone/empty adjacency) plus the
+//! sum and sum of squares of those liberty points: a chain is in atari
+//! exactly when all its pseudo-liberties are the same point, i.e. when
+//! `n * sum_sq == sum * sum`, and that point is then `sum / n`.
+
+use std::fmt;
+
+/// Largest board side: GTP letters run out at 25 (no `I`).
+pub const MAX_SIZE: usize = 25;
+/// Padded side: one border row/column on each side.
+const STRIDE: usize = MAX_SIZE + 2;
+/// Number of padded points.
+pub const POINTS: usize = STRIDE * STRIDE;
+
+/// A stone colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opp(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// GTP spelling: `b`, `black`, `w`, `white`, any case.
+    pub fn parse(s: &str) -> Option<Color> {
+        match s.to_ascii_lowercase().as_str() {
+            "b" | "black" => Some(Color::Black),
+            "w" | "white" => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
+    fn cell(self) -> Cell {
+        match self {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+}
+
+/// Content of a padded point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Empty,
+    Black,
+    White,
+    Edge,
+}
+
+impl Cell {
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// A point of the padded board (always on the board when handed out by a
+/// `Board` of the right size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(u16);
+
+impl Point {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// From 0-based column (left to right) and row (bottom to top).
+    pub fn from_xy(x: usize, y: usize) -> Point {
+        Point(((y + 1) * STRIDE + x + 1) as u16)
+    }
+
+    pub fn x(self) -> usize {
+        self.index() % STRIDE - 1
+    }
+
+    pub fn y(self) -> usize {
+        self.index() / STRIDE - 1
+    }
+
+    fn neighbors(self) -> [Point; 4] {
+        let i = self.0;
+        let s = STRIDE as u16;
+        [Point(i - s), Point(i - 1), Point(i + 1), Point(i + s)]
+    }
+
+    fn diagonals(self) -> [Point; 4] {
+        let i = self.0;
+        let s = STRIDE as u16;
+        [
+            Point(i - s - 1),
+            Point(i - s + 1),
+            Point(i + s - 1),
+            Point(i + s + 1),
+        ]
+    }
+
+    /// The 8 surrounding points, clockwise from the top-left, as used by
+    /// the 3x3 patterns.
+    pub fn ring(self) -> [Point; 8] {
+        let i = self.0;
+        let s = STRIDE as u16;
+        [
+            Point(i + s - 1),
+            Point(i + s),
+            Point(i + s + 1),
+            Point(i + 1),
+            Point(i - s + 1),
+            Point(i - s),
+            Point(i - s - 1),
+            Point(i - 1),
+        ]
+    }
+}
+
+/// A move: a stone on a point, or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Pass,
+    Play(Point),
+}
+
+const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// Parses a GTP vertex (`D4`, `pass`, any case) for a board of `size`.
+pub fn parse_vertex(s: &str, size: usize) -> Option<Move> {
+    if s.eq_ignore_ascii_case("pass") {
+        return Some(Move::Pass);
+    }
+    let bytes = s.as_bytes();
+    if bytes.len() < 2 || bytes.len() > 3 {
+        return None;
+    }
+    let letter = bytes[0].to_ascii_uppercase();
+    let x = COLUMNS.iter().position(|&c| c == letter)?;
+    let digits = &s[1..];
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    let row: usize = digits.parse().ok()?;
+    if x >= size || row == 0 || row > size {
+        return None;
+    }
+    Some(Move::Play(Point::from_xy(x, row - 1)))
+}
+
+/// GTP spelling of a point.
+pub fn vertex_name(p: Point) -> String {
+    format!("{}{}", COLUMNS[p.x()] as char, p.y() + 1)
+}
+
+/// GTP spelling of a move (`pass` in lower case).
+pub fn move_name(m: Move) -> String {
+    match m {
+        Move::Pass => "pass".to_string(),
+        Move::Play(p) => vertex_name(p),
+    }
+}
+
+/// Zobrist keys, one per colour and point, built at compile time.
+const fn zobrist() -> [[u64; POINTS]; 2] {
+    let mut keys = [[0u64; POINTS]; 2];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < POINTS {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            keys[c][i] = z ^ (z >> 31);
+            i += 1;
+        }
+        c += 1;
+    }
+    keys
+}
+
+static ZOBRIST: [[u64; POINTS]; 2] = zobrist();
+
+/// Key xored in for "White to move" in situational superko.
+pub const WHITE_TO_MOVE_KEY: u64 = 0x5bd1_e995_a5a5_f00d;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Chain {
+    /// Pseudo-liberty count.
+    libs: u32,
+    lib_sum: u32,
+    lib_sq: u64,
+    size: u32,
+}
+
+/// Why a move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    Occupied,
+    Suicide,
+    Ko,
+    Superko,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::Occupied => "occupied",
+            Illegal::Suicide => "suicide",
+            Illegal::Ko => "ko",
+            Illegal::Superko => "superko",
+        })
+    }
+}
+
+/// A Go position (no history: see `Game` for that).
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    cells: [Cell; POINTS],
+    /// Head point of the chain each stone belongs to.
+    head: [u16; POINTS],
+    /// Next stone of the same chain (circular list).
+    next: [u16; POINTS],
+    /// Chain data, indexed by the head point.
+    chains: [Chain; POINTS],
+    /// Empty points, in no order, and where each sits in that list.
+    empties: Vec<u16>,
+    empty_pos: [u16; POINTS],
+    /// Point where `ko.1` may not play right now (simple ko).
+    ko: Option<(Point, Color)>,
+    hash: u64,
+    /// Stones captured *by* each colour.
+    captures: [u32; 2],
+    last_move: Option<Move>,
+    /// Number of stones removed by the last move (for ko detection).
+    last_captured: u32,
+}
+
+impl Board {
+    /// An empty board of `size` x `size` (2..=25).
+    pub fn new(size: usize) -> Board {
+        let size = size.clamp(1, MAX_SIZE);
+        let mut b = Board {
+            size,
+            cells: [Cell::Edge; POINTS],
+            head: [0; POINTS],
+            next: [0; POINTS],
+            chains: [Chain::default(); POINTS],
+            empties: Vec::with_capacity(size * size),
+            empty_pos: [0; POINTS],
+            ko: None,
+            hash: 0,
+            captures: [0; 2],
+            last_move: None,
+            last_captured: 0,
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let p = Point::from_xy(x, y);
+                b.cells[p.index()] = Cell::Empty;
+                b.empty_pos[p.index()] = b.empties.len() as u16;
+                b.empties.push(p.0);
+            }
+        }
+        b
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn cell(&self, p: Point) -> Cell {
+        self.cells[p.index()]
+    }
+
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        self.ko
+    }
+
+    pub fn captures(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.last_move
+    }
+
+    /// Every on-board point, row by row from A1.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        let n = self.size;
+        (0..n).flat_map(move |y| (0..n).map(move |x| Point::from_xy(x, y)))
+    }
+
+    pub fn empties(&self) -> &[u16] {
+        &self.empties
+    }
+
+    pub fn empty_point(&self, i: usize) -> Point {
+        Point(self.empties[i])
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.size * self.size - self.empties.len()
+    }
+
+    pub fn is_empty_board(&self) -> bool {
+        self.empties.len() == self.size * self.size
+    }
+
+    fn chain(&self, p: Point) -> &Chain {
+        &self.chains[self.head[p.index()] as usize]
+    }
+
+    /// Head of the chain holding the stone at `p`.
+    pub fn chain_id(&self, p: Point) -> u16 {
+        self.head[p.index()]
+    }
+
+    pub fn chain_size(&self, p: Point) -> usize {
+        self.chain(p).size as usize
+    }
+
+    /// The only liberty of the chain at `p`, if it is in atari.
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        let c = self.chain(p);
+        if c.libs > 0 && c.libs as u64 * c.lib_sq == c.lib_sum as u64 * c.lib_sum as u64 {
+            Some(Point((c.lib_sum / c.libs) as u16))
+        } else {
+            None
+        }
+    }
+
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.atari_liberty(p).is_some()
+    }
+
+    /// Stones of the chain at `p`.
+    pub fn chain_stones(&self, p: Point) -> Vec<Point> {
+        let mut out = Vec::new();
+        let mut s = p.0;
+        loop {
+            out.push(Point(s));
+            s = self.next[s as usize];
+            if s == p.0 {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Exact liberties of the chain at `p`, sorted.
+    pub fn liberties(&self, p: Point) -> Vec<Point> {
+        let mut libs = Vec::new();
+        for s in self.chain_stones(p) {
+            for n in s.neighbors() {
+                if self.cells[n.index()] == Cell::Empty && !libs.contains(&n) {
+                    libs.push(n);
+                }
+            }
+        }
+        libs.sort();
+        libs
+    }
+
+    /// Up to `limit` distinct liberties of the chain at `p`.
+    fn count_libs_upto(&self, p: Point, limit: usize, acc: &mut Vec<u16>) {
+        let mut s = p.0;
+        loop {
+            for n in Point(s).neighbors() {
+                if self.cells[n.index()] == Cell::Empty && !acc.contains(&n.0) {
+                    acc.push(n.0);
+                    if acc.len() >= limit {
+                        return;
+                    }
+                }
+            }
+            s = self.next[s as usize];
+            if s == p.0 {
+                return;
+            }
+        }
+    }
+
+    /// Legality under the board's own rules (occupied, simple ko, suicide);
+    /// superko needs the history and lives in `Game`.
+    pub fn check(&self, c: Color, m: Move) -> Result<(), Illegal> {
+        let p = match m {
+            Move::Pass => return Ok(()),
+            Move::Play(p) => p,
+        };
+        if self.cells[p.index()] != Cell::Empty {
+            return Err(Illegal::Occupied);
+        }
+        if self.ko == Some((p, c)) {
+            return Err(Illegal::Ko);
+        }
+        if self.is_suicide(c, p) {
+            return Err(Illegal::Suicide);
+        }
+        Ok(())
+    }
+
+    pub fn is_legal(&self, c: Color, m: Move) -> bool {
+        self.check(c, m).is_ok()
+    }
+
+    /// Whether a stone of `c` on the empty point `p` would have no liberty
+    /// and capture nothing.
+    pub fn is_suicide(&self, c: Color, p: Point) -> bool {
+        for n in p.neighbors() {
+            match self.cells[n.index()] {
+                Cell::Empty => return false,
+                Cell::Edge => {}
+                cell => {
+                    let in_atari = self.atari_liberty(n).is_some();
+                    if cell == c.cell() {
+                        // Joining a chain that has another liberty.
+                        if !in_atari {
+                            return false;
+                        }
+                    } else if in_atari {
+                        // Captures the neighbour (its last liberty is `p`).
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `p` is an eye-like point of `c`: every neighbour is `c` or
+    /// the edge, and the diagonals do not make it a false eye.
+    pub fn is_eyeish(&self, c: Color, p: Point) -> bool {
+        let own = c.cell();
+        for n in p.neighbors() {
+            let cell = self.cells[n.index()];
+            if cell != own && cell != Cell::Edge {
+                return false;
+            }
+        }
+        let mut bad = 0;
+        let mut edge = false;
+        for d in p.diagonals() {
+            match self.cells[d.index()] {
+                Cell::Edge => edge = true,
+                cell if cell == own || cell == Cell::Empty => {}
+                _ => bad += 1,
+            }
+        }
+        if edge {
+            bad == 0
+        } else {
+            bad < 2
+        }
+    }
+
+    /// Plays a move assumed legal (see `check`). Returns the number of
+    /// stones captured.
+    pub fn play(&mut self, c: Color, m: Move) -> u32 {
+        self.ko = None;
+        self.last_move = Some(m);
+        self.last_captured = 0;
+        let p = match m {
+            Move::Pass => return 0,
+            Move::Play(p) => p,
+        };
+        self.place(c, p);
+        let mut captured = 0;
+        let mut last_captured_at = p;
+        for n in p.neighbors() {
+            if self.cells[n.index()] == c.opp().cell() && self.chain(n).libs == 0 {
+                last_captured_at = n;
+                captured += self.remove_chain(n);
+            }
+        }
+        self.captures[c.index()] += captured;
+        self.last_captured = captured;
+        // Simple ko: one stone taken by a lone stone that now has one liberty.
+        if captured == 1 && self.chain(p).size == 1 && self.atari_liberty(p).is_some() {
+            self.ko = Some((last_captured_at, c.opp()));
+        }
+        captured
+    }
+
+    fn set_empty_list_remove(&mut self, p: Point) {
+        let i = self.empty_pos[p.index()] as usize;
+        let last = self.empties.len() - 1;
+        let moved = self.empties[last];
+        self.empties[i] = moved;
+        self.empty_pos[moved as usize] = i as u16;
+        self.empties.pop();
+    }
+
+    fn add_lib(&mut self, head: u16, lib: Point) {
+        let ch = &mut self.chains[head as usize];
+        ch.libs += 1;
+        ch.lib_sum += lib.0 as u32;
+        ch.lib_sq += (lib.0 as u64) * (lib.0 as u64);
+    }
+
+    fn remove_lib(&mut self, head: u16, lib: Point) {
+        let ch = &mut self.chains[head as usize];
+        ch.libs -= 1;
+        ch.lib_sum -= lib.0 as u32;
+        ch.lib_sq -= (lib.0 as u64) * (lib.0 as u64);
+    }
+
+    fn place(&mut self, c: Color, p: Point) {
+        self.cells[p.index()] = c.cell();
+        self.hash ^= ZOBRIST[c.index()][p.index()];
+        self.set_empty_list_remove(p);
+        self.head[p.index()] = p.0;
+        self.next[p.index()] = p.0;
+        self.chains[p.index()] = Chain {
+            size: 1,
+            ..Chain::default()
+        };
+        for n in p.neighbors() {
+            match self.cells[n.index()] {
+                Cell::Empty => self.add_lib(p.0, n),
+                Cell::Edge => {}
+                _ => {
+                    let h = self.head[n.index()];
+                    self.remove_lib(h, p);
+                }
+            }
+        }
+        for n in p.neighbors() {
+            if self.cells[n.index()] == c.cell() {
+                let a = self.head[p.index()];
+                let b = self.head[n.index()];
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    /// Merges the smaller chain into the larger.
+    fn merge(&mut self, a: u16, b: u16) {
+        let (big, small) = if self.chains[a as usize].size >= self.chains[b as usize].size {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let sc = self.chains[small as usize];
+        {
+            let bc = &mut self.chains[big as usize];
+            bc.libs += sc.libs;
+            bc.lib_sum += sc.lib_sum;
+            bc.lib_sq += sc.lib_sq;
+            bc.size += sc.size;
+        }
+        let mut s = small;
+        loop {
+            self.head[s as usize] = big;
+            s = self.next[s as usize];
+            if s == small {
+                break;
+            }
+        }
+        // Splice the two circular lists.
+        self.next.swap(big as usize, small as usize);
+    }
+
+    fn remove_chain(&mut self, p: Point) -> u32 {
+        let start = self.head[p.index()];
+        let color = self.cells[p.index()];
+        let ci = if color == Cell::Black { 0 } else { 1 };
+        let mut count = 0;
+        let mut s = start;
+        loop {
+            let sp = Point(s);
+            self.cells[sp.index()] = Cell::Empty;
+            self.hash ^= ZOBRIST[ci][sp.index()];
+            self.empty_pos[sp.index()] = self.empties.len() as u16;
+            self.empties.push(s);
+            count += 1;
+            s = self.next[s as usize];
+            if s == start {
+                break;
+            }
+        }
+        // Second pass: give the liberties back to the surrounding chains.
+        let mut s = start;
+        loop {
+            let sp = Point(s);
+            for n in sp.neighbors() {
+                let cell = self.cells[n.index()];
+                if cell == Cell::Black || cell == Cell::White {
+                    let h = self.head[n.index()];
+                    self.add_lib(h, sp);
+                }
+            }
+            s = self.next[s as usize];
+            if s == start {
+                break;
+            }
+        }
+        count
+    }
+
+    /// Places a setup stone (handicap, SGF `AB`/`AW`) without move rules.
+    /// Refuses an occupied point or a stone that would have no liberty.
+    pub fn setup_stone(&mut self, c: Color, p: Point) -> bool {
+        if self.cells[p.index()] != Cell::Empty || self.is_suicide(c, p) {
+            return false;
+        }
+        self.play(c, Move::Play(p));
+        self.last_move = None;
+        self.captures = [0; 2];
+        true
+    }
+
+    /// Stones on the board of colour `c`, sorted.
+    pub fn stones(&self, c: Color) -> Vec<Point> {
+        self.points()
+            .filter(|&p| self.cells[p.index()] == c.cell())
+            .collect()
+    }
+
+    /// Tromp-Taylor area of each colour: stones plus empty regions that
+    /// reach only that colour. Every stone counts as alive.
+    pub fn area(&self) -> [u32; 2] {
+        self.area_with(&[])
+    }
+
+    /// Area after removing `dead` stones (treated as empty points).
+    pub fn area_with(&self, dead: &[Point]) -> [u32; 2] {
+        let mut cells = self.cells;
+        for &d in dead {
+            cells[d.index()] = Cell::Empty;
+        }
+        let mut area = [0u32; 2];
+        let mut seen = [false; POINTS];
+        let mut stack: Vec<Point> = Vec::new();
+        for p in self.points() {
+            match cells[p.index()] {
+                Cell::Black => area[0] += 1,
+                Cell::White => area[1] += 1,
+                Cell::Empty if !seen[p.index()] => {
+                    let mut region = 0;
+                    let (mut b, mut w) = (false, false);
+                    seen[p.index()] = true;
+                    stack.push(p);
+                    while let Some(q) = stack.pop() {
+                        region += 1;
+                        for n in q.neighbors() {
+                            match cells[n.index()] {
+                                Cell::Empty if !seen[n.index()] => {
+                                    seen[n.index()] = true;
+                                    stack.push(n);
+                                }
+                                Cell::Black => b = true,
+                                Cell::White => w = true,
+                                _ => {}
+                            }
+                        }
+                    }
+                    if b && !w {
+                        area[0] += region;
+                    } else if w && !b {
+                        area[1] += region;
+                    }
+                }
+                _ => {}
+            }
+        }
+        area
+    }
+
+    /// Owner of each point at the end of a playout (stones and one-colour
+    /// empty points; others neutral), cheap version of `area` that assumes
+    /// every empty point is a single-point region or neutral.
+    pub fn fast_owner(&self, p: Point) -> Option<Color> {
+        match self.cells[p.index()] {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            Cell::Empty => {
+                let (mut b, mut w) = (false, false);
+                for n in p.neighbors() {
+                    match self.cells[n.index()] {
+                        Cell::Black => b = true,
+                        Cell::White => w = true,
+                        _ => {}
+                    }
+                }
+                match (b, w) {
+                    (true, false) => Some(Color::Black),
+                    (false, true) => Some(Color::White),
+                    _ => None,
+                }
+            }
+            Cell::Edge => None,
+        }
+    }
+
+    /// Colour of the 8 points around `p` packed 2 bits each (0 empty,
+    /// 1 black, 2 white, 3 edge), for the pattern table.
+    pub fn ring_code(&self, p: Point) -> usize {
+        let mut code = 0usize;
+        for (i, q) in p.ring().iter().enumerate() {
+            let v = match self.cells[q.index()] {
+                Cell::Empty => 0,
+                Cell::Black => 1,
+                Cell::White => 2,
+                Cell::Edge => 3,
+            };
+            code |= v << (2 * i);
+        }
+        code
+    }
+
+    /// Liberty count (capped at `limit`) a stone of `c` at `p` would have,
+    /// counting a capture as enough.
+    pub fn libs_after(&self, c: Color, p: Point, limit: usize) -> usize {
+        let mut acc: Vec<u16> = Vec::with_capacity(8);
+        for n in p.neighbors() {
+            match self.cells[n.index()] {
+                Cell::Empty => {
+                    if !acc.contains(&n.0) {
+                        acc.push(n.0);
+                    }
+                }
+                Cell::Edge => {}
+                cell if cell == c.cell() => {
+                    self.count_libs_upto(n, limit + 1, &mut acc);
+                }
+                _ => {
+                    if self.atari_liberty(n).is_some() {
+                        return limit;
+                    }
+                }
+            }
+            if acc.iter().filter(|&&q| q != p.0).count() >= limit {
+                return limit;
+            }
+        }
+        acc.iter().filter(|&&q| q != p.0).count().min(limit)
+    }
+
+    /// Neighbours of `p` (some may be edge points).
+    pub fn neighbors(&self, p: Point) -> [Point; 4] {
+        p.neighbors()
+    }
+
+    /// Board drawing for `showboard` (no empty line inside).
+    pub fn render(&self) -> String {
+        let n = self.size;
+        let mut s = String::new();
+        let letters: String = COLUMNS[..n]
+            .iter()
+            .map(|&c| format!(" {}", c as char))
+            .collect();
+        s.push_str(&format!("  {letters}\n"));
+        for y in (0..n).rev() {
+            s.push_str(&format!("{:>2}", y + 1));
+            for x in 0..n {
+                let ch = match self.cells[Point::from_xy(x, y).index()] {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ => '.',
+                };
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push_str(&format!(" {}", y + 1));
+            if y == n - 1 {
+                s.push_str(&format!(
+                    "    WHITE (O) has captured {} stones",
+                    self.captures[1]
+                ));
+            }
+            if y + 2 == n || (n == 1 && y == 0) {
+                s.push_str(&format!(
+                    "    BLACK (X) has captured {} stones",
+                    self.captures[0]
+                ));
+            }
+            s.push('\n');
+        }
+        s.push_str(&format!("  {letters}"));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Point {
+        match parse_vertex(s, 19) {
+            Some(Move::Play(p)) => p,
+            _ => panic!("bad vertex {s}"),
+        }
+    }
+
+    #[test]
+    fn vertices_round_trip_and_skip_i() {
+        assert_eq!(vertex_name(v("J9")), "J9");
+        assert_eq!(parse_vertex("I5", 19), None);
+        assert_eq!(parse_vertex("T20", 19), None);
+        assert_eq!(parse_vertex("a0", 19), None);
+        assert_eq!(parse_vertex("PASS", 9), Some(Move::Pass));
+        assert_eq!(parse_vertex("k10", 9), None);
+        assert_eq!(
+            vertex_name(
+                parse_vertex("z25", 25)
+                    .map(|m| match m {
+                        Move::Play(p) => p,
+                        Move::Pass => v("A1"),
+                    })
+                    .unwrap_or(v("A1"))
+            ),
+            "Z25"
+        );
+    }
+
+    #[test]
+    fn atari_detection_is_exact() {
+        let mut b = Board::new(9);
+        b.play(Color::Black, Move::Play(v("E5")));
+        assert!(!b.in_atari(v("E5")));
+        b.play(Color::White, Move::Play(v("E6")));
+        b.play(Color::White, Move::Play(v("D5")));
+        b.play(Color::White, Move::Play(v("F5")));
+        assert_eq!(b.atari_liberty(v("E5")), Some(v("E4")));
+        assert!(b.is_suicide(Color::Black, v("E4")) == false);
+        b.play(Color::White, Move::Play(v("E4")));
+        assert_eq!(b.cell(v("E5")), Cell::Empty);
+        assert_eq!(b.captures(Color::White), 1);
+        assert!(b.is_suicide(Color::Black, v("E5")));
+    }
+
+    #[test]
+    fn area_counts_regions() {
+        let b = Board::new(5);
+        assert_eq!(b.area(), [0, 0]);
+        let mut b = Board::new(5);
+        b.play(Color::Black, Move::Play(Point::from_xy(2, 2)));
+        assert_eq!(b.area(), [25, 0]);
+    }
+}

@@ -1,0 +1,381 @@
+//! A game: the board plus everything the rules need from the past
+//! (superko history, undo stack, passes), komi and handicap.
+
+use crate::board::{Board, Color, Illegal, Move, Point, WHITE_TO_MOVE_KEY};
+use std::fmt;
+
+/// How repetition is forbidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KoRule {
+    /// Only the immediate recapture of a single stone.
+    Simple,
+    /// No move may recreate an earlier whole-board position (default).
+    Positional,
+    /// No move may recreate an earlier position with the same side to move.
+    Situational,
+}
+
+impl KoRule {
+    pub fn parse(s: &str) -> Option<KoRule> {
+        match s.to_ascii_lowercase().as_str() {
+            "simple" | "ko" => Some(KoRule::Simple),
+            "positional" | "psk" | "superko" => Some(KoRule::Positional),
+            "situational" | "ssk" => Some(KoRule::Situational),
+            _ => None,
+        }
+    }
+}
+
+/// One entry of the move history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub color: Color,
+    pub mv: Move,
+}
+
+/// A final score: positive for Black.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score(pub f64);
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        if s.abs() < 1e-9 {
+            f.write_str("0")
+        } else if s > 0.0 {
+            write!(f, "B+{}", fmt_num(s))
+        } else {
+            write!(f, "W+{}", fmt_num(-s))
+        }
+    }
+}
+
+/// `7` for whole numbers, `7.5` otherwise.
+pub fn fmt_num(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round() as i64)
+    } else {
+        let s = format!("{x:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[derive(Clone)]
+pub struct Game {
+    board: Board,
+    komi: f64,
+    ko_rule: KoRule,
+    /// Board states before each move, for `undo`.
+    undo: Vec<Board>,
+    moves: Vec<Played>,
+    /// Positions seen (board hash, with the side-to-move key for
+    /// situational superko), the current one included.
+    seen: Vec<u64>,
+    /// Colour expected to move next (GTP lets either colour play).
+    to_move: Color,
+    handicap: Vec<Point>,
+}
+
+impl Game {
+    pub fn new(size: usize, komi: f64) -> Game {
+        let board = Board::new(size);
+        let mut g = Game {
+            board,
+            komi,
+            ko_rule: KoRule::Positional,
+            undo: Vec::new(),
+            moves: Vec::new(),
+            seen: Vec::new(),
+            to_move: Color::Black,
+            handicap: Vec::new(),
+        };
+        g.seen.push(g.key(Color::Black));
+        g
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn size(&self) -> usize {
+        self.board.size()
+    }
+
+    pub fn komi(&self) -> f64 {
+        self.komi
+    }
+
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi = komi;
+    }
+
+    pub fn ko_rule(&self) -> KoRule {
+        self.ko_rule
+    }
+
+    pub fn set_ko_rule(&mut self, r: KoRule) {
+        self.ko_rule = r;
+        self.rebuild_seen();
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    pub fn moves(&self) -> &[Played] {
+        &self.moves
+    }
+
+    pub fn handicap(&self) -> &[Point] {
+        &self.handicap
+    }
+
+    /// Clears the board, keeping size, komi and rules.
+    pub fn clear(&mut self) {
+        *self = Game {
+            komi: self.komi,
+            ko_rule: self.ko_rule,
+            ..Game::new(self.size(), self.komi)
+        };
+        self.rebuild_seen();
+    }
+
+    fn key(&self, next: Color) -> u64 {
+        let h = self.board.hash();
+        match (self.ko_rule, next) {
+            (KoRule::Situational, Color::White) => h ^ WHITE_TO_MOVE_KEY,
+            _ => h,
+        }
+    }
+
+    fn rebuild_seen(&mut self) {
+        // Keys depend on the rule; recompute from the undo stack.
+        let mut seen = Vec::with_capacity(self.undo.len() + 1);
+        let mut next = if self.handicap.is_empty() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let rule = self.ko_rule;
+        let key = |b: &Board, next: Color| match (rule, next) {
+            (KoRule::Situational, Color::White) => b.hash() ^ WHITE_TO_MOVE_KEY,
+            _ => b.hash(),
+        };
+        for (i, b) in self.undo.iter().enumerate() {
+            seen.push(key(b, next));
+            next = self.moves[i].color.opp();
+        }
+        seen.push(key(&self.board, self.to_move));
+        self.seen = seen;
+    }
+
+    /// Full legality under the game's rules.
+    pub fn check(&self, c: Color, m: Move) -> Result<(), Illegal> {
+        self.board.check(c, m)?;
+        if let (Move::Play(_), KoRule::Positional | KoRule::Situational) = (m, self.ko_rule) {
+            let mut b = self.board.clone();
+            b.play(c, m);
+            let h = match (self.ko_rule, c.opp()) {
+                (KoRule::Situational, Color::White) => b.hash() ^ WHITE_TO_MOVE_KEY,
+                _ => b.hash(),
+            };
+            if self.seen.contains(&h) {
+                return Err(Illegal::Superko);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn is_legal(&self, c: Color, m: Move) -> bool {
+        self.check(c, m).is_ok()
+    }
+
+    /// Plays a move after checking it.
+    pub fn play(&mut self, c: Color, m: Move) -> Result<(), Illegal> {
+        self.check(c, m)?;
+        self.undo.push(self.board.clone());
+        self.board.play(c, m);
+        self.moves.push(Played { color: c, mv: m });
+        self.to_move = c.opp();
+        let k = self.key(self.to_move);
+        self.seen.push(k);
+        Ok(())
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.undo.pop() {
+            Some(b) => {
+                self.board = b;
+                self.seen.pop();
+                let last = self.moves.pop();
+                self.to_move = last.map(|p| p.color).unwrap_or(Color::Black);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Legal moves of `c` (points only; pass is always legal), A1 first.
+    pub fn legal_points(&self, c: Color) -> Vec<Point> {
+        self.board
+            .points()
+            .filter(|&p| self.is_legal(c, Move::Play(p)))
+            .collect()
+    }
+
+    /// Two passes in a row end the game.
+    pub fn is_over(&self) -> bool {
+        let n = self.moves.len();
+        n >= 2 && self.moves[n - 1].mv == Move::Pass && self.moves[n - 2].mv == Move::Pass
+    }
+
+    /// Tromp-Taylor area score minus komi, every stone alive.
+    pub fn tromp_taylor(&self) -> Score {
+        let a = self.board.area();
+        Score(a[0] as f64 - a[1] as f64 - self.komi)
+    }
+
+    /// Area score after removing `dead` stones.
+    pub fn score_without(&self, dead: &[Point]) -> Score {
+        let a = self.board.area_with(dead);
+        Score(a[0] as f64 - a[1] as f64 - self.komi)
+    }
+
+    /// Places setup stones (handicap, SGF); they cannot be undone.
+    pub fn setup(&mut self, stones: &[(Color, Point)]) -> bool {
+        let mut b = self.board.clone();
+        for &(c, p) in stones {
+            if !b.setup_stone(c, p) {
+                return false;
+            }
+        }
+        self.board = b;
+        self.undo.clear();
+        self.moves.clear();
+        self.to_move = Color::Black;
+        self.rebuild_seen();
+        true
+    }
+
+    /// Free/fixed handicap: black stones, then White moves.
+    pub fn set_handicap(&mut self, stones: &[Point]) -> bool {
+        let list: Vec<(Color, Point)> = stones.iter().map(|&p| (Color::Black, p)).collect();
+        if !self.setup(&list) {
+            return false;
+        }
+        self.handicap = stones.to_vec();
+        self.to_move = Color::White;
+        self.rebuild_seen();
+        true
+    }
+}
+
+/// Fixed handicap points as GTP places them; `None` when `n` stones are
+/// not allowed on this size.
+pub fn fixed_handicap(size: usize, n: usize) -> Option<Vec<Point>> {
+    if !(2..=9).contains(&n) || size < 7 {
+        return None;
+    }
+    // No centre point on even sizes; 7x7 has room for corners only.
+    let max = if size.is_multiple_of(2) || size == 7 {
+        4
+    } else {
+        9
+    };
+    if n > max {
+        return None;
+    }
+    let edge = if size <= 12 { 2 } else { 3 };
+    let (lo, hi, mid) = (edge, size - 1 - edge, size / 2);
+    let p = Point::from_xy;
+    let mut v = vec![p(lo, lo), p(hi, hi)];
+    if n >= 3 {
+        v.push(p(lo, hi));
+    }
+    if n >= 4 {
+        v.push(p(hi, lo));
+    }
+    if n == 5 || n == 7 || n == 9 {
+        v.push(p(mid, mid));
+    }
+    if n >= 6 {
+        v.push(p(lo, mid));
+        v.push(p(hi, mid));
+    }
+    if n >= 8 {
+        v.push(p(mid, lo));
+        v.push(p(mid, hi));
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{parse_vertex, vertex_name};
+
+    fn mv(s: &str, size: usize) -> Move {
+        parse_vertex(s, size).unwrap_or(Move::Pass)
+    }
+
+    #[test]
+    fn fixed_handicap_matches_gnugo() {
+        let names = |v: Vec<Point>| {
+            let mut n: Vec<String> = v.into_iter().map(vertex_name).collect();
+            n.sort();
+            n.join(" ")
+        };
+        assert_eq!(names(fixed_handicap(19, 2).unwrap_or_default()), "D4 Q16");
+        assert_eq!(
+            names(fixed_handicap(19, 5).unwrap_or_default()),
+            "D16 D4 K10 Q16 Q4"
+        );
+        assert_eq!(
+            names(fixed_handicap(19, 8).unwrap_or_default()),
+            "D10 D16 D4 K16 K4 Q10 Q16 Q4"
+        );
+        assert_eq!(
+            names(fixed_handicap(9, 9).unwrap_or_default()),
+            "C3 C5 C7 E3 E5 E7 G3 G5 G7"
+        );
+        assert_eq!(
+            names(fixed_handicap(13, 4).unwrap_or_default()),
+            "D10 D4 K10 K4"
+        );
+        assert!(fixed_handicap(7, 5).is_none());
+        assert!(fixed_handicap(8, 5).is_none());
+        assert!(fixed_handicap(5, 2).is_none());
+        assert!(fixed_handicap(19, 1).is_none());
+    }
+
+    #[test]
+    fn undo_restores_captures_and_ko() {
+        let mut g = Game::new(9, 7.5);
+        for (c, m) in [
+            (Color::Black, "D5"),
+            (Color::Black, "E6"),
+            (Color::Black, "E4"),
+            (Color::White, "E5"),
+            (Color::White, "F6"),
+            (Color::White, "F4"),
+            (Color::White, "G5"),
+            (Color::Black, "F5"),
+        ] {
+            assert!(g.play(c, mv(m, 9)).is_ok(), "{m}");
+        }
+        assert_eq!(g.board().captures(Color::Black), 1);
+        assert_eq!(g.check(Color::White, mv("E5", 9)), Err(Illegal::Ko));
+        assert!(g.undo());
+        assert_eq!(g.board().captures(Color::Black), 0);
+        assert!(g.board().ko().is_none());
+        assert_eq!(g.to_move(), Color::Black);
+    }
+
+    #[test]
+    fn score_formats() {
+        assert_eq!(Score(2.5).to_string(), "B+2.5");
+        assert_eq!(Score(-31.0).to_string(), "W+31");
+        assert_eq!(Score(0.0).to_string(), "0");
+    }
+}
