@@ -1,1 +1,15 @@
-//! Xiangqi rules (repetition rulings included) and evaluation (being written).
+//! Xiangqi (Chinese chess) for tengen: the board and its rules (legal
+//! moves, FEN, ICCS notation, game end, Asian repetition rulings) and an
+//! evaluation for the generic searcher.
+
+pub mod board;
+pub mod fen;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod tables;
+pub mod types;
+
+pub use board::{Board, Undo, START_FEN};
+pub use notation::{format_move, parse_move, play_moves, Notation};
+pub use types::{Color, Kind, Move, Piece, Square};

@@ -1,0 +1,241 @@
+//! Move generation: pseudo-legal moves from the tables, then a check test
+//! on the board as it would be after each move.
+
+use crate::board::Board;
+use crate::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_STEPS, KING_STEPS, NONE, PAWN_STEPS, RAYS,
+};
+use crate::types::{Color, Kind, Move, Piece, Square};
+
+impl Board {
+    /// Appends every pseudo-legal move (or only captures) of the side to
+    /// move; they may leave the own general attacked.
+    pub fn pseudo_moves(&self, captures_only: bool, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut bb = self.occ[us.index()];
+        while bb != 0 {
+            let i = bb.trailing_zeros() as usize;
+            bb &= bb - 1;
+            if let Some(p) = self.squares[i] {
+                self.piece_moves(Square::from_index_unchecked(i), p, captures_only, out);
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&self, from: Square, to: u8, us: Color, captures_only: bool, out: &mut Vec<Move>) {
+        match self.squares[to as usize] {
+            None if !captures_only => {
+                out.push(Move::new(from, Square::from_index_unchecked(to as usize)))
+            }
+            Some(p) if p.color != us => {
+                out.push(Move::new(from, Square::from_index_unchecked(to as usize)))
+            }
+            _ => {}
+        }
+    }
+
+    fn piece_moves(&self, from: Square, p: Piece, captures_only: bool, out: &mut Vec<Move>) {
+        let us = p.color;
+        let fi = from.index();
+        match p.kind {
+            Kind::King => {
+                for &to in KING_STEPS[fi].iter().take_while(|&&t| t != NONE) {
+                    self.push(from, to, us, captures_only, out);
+                }
+            }
+            Kind::Advisor => {
+                for &to in ADVISOR_STEPS[fi].iter().take_while(|&&t| t != NONE) {
+                    self.push(from, to, us, captures_only, out);
+                }
+            }
+            Kind::Elephant => {
+                for &(to, eye) in ELEPHANT_STEPS[fi].iter().take_while(|t| t.0 != NONE) {
+                    if self.squares[eye as usize].is_none() {
+                        self.push(from, to, us, captures_only, out);
+                    }
+                }
+            }
+            Kind::Horse => {
+                for &(to, leg) in HORSE_STEPS[fi].iter().take_while(|t| t.0 != NONE) {
+                    if self.squares[leg as usize].is_none() {
+                        self.push(from, to, us, captures_only, out);
+                    }
+                }
+            }
+            Kind::Pawn => {
+                for &to in PAWN_STEPS[us.index()][fi]
+                    .iter()
+                    .take_while(|&&t| t != NONE)
+                {
+                    self.push(from, to, us, captures_only, out);
+                }
+            }
+            Kind::Rook => {
+                for ray in &RAYS[fi] {
+                    for &to in ray.iter().take_while(|&&t| t != NONE) {
+                        match self.squares[to as usize] {
+                            None => {
+                                if !captures_only {
+                                    out.push(Move::new(
+                                        from,
+                                        Square::from_index_unchecked(to as usize),
+                                    ));
+                                }
+                            }
+                            Some(q) => {
+                                if q.color != us {
+                                    out.push(Move::new(
+                                        from,
+                                        Square::from_index_unchecked(to as usize),
+                                    ));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::Cannon => {
+                for ray in &RAYS[fi] {
+                    let mut screened = false;
+                    for &to in ray.iter().take_while(|&&t| t != NONE) {
+                        match (self.squares[to as usize], screened) {
+                            (None, false) => {
+                                if !captures_only {
+                                    out.push(Move::new(
+                                        from,
+                                        Square::from_index_unchecked(to as usize),
+                                    ));
+                                }
+                            }
+                            (Some(_), false) => screened = true,
+                            (None, true) => {}
+                            (Some(q), true) => {
+                                if q.color != us {
+                                    out.push(Move::new(
+                                        from,
+                                        Square::from_index_unchecked(to as usize),
+                                    ));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends every legal move of the side to move.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(false, out);
+        self.retain_legal(start, out);
+    }
+
+    /// Appends every legal capture of the side to move.
+    pub fn legal_captures(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(true, out);
+        self.retain_legal(start, out);
+    }
+
+    fn retain_legal(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut w = start;
+        for r in start..out.len() {
+            let m = out[r];
+            if !self.leaves_king_attacked(m, us) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut moves = Vec::with_capacity(64);
+        self.pseudo_moves(false, &mut moves);
+        moves
+            .iter()
+            .any(|&m| !self.leaves_king_attacked(m, self.side))
+    }
+
+    /// Whether `m` is a legal move here; any move is accepted as input,
+    /// from a table or killer slot of another position included.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let Some(p) = self.squares[m.from.index()] else {
+            return false;
+        };
+        if p.color != self.side {
+            return false;
+        }
+        if let Some(q) = self.squares[m.to.index()] {
+            if q.color == p.color {
+                return false;
+            }
+        }
+        self.reaches(m.from, m.to, p) && !self.leaves_king_attacked(m, self.side)
+    }
+
+    /// Whether `p` on `from` can move to `to` by its own rules (ignoring
+    /// what stands on `to`, which the caller checks).
+    fn reaches(&self, from: Square, to: Square, p: Piece) -> bool {
+        let fi = from.index();
+        let t = to.index() as u8;
+        match p.kind {
+            Kind::King => KING_STEPS[fi].contains(&t),
+            Kind::Advisor => ADVISOR_STEPS[fi].contains(&t),
+            Kind::Elephant => ELEPHANT_STEPS[fi]
+                .iter()
+                .any(|&(s, eye)| s == t && self.squares[eye as usize].is_none()),
+            Kind::Horse => HORSE_STEPS[fi]
+                .iter()
+                .any(|&(s, leg)| s == t && self.squares[leg as usize].is_none()),
+            Kind::Pawn => PAWN_STEPS[p.color.index()][fi].contains(&t),
+            Kind::Rook | Kind::Cannon => {
+                let Some(ray) = RAYS[fi].iter().find(|r| r.contains(&t)) else {
+                    return false;
+                };
+                let between = ray
+                    .iter()
+                    .take_while(|&&s| s != t)
+                    .filter(|&&s| self.squares[s as usize].is_some())
+                    .count();
+                if p.kind == Kind::Rook {
+                    between == 0
+                } else if self.squares[t as usize].is_some() {
+                    between == 1
+                } else {
+                    between == 0
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Board;
+    use crate::types::Move;
+
+    #[test]
+    fn start_has_44_moves_and_is_legal_agrees() {
+        let b = Board::startpos();
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        assert_eq!(moves.len(), 44);
+        let mut n = 0;
+        for code in 0..(1u16 << 14) {
+            if let Some(m) = Move::decode(code) {
+                if b.is_legal(m) {
+                    n += 1;
+                    assert!(moves.contains(&m), "{m}");
+                }
+            }
+        }
+        assert_eq!(n, 44);
+    }
+}
