@@ -859,7 +859,7 @@ mod tests {
         b.play(Color::White, Move::Play(v("D5")));
         b.play(Color::White, Move::Play(v("F5")));
         assert_eq!(b.atari_liberty(v("E5")), Some(v("E4")));
-        assert!(b.is_suicide(Color::Black, v("E4")) == false);
+        assert!(!b.is_suicide(Color::Black, v("E4")));
         b.play(Color::White, Move::Play(v("E4")));
         assert_eq!(b.cell(v("E5")), Cell::Empty);
         assert_eq!(b.captures(Color::White), 1);
