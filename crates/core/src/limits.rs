@@ -22,6 +22,11 @@ pub struct SearchLimits {
     pub ponder: bool,
     /// Number of principal variations to report.
     pub multipv: usize,
+    /// Margin for process and GUI latency, taken off every time budget.
+    pub overhead: Duration,
+    /// Plies played in the game so far (the time manager spends a little
+    /// more early on).
+    pub game_ply: u32,
 }
 
 impl SearchLimits {

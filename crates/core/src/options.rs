@@ -34,7 +34,11 @@ pub struct EngineOption {
 pub enum OptionError {
     Unknown(String),
     MissingValue(String),
-    BadValue { name: String, value: String, why: String },
+    BadValue {
+        name: String,
+        value: String,
+        why: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -204,6 +208,9 @@ mod tests {
         assert!(!o.bool("Ponder"));
         assert!(o.set("Style", Some("wild")).is_err());
         assert_eq!(o.text("Style"), "normal");
-        assert!(matches!(o.set("Nope", Some("1")), Err(OptionError::Unknown(_))));
+        assert!(matches!(
+            o.set("Nope", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
     }
 }

@@ -46,7 +46,8 @@ impl Score {
     /// Full moves to mate the way UCI counts them (mate in 1 = one move of
     /// ours); negative when we are mated.
     pub fn mate_moves(self) -> Option<i32> {
-        self.mate_plies().map(|p| if p > 0 { (p + 1) / 2 } else { p / 2 })
+        self.mate_plies()
+            .map(|p| if p > 0 { (p + 1) / 2 } else { p / 2 })
     }
 
     /// Converts a score relative to the root into one relative to the

@@ -139,10 +139,7 @@ impl TranspositionTable {
                 if k ^ data == key && depth_byte(data) != 0 {
                     let (old, _) = unpack(data);
                     // Keep a deeper exact result unless this one is exact too.
-                    if bound != Bound::Exact
-                        && old.depth > depth + 3
-                        && old.bound == Bound::Exact
-                    {
+                    if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
                         return;
                     }
                     let mv = if mv == 0 { old.mv } else { mv };
@@ -224,7 +221,14 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.hashfull(), 0);
         for k in 0..100_000u64 {
-            tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), 1, 0, 0, 1, Bound::Exact);
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                1,
+                0,
+                0,
+                1,
+                Bound::Exact,
+            );
         }
         assert!(tt.hashfull() > 500);
         tt.new_search();

@@ -4,6 +4,10 @@
 //! [`Evaluator`]; game knowledge enters through the trait, never through a
 //! fork of the search.
 
+pub mod history;
+pub mod picker;
 pub mod position;
+pub mod searcher;
 
 pub use position::{Evaluator, GenKind, Position, Ruling, SearchParams};
+pub use searcher::{SearchResult, Searcher};

@@ -1,0 +1,139 @@
+//! Move ordering: hands out moves best-first without sorting them all.
+//!
+//! Order: the hash move, captures that do not lose material (most valuable
+//! victim first, capture history breaking ties), killers, the counter
+//! move, quiet moves by history, and last the captures that lose material.
+
+use crate::history::History;
+use crate::position::Position;
+
+/// Which band a move came from (used by pruning and reductions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    HashMove,
+    GoodTactical,
+    Refutation,
+    Quiet,
+    BadTactical,
+}
+
+const HASH: i32 = i32::MAX;
+const GOOD_TACTICAL: i32 = 1 << 28;
+const KILLER: i32 = 1 << 26;
+const BAD_TACTICAL: i32 = -(1 << 28);
+
+pub struct MovePicker<M> {
+    moves: Vec<(M, i32)>,
+    next: usize,
+    skip_quiets: bool,
+    killers: [Option<M>; 2],
+    counter: Option<M>,
+}
+
+impl<M: Copy + Eq> MovePicker<M> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<P: Position<Move = M>>(
+        pos: &P,
+        list: &[M],
+        tt_move: Option<M>,
+        history: &History<P>,
+        ply: usize,
+        counter: Option<M>,
+        prev1: Option<usize>,
+        prev2: Option<usize>,
+        qsearch: bool,
+    ) -> Self {
+        let killers = history.killers.get(ply).copied().unwrap_or([None; 2]);
+        let moves = list
+            .iter()
+            .map(|&m| {
+                let score = if Some(m) == tt_move {
+                    HASH
+                } else if pos.is_tactical(m) {
+                    let value = pos.tactical_value(m) * 16
+                        + history.captures[pos.history_index(m)] as i32 / 32;
+                    if qsearch || pos.see_ge(m, 0) {
+                        GOOD_TACTICAL + value
+                    } else {
+                        BAD_TACTICAL + value
+                    }
+                } else if killers[0] == Some(m) {
+                    KILLER + 2
+                } else if killers[1] == Some(m) {
+                    KILLER + 1
+                } else if counter == Some(m) {
+                    KILLER
+                } else {
+                    history.quiet_score(pos.history_index(m), prev1, prev2)
+                };
+                (m, score)
+            })
+            .collect();
+        MovePicker {
+            moves,
+            next: 0,
+            skip_quiets: false,
+            killers,
+            counter,
+        }
+    }
+
+    /// Hands out `list` in the given order (root moves, sorted by the last
+    /// iteration's scores).
+    pub fn in_order(list: &[M]) -> Self {
+        let n = list.len() as i32;
+        MovePicker {
+            moves: list
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| (m, GOOD_TACTICAL + n - i as i32))
+                .collect(),
+            next: 0,
+            skip_quiets: false,
+            killers: [None; 2],
+            counter: None,
+        }
+    }
+
+    /// The remaining quiet moves are not worth searching.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// A killer or the counter move: a move that refuted a sibling.
+    pub fn is_refutation(&self, m: M) -> bool {
+        self.killers[0] == Some(m) || self.killers[1] == Some(m) || self.counter == Some(m)
+    }
+
+    pub fn next<P: Position<Move = M>>(
+        &mut self,
+        _pos: &P,
+        _history: &History<P>,
+    ) -> Option<(M, Stage)> {
+        loop {
+            if self.next >= self.moves.len() {
+                return None;
+            }
+            let mut best = self.next;
+            for i in self.next + 1..self.moves.len() {
+                if self.moves[i].1 > self.moves[best].1 {
+                    best = i;
+                }
+            }
+            self.moves.swap(self.next, best);
+            let (m, score) = self.moves[self.next];
+            self.next += 1;
+            let stage = match score {
+                HASH => Stage::HashMove,
+                s if s >= GOOD_TACTICAL => Stage::GoodTactical,
+                s if s >= KILLER => Stage::Refutation,
+                s if s > BAD_TACTICAL / 2 => Stage::Quiet,
+                _ => Stage::BadTactical,
+            };
+            if self.skip_quiets && matches!(stage, Stage::Quiet | Stage::Refutation) {
+                continue;
+            }
+            return Some((m, stage));
+        }
+    }
+}
