@@ -1,1 +1,16 @@
-//! Shogi rules (drops, promotions, sennichite, entering king), evaluation and df-pn mate solver (being written).
+//! Shogi for tengen: rules (drops, promotions, uchifuzume, sennichite,
+//! entering-king declaration), USI notation and SFEN, evaluation, and a
+//! df-pn mate solver.
+
+// Board code indexes several parallel tables by square and direction.
+#![allow(clippy::needless_range_loop)]
+
+pub mod board;
+pub mod geometry;
+pub mod movegen;
+pub mod types;
+mod zobrist;
+
+pub use board::{Board, STARTPOS};
+pub use movegen::{perft, Gen};
+pub use types::{Color, Kind, Move, Piece, Square};

@@ -1,0 +1,601 @@
+//! The board state: squares, hands, side to move and the Zobrist key, with
+//! making and unmaking moves, attack detection and SFEN in and out.
+//! History (for repetition) lives one level up, in `Position`.
+
+use crate::geometry::{self, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::types::{Color, Kind, Move, Piece, Square};
+use crate::zobrist;
+
+/// The start position in SFEN.
+pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// How many of each hand kind exist in a full set (P L N S G B R).
+const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    squares: [Option<Piece>; 81],
+    hands: [[u8; 7]; 2],
+    side: Color,
+    kings: [Option<Square>; 2],
+    key: u64,
+    move_number: u32,
+}
+
+impl Board {
+    pub fn startpos() -> Board {
+        match Board::from_sfen(STARTPOS) {
+            Ok(b) => b,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
+    }
+
+    fn empty() -> Board {
+        Board {
+            squares: [None; 81],
+            hands: [[0; 7]; 2],
+            side: Color::Black,
+            kings: [None; 2],
+            key: 0,
+            move_number: 1,
+        }
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    #[inline]
+    pub(crate) fn piece_at_index(&self, i: usize) -> Option<Piece> {
+        self.squares[i]
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    /// How many pieces of hand kind `kind` `color` holds.
+    #[inline]
+    pub fn hand_count(&self, color: Color, kind: Kind) -> u8 {
+        self.hands[color.index()]
+            .get(kind.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    pub fn hand(&self, color: Color) -> &[u8; 7] {
+        &self.hands[color.index()]
+    }
+
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    #[inline]
+    fn put(&mut self, sq: Square, p: Piece) {
+        self.squares[sq.index()] = Some(p);
+        self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
+        if p.kind() == Kind::King {
+            self.kings[p.color().index()] = Some(sq);
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let p = self.squares[sq.index()].take()?;
+        self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
+        if p.kind() == Kind::King {
+            self.kings[p.color().index()] = None;
+        }
+        Some(p)
+    }
+
+    #[inline]
+    fn add_hand(&mut self, c: Color, k: Kind) {
+        self.hands[c.index()][k.index()] += 1;
+        self.key = self.key.wrapping_add(zobrist::HAND[c.index()][k.index()]);
+    }
+
+    #[inline]
+    fn take_hand(&mut self, c: Color, k: Kind) {
+        self.hands[c.index()][k.index()] -= 1;
+        self.key = self.key.wrapping_sub(zobrist::HAND[c.index()][k.index()]);
+    }
+
+    /// Plays a move the caller knows is legal; returns what it captured.
+    pub fn do_move(&mut self, m: Move) -> Option<Piece> {
+        let us = self.side;
+        let to = m.to();
+        let captured = match m.from() {
+            Some(from) => {
+                let captured = self.remove(to);
+                if let Some(c) = captured {
+                    self.add_hand(us, c.kind().unpromote());
+                }
+                if let Some(p) = self.remove(from) {
+                    let kind = if m.is_promotion() {
+                        p.kind().promote()
+                    } else {
+                        p.kind()
+                    };
+                    self.put(to, Piece::new(us, kind));
+                }
+                captured
+            }
+            None => {
+                if let Some(k) = m.drop_kind() {
+                    self.take_hand(us, k);
+                    self.put(to, Piece::new(us, k));
+                }
+                None
+            }
+        };
+        self.side = us.flip();
+        self.key ^= zobrist::SIDE;
+        self.move_number += 1;
+        captured
+    }
+
+    /// Takes back `m`, which captured `captured`.
+    pub fn undo_move(&mut self, m: Move, captured: Option<Piece>) {
+        self.side = self.side.flip();
+        self.key ^= zobrist::SIDE;
+        self.move_number -= 1;
+        let us = self.side;
+        let to = m.to();
+        match m.from() {
+            Some(from) => {
+                if let Some(p) = self.remove(to) {
+                    let kind = if m.is_promotion() {
+                        p.kind().unpromote()
+                    } else {
+                        p.kind()
+                    };
+                    self.put(from, Piece::new(us, kind));
+                }
+                if let Some(c) = captured {
+                    self.take_hand(us, c.kind().unpromote());
+                    self.put(to, c);
+                }
+            }
+            None => {
+                if let Some(p) = self.remove(to) {
+                    self.add_hand(us, p.kind());
+                }
+            }
+        }
+    }
+
+    /// Passes the turn (for the searcher's null move).
+    pub fn do_null(&mut self) {
+        self.side = self.side.flip();
+        self.key ^= zobrist::SIDE;
+    }
+
+    /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
+    /// king's own square when testing where the king may go.
+    pub fn attacked_by(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
+        let ig = ignore.map_or(NONE as usize, Square::index);
+        let s = sq.index();
+        for d in 0..8 {
+            let mut n = NEIGHBOR[s][d];
+            if n == NONE {
+                continue;
+            }
+            let back = opposite(d);
+            let first = if n as usize == ig {
+                None
+            } else {
+                self.squares[n as usize]
+            };
+            if let Some(p) = first {
+                if p.color() == by {
+                    let k = p.kind();
+                    if (geometry::steps(by, k) | geometry::slides(by, k)) & (1 << back) != 0 {
+                        return true;
+                    }
+                }
+                continue;
+            }
+            loop {
+                n = NEIGHBOR[n as usize][d];
+                if n == NONE {
+                    break;
+                }
+                if n as usize == ig {
+                    continue;
+                }
+                if let Some(p) = self.squares[n as usize] {
+                    if p.color() == by && geometry::slides(by, p.kind()) & (1 << back) != 0 {
+                        return true;
+                    }
+                    break;
+                }
+            }
+        }
+        for &n in &KNIGHT_TO[by.flip().index()][s] {
+            if n != NONE {
+                if let Some(p) = self.squares[n as usize] {
+                    if p.color() == by && p.kind() == Kind::Knight {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move's king is attacked.
+    pub fn in_check(&self) -> bool {
+        match self.kings[self.side.index()] {
+            Some(k) => self.attacked_by(k, self.side.flip(), None),
+            None => false,
+        }
+    }
+
+    /// Reads an SFEN (`<board> <side> <hands> [<move number>]`), or
+    /// `startpos`. Errors name what is wrong.
+    pub fn from_sfen(text: &str) -> Result<Board, String> {
+        let text = text.trim();
+        if text == "startpos" {
+            return Board::from_sfen(STARTPOS);
+        }
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 3 || fields.len() > 4 {
+            return Err(format!(
+                "an SFEN has 3 or 4 fields (board, side, hands, move number), got {}",
+                fields.len()
+            ));
+        }
+        let mut b = Board::empty();
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 9 {
+            return Err(format!(
+                "the SFEN board has {} ranks, expected 9",
+                rows.len()
+            ));
+        }
+        for (row, text) in rows.iter().enumerate() {
+            let rank = (b'a' + row as u8) as char;
+            let mut col = 0usize;
+            let mut promoted = false;
+            for c in text.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    if promoted {
+                        return Err(format!("'+' before a digit on rank {rank}"));
+                    }
+                    if n == 0 {
+                        return Err(format!("empty-run digit 0 on rank {rank}"));
+                    }
+                    col += n as usize;
+                    if col > 9 {
+                        return Err(format!("rank {rank} has more than 9 squares"));
+                    }
+                    continue;
+                }
+                if c == '+' {
+                    if promoted {
+                        return Err(format!("'++' on rank {rank}"));
+                    }
+                    promoted = true;
+                    continue;
+                }
+                let kind = Kind::from_letter(c)
+                    .ok_or_else(|| format!("unknown piece letter '{c}' on rank {rank}"))?;
+                let color = if c.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if col >= 9 {
+                    return Err(format!("rank {rank} has more than 9 squares"));
+                }
+                let kind = if promoted {
+                    if !kind.can_promote() {
+                        return Err(format!(
+                            "'+{c}' on rank {rank}: that piece does not promote"
+                        ));
+                    }
+                    kind.promote()
+                } else {
+                    kind
+                };
+                promoted = false;
+                let sq = Square::from_row_col(row, col)
+                    .ok_or_else(|| format!("square off the board on rank {rank}"))?;
+                if kind == Kind::King && b.kings[color.index()].is_some() {
+                    return Err(format!("two {} kings", side_name(color)));
+                }
+                if is_dead_end(color, kind, sq) {
+                    return Err(format!(
+                        "{} {} on {sq} could never move (must have promoted)",
+                        side_name(color),
+                        kind_name(kind)
+                    ));
+                }
+                b.put(sq, Piece::new(color, kind));
+                col += 1;
+            }
+            if promoted {
+                return Err(format!("'+' at the end of rank {rank}"));
+            }
+            if col != 9 {
+                return Err(format!("rank {rank} has {col} squares, expected 9"));
+            }
+        }
+        b.side = match fields[1] {
+            "b" => Color::Black,
+            "w" => {
+                b.key ^= zobrist::SIDE;
+                Color::White
+            }
+            other => return Err(format!("side to move must be 'b' or 'w', got '{other}'")),
+        };
+        if fields[2] != "-" {
+            let mut count: Option<u32> = None;
+            for c in fields[2].chars() {
+                if let Some(n) = c.to_digit(10) {
+                    let v = count.unwrap_or(0) * 10 + n;
+                    if v > 18 {
+                        return Err(format!("hand count too large in '{}'", fields[2]));
+                    }
+                    count = Some(v);
+                    continue;
+                }
+                let kind = Kind::from_letter(c)
+                    .filter(|&k| k != Kind::King)
+                    .ok_or_else(|| format!("'{c}' cannot be in a hand"))?;
+                let color = if c.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let n = count.take().unwrap_or(1);
+                if n == 0 {
+                    return Err(format!("hand count 0 for '{c}'"));
+                }
+                for _ in 0..n {
+                    b.add_hand(color, kind);
+                }
+            }
+            if count.is_some() {
+                return Err(format!("hand '{}' ends with a count", fields[2]));
+            }
+        }
+        if let Some(n) = fields.get(3) {
+            let n: i64 = n
+                .parse()
+                .map_err(|_| format!("move number '{n}' is not an integer"))?;
+            b.move_number = n.clamp(1, i64::from(u32::MAX / 2)) as u32;
+        }
+        b.validate()?;
+        Ok(b)
+    }
+
+    /// Checks what the SFEN grammar cannot: piece counts, nifu, and that
+    /// the side that just moved is not left in check.
+    fn validate(&self) -> Result<(), String> {
+        let mut counts = [0u8; 7];
+        for c in Color::BOTH {
+            for (i, n) in self.hands[c.index()].iter().enumerate() {
+                counts[i] += n;
+            }
+            let mut files = [false; 9];
+            for sq in Square::all() {
+                if self.piece_at(sq) == Some(Piece::new(c, Kind::Pawn)) {
+                    if files[sq.col()] {
+                        return Err(format!(
+                            "two unpromoted {} pawns on file {} (nifu)",
+                            side_name(c),
+                            sq.file()
+                        ));
+                    }
+                    files[sq.col()] = true;
+                }
+            }
+        }
+        for p in self.squares.iter().flatten() {
+            let k = p.kind();
+            if k != Kind::King {
+                counts[k.unpromote().index()] += 1;
+            }
+        }
+        for (i, (&n, &max)) in counts.iter().zip(FULL_SET.iter()).enumerate() {
+            if n > max {
+                return Err(format!(
+                    "{} {}s on the board and in hand, a set has {}",
+                    n,
+                    kind_name(Kind::HAND[i]),
+                    max
+                ));
+            }
+        }
+        let them = self.side.flip();
+        if let Some(k) = self.kings[them.index()] {
+            if self.attacked_by(k, self.side, None) {
+                return Err(format!(
+                    "the {} king is in check but it is not its turn",
+                    side_name(them)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The position as SFEN, hands in the conventional R B G S N L P order.
+    pub fn to_sfen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        for row in 0..9 {
+            let mut empty = 0;
+            for col in 0..9 {
+                match self.squares[row * 9 + col] {
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        s.push_str(&p.to_string());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if row < 8 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side == Color::Black {
+            " b "
+        } else {
+            " w "
+        });
+        let mut hand = String::new();
+        for c in Color::BOTH {
+            for k in [
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Gold,
+                Kind::Silver,
+                Kind::Knight,
+                Kind::Lance,
+                Kind::Pawn,
+            ] {
+                let n = self.hands[c.index()][k.index()];
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    hand.push_str(&n.to_string());
+                }
+                let l = k.letter();
+                hand.push(if c == Color::White {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+            }
+        }
+        if hand.is_empty() {
+            hand.push('-');
+        }
+        s.push_str(&hand);
+        s.push_str(&format!(" {}", self.move_number));
+        s
+    }
+}
+
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    }
+}
+
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Pawn => "pawn",
+        Kind::Lance => "lance",
+        Kind::Knight => "knight",
+        Kind::Silver => "silver",
+        Kind::Gold => "gold",
+        Kind::Bishop => "bishop",
+        Kind::Rook => "rook",
+        Kind::King => "king",
+        Kind::ProPawn => "tokin",
+        Kind::ProLance => "promoted lance",
+        Kind::ProKnight => "promoted knight",
+        Kind::ProSilver => "promoted silver",
+        Kind::Horse => "horse",
+        Kind::Dragon => "dragon",
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({})", self.to_sfen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sfen_round_trips() {
+        for s in [
+            STARTPOS,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
+        ] {
+            let b = Board::from_sfen(s).unwrap();
+            assert_eq!(b.to_sfen(), s);
+        }
+    }
+
+    #[test]
+    fn bad_sfens_say_why() {
+        let cases = [
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b - 1",
+                "ranks",
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN b - 1",
+                "8 squares",
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+                "side",
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b K 1",
+                "hand",
+            ),
+            (
+                "lnsgkgsnl/1r5b1/ppppppppp/9/9/P8/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                "nifu",
+            ),
+            ("P3k4/9/9/9/9/9/9/9/4K4 b - 1", "never move"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", "too large"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b 3B 1", "bishops"),
+            ("4k4/4R4/9/9/9/9/9/9/4K4 b - 1", "check"),
+            ("4k4/9/9/9/9/9/9/9/4K2+G1 b - 1", "does not promote"),
+            ("4k4/9/9/9/9/9/9/9/4K2K1 b - 1", "two sente kings"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b - x", "move number"),
+        ];
+        for (sfen, want) in cases {
+            let e = Board::from_sfen(sfen).unwrap_err();
+            assert!(e.contains(want), "{sfen}: {e}");
+        }
+    }
+
+    #[test]
+    fn make_unmake_restores_key() {
+        let mut b = Board::startpos();
+        let before = b.clone();
+        let m = Move::normal(
+            Square::parse("7g").unwrap(),
+            Square::parse("7f").unwrap(),
+            false,
+        );
+        let c = b.do_move(m);
+        assert_ne!(b.key(), before.key());
+        b.undo_move(m, c);
+        assert_eq!(b, before);
+    }
+}

@@ -1,0 +1,371 @@
+//! Legal move generation. Pins and checks are found first from the king
+//! outwards, so that every generated move is legal without making it; only
+//! a pawn drop that gives check needs a trial (the drop-pawn-mate rule).
+
+use crate::board::Board;
+use crate::geometry::{self, between, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::types::{Color, Kind, Move, Square};
+
+/// Which moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gen {
+    All,
+    /// Captures and promotions only, no drops.
+    Tactical,
+}
+
+#[inline]
+fn bit(i: usize) -> u128 {
+    1u128 << i
+}
+
+/// The direction pieces of `color` advance in.
+#[inline]
+pub fn forward(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 4,
+    }
+}
+
+impl Board {
+    /// Appends every legal move to `out`.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(Gen::All, out);
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        let mut v = Vec::with_capacity(64);
+        self.generate(Gen::All, &mut v);
+        !v.is_empty()
+    }
+
+    /// Whether the side to move is checkmated (in check, no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    pub fn generate(&self, mode: Gen, out: &mut Vec<Move>) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let king = self.king(us);
+
+        // Pins and checkers, looking outwards from our king.
+        let mut pinned: u128 = 0;
+        let mut checkers = 0u32;
+        let mut check_mask: u128 = !0;
+        if let Some(k) = king {
+            for d in 0..8 {
+                let back = 1u8 << opposite(d);
+                let mut n = NEIGHBOR[k.index()][d];
+                let mut dist = 1;
+                let mut shield: Option<usize> = None;
+                while n != NONE {
+                    if let Some(p) = self.piece_at_index(n as usize) {
+                        if p.color() == them {
+                            let slides = geometry::slides(them, p.kind()) & back != 0;
+                            match shield {
+                                None => {
+                                    let steps =
+                                        dist == 1 && geometry::steps(them, p.kind()) & back != 0;
+                                    if steps || slides {
+                                        checkers += 1;
+                                        let sq = Square::from_index_unchecked(n as usize);
+                                        check_mask = between(k, sq) | bit(n as usize);
+                                    }
+                                }
+                                Some(s) => {
+                                    if slides {
+                                        pinned |= bit(s);
+                                    }
+                                }
+                            }
+                            break;
+                        }
+                        if shield.is_some() {
+                            break;
+                        }
+                        shield = Some(n as usize);
+                    }
+                    n = NEIGHBOR[n as usize][d];
+                    dist += 1;
+                }
+            }
+            for &n in &KNIGHT_TO[us.index()][k.index()] {
+                if n != NONE {
+                    if let Some(p) = self.piece_at_index(n as usize) {
+                        if p.color() == them && p.kind() == Kind::Knight {
+                            checkers += 1;
+                            check_mask = bit(n as usize);
+                        }
+                    }
+                }
+            }
+            if checkers >= 2 {
+                check_mask = 0;
+            }
+
+            // King moves: the king's own square counts as empty so that a
+            // slider's line through it still covers the squares behind.
+            for d in 0..8 {
+                let t = NEIGHBOR[k.index()][d];
+                if t == NONE {
+                    continue;
+                }
+                let target = self.piece_at_index(t as usize);
+                if target.is_some_and(|p| p.color() == us) {
+                    continue;
+                }
+                if mode == Gen::Tactical && target.is_none() {
+                    continue;
+                }
+                let ts = Square::from_index_unchecked(t as usize);
+                if !self.attacked_by(ts, them, Some(k)) {
+                    out.push(Move::normal(k, ts, false));
+                }
+            }
+            if checkers >= 2 {
+                return;
+            }
+        }
+
+        let mut pawn_cols: u16 = 0;
+        for i in 0..81 {
+            let Some(p) = self.piece_at_index(i) else {
+                continue;
+            };
+            if p.color() != us {
+                continue;
+            }
+            let kind = p.kind();
+            if kind == Kind::King {
+                continue;
+            }
+            if kind == Kind::Pawn {
+                pawn_cols |= 1 << (i % 9);
+            }
+            let from = Square::from_index_unchecked(i);
+            // A pinned piece may only move along the line of its pin.
+            let pin = if pinned & bit(i) != 0 {
+                king.and_then(|k| direction(k, from))
+            } else {
+                None
+            };
+            let allowed = |d: usize| match pin {
+                None => true,
+                Some(pd) => d == pd || d == opposite(pd),
+            };
+            let steps = geometry::steps(us, kind);
+            let slides = geometry::slides(us, kind);
+            for d in 0..8 {
+                if (steps | slides) & (1 << d) == 0 || !allowed(d) {
+                    continue;
+                }
+                let sliding = slides & (1 << d) != 0;
+                let mut t = NEIGHBOR[i][d];
+                while t != NONE {
+                    let target = self.piece_at_index(t as usize);
+                    if target.is_some_and(|q| q.color() == us) {
+                        break;
+                    }
+                    if check_mask & bit(t as usize) != 0 {
+                        let to = Square::from_index_unchecked(t as usize);
+                        self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
+                    }
+                    if target.is_some() || !sliding {
+                        break;
+                    }
+                    t = NEIGHBOR[t as usize][d];
+                }
+            }
+            if kind == Kind::Knight && pin.is_none() && pinned & bit(i) == 0 {
+                for &t in &KNIGHT_TO[us.index()][i] {
+                    if t == NONE || check_mask & bit(t as usize) == 0 {
+                        continue;
+                    }
+                    let target = self.piece_at_index(t as usize);
+                    if target.is_some_and(|q| q.color() == us) {
+                        continue;
+                    }
+                    let to = Square::from_index_unchecked(t as usize);
+                    self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
+                }
+            }
+        }
+
+        if mode == Gen::Tactical {
+            return;
+        }
+        let hand = self.hand(us);
+        if hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let held: Vec<Kind> = Kind::HAND
+            .iter()
+            .copied()
+            .filter(|k| hand[k.index()] > 0)
+            .collect();
+        // The square in front of the enemy king: a pawn dropped there checks.
+        let pawn_check_sq = self
+            .king(them)
+            .map(|k| NEIGHBOR[k.index()][forward(them)])
+            .unwrap_or(NONE);
+        for i in 0..81 {
+            if check_mask & bit(i) == 0 || self.piece_at_index(i).is_some() {
+                continue;
+            }
+            let to = Square::from_index_unchecked(i);
+            let row = to.relative_row(us);
+            for &k in &held {
+                match k {
+                    Kind::Pawn => {
+                        if row == 0 || pawn_cols & (1 << (i % 9)) != 0 {
+                            continue;
+                        }
+                        if i as u8 == pawn_check_sq && self.drop_pawn_mates(to) {
+                            continue;
+                        }
+                    }
+                    Kind::Lance if row == 0 => continue,
+                    Kind::Knight if row < 2 => continue,
+                    _ => {}
+                }
+                out.push(Move::drop(k, to));
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn push_piece_move(
+        &self,
+        mode: Gen,
+        us: Color,
+        kind: Kind,
+        from: Square,
+        to: Square,
+        capture: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let can_promote = kind.can_promote() && (from.in_zone(us) || to.in_zone(us));
+        let must = is_dead_end(us, kind, to);
+        if !must && (mode == Gen::All || capture) {
+            out.push(Move::normal(from, to, false));
+        }
+        if can_promote {
+            out.push(Move::normal(from, to, true));
+        }
+    }
+
+    /// Whether dropping a pawn on `to` (which checks the enemy king) would
+    /// leave the enemy without a legal move: the forbidden drop-pawn mate.
+    fn drop_pawn_mates(&self, to: Square) -> bool {
+        let mut b = self.clone();
+        b.do_move(Move::drop(Kind::Pawn, to));
+        !b.has_legal_move()
+    }
+
+    /// Whether `m` is legal here. Cheap checks first, then the generator.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let us = self.side_to_move();
+        match m.from() {
+            Some(from) => {
+                if !self.piece_at(from).is_some_and(|p| p.color() == us) {
+                    return false;
+                }
+            }
+            None => match m.drop_kind() {
+                Some(k) if self.hand_count(us, k) > 0 => {}
+                _ => return false,
+            },
+        }
+        if self.piece_at(m.to()).is_some_and(|p| p.color() == us) {
+            return false;
+        }
+        let mut v = Vec::with_capacity(128);
+        self.generate(Gen::All, &mut v);
+        v.contains(&m)
+    }
+
+    /// Whether the legal move `m` gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut b = self.clone();
+        b.do_move(m);
+        b.in_check()
+    }
+}
+
+/// Counts the leaves of the legal move tree `depth` plies deep.
+pub fn perft(b: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::with_capacity(160);
+    b.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &m in &moves {
+        let c = b.do_move(m);
+        total += perft(b, depth - 1);
+        b.undo_move(m, c);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal(sfen: &str) -> Vec<String> {
+        let b = Board::from_sfen(sfen).unwrap();
+        let mut v = Vec::new();
+        b.legal_moves(&mut v);
+        v.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn startpos_has_30_moves() {
+        assert_eq!(legal("startpos").len(), 30);
+    }
+
+    #[test]
+    fn nifu_is_refused() {
+        let moves = legal("4k4/9/9/9/9/9/PPPP1PPPP/9/4K4 b P 1");
+        let drops: Vec<_> = moves.iter().filter(|m| m.starts_with("P*")).collect();
+        assert!(drops.iter().all(|m| m.starts_with("P*5")), "{drops:?}");
+        // File 5 is free: ranks b..i minus the occupied/last ranks.
+        assert_eq!(drops.len(), 7);
+    }
+
+    #[test]
+    fn drop_pawn_mate_is_refused_but_pawn_push_mate_is_not() {
+        // The pawn on 9b would mate: forbidden as a drop.
+        let moves = legal("kn7/9/1G7/9/9/9/9/9/4K4 b P 1");
+        assert!(!moves.contains(&"P*9b".to_string()));
+        // Without the knight the king escapes to 8a... (the pawn is capturable), so legal.
+        let moves = legal("k8/9/1G7/9/9/9/9/9/4K4 b P 1");
+        assert!(moves.contains(&"P*9b".to_string()));
+    }
+
+    #[test]
+    fn dead_square_drops_and_forced_promotions() {
+        let moves = legal("4k4/9/9/9/9/9/9/9/4K4 b NLP 1");
+        for m in &moves {
+            if let Some(sq) = m.strip_prefix("P*").or(m.strip_prefix("L*")) {
+                assert!(!sq.ends_with('a'), "{m}");
+            }
+            if let Some(sq) = m.strip_prefix("N*") {
+                assert!(!sq.ends_with('a') && !sq.ends_with('b'), "{m}");
+            }
+        }
+        let moves = legal("4k4/2P6/8L/6N2/1N7/9/9/9/4K4 b - 1");
+        assert!(moves.contains(&"7b7a+".to_string()));
+        assert!(!moves.contains(&"7b7a".to_string()));
+        assert!(moves.contains(&"3d4b+".to_string()));
+        assert!(!moves.contains(&"3d4b".to_string()));
+        assert!(moves.contains(&"8e7c".to_string()) && moves.contains(&"8e7c+".to_string()));
+    }
+}
