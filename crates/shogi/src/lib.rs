@@ -8,9 +8,11 @@
 pub mod board;
 pub mod geometry;
 pub mod movegen;
+pub mod position;
 pub mod types;
 mod zobrist;
 
 pub use board::{Board, STARTPOS};
 pub use movegen::{perft, Gen};
+pub use position::{parse_usi_move, EndReason, Outcome, Position, Repetition};
 pub use types::{Color, Kind, Move, Piece, Square};
