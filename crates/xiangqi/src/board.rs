@@ -35,6 +35,8 @@ pub struct Board {
     pub(crate) in_check: bool,
     pub(crate) counts: [[u8; 7]; 2],
     pub(crate) history: Vec<Undo>,
+    /// Plies without capture that draw the game.
+    pub(crate) move_limit: u32,
 }
 
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -70,6 +72,7 @@ impl Board {
             in_check: false,
             counts: [[0; 7]; 2],
             history: Vec::new(),
+            move_limit: crate::rules::DEFAULT_MOVE_LIMIT,
         }
     }
 

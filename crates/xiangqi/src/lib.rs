@@ -7,9 +7,11 @@ pub mod fen;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod rules;
 pub mod tables;
 pub mod types;
 
 pub use board::{Board, Undo, START_FEN};
 pub use notation::{format_move, parse_move, play_moves, Notation};
+pub use rules::{Outcome, Reason, Verdict};
 pub use types::{Color, Kind, Move, Piece, Square};
