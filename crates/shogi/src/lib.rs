@@ -6,13 +6,17 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod board;
+pub mod eval;
 pub mod geometry;
 pub mod movegen;
 pub mod position;
+pub mod searchable;
 pub mod types;
 mod zobrist;
 
 pub use board::{Board, STARTPOS};
+pub use eval::Eval;
 pub use movegen::{perft, Gen};
 pub use position::{parse_usi_move, EndReason, Outcome, Position, Repetition};
+pub use searchable::BENCH_FENS;
 pub use types::{Color, Kind, Move, Piece, Square};

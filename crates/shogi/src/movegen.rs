@@ -4,7 +4,7 @@
 
 use crate::board::Board;
 use crate::geometry::{self, between, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
-use crate::types::{Color, Kind, Move, Square};
+use crate::types::{Color, Kind, Move, Piece, Square};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,26 +266,86 @@ impl Board {
         !b.has_legal_move()
     }
 
-    /// Whether `m` is legal here. Cheap checks first, then the generator.
+    /// Whether `m` (possibly from another position: a hash or killer move)
+    /// is legal here: a pseudo-legality test, then a trial move.
     pub fn is_legal(&self, m: Move) -> bool {
         let us = self.side_to_move();
+        let to = m.to();
         match m.from() {
             Some(from) => {
-                if !self.piece_at(from).is_some_and(|p| p.color() == us) {
+                let Some(p) = self.piece_at(from) else {
+                    return false;
+                };
+                if p.color() != us || self.piece_at(to).is_some_and(|q| q.color() == us) {
+                    return false;
+                }
+                let kind = p.kind();
+                if m.is_promotion() {
+                    if !kind.can_promote() || !(from.in_zone(us) || to.in_zone(us)) {
+                        return false;
+                    }
+                } else if is_dead_end(us, kind, to) {
+                    return false;
+                }
+                if !self.reaches(us, kind, from, to) {
                     return false;
                 }
             }
-            None => match m.drop_kind() {
-                Some(k) if self.hand_count(us, k) > 0 => {}
-                _ => return false,
-            },
+            None => {
+                let Some(k) = m.drop_kind() else { return false };
+                if self.hand_count(us, k) == 0
+                    || self.piece_at(to).is_some()
+                    || is_dead_end(us, k, to)
+                {
+                    return false;
+                }
+                if k == Kind::Pawn {
+                    let own_pawn = Piece::new(us, Kind::Pawn);
+                    let col = to.col();
+                    if (0..9).any(|r| self.piece_at_index(r * 9 + col) == Some(own_pawn)) {
+                        return false;
+                    }
+                }
+            }
         }
-        if self.piece_at(m.to()).is_some_and(|p| p.color() == us) {
+        let mut b = self.clone();
+        b.do_move(m);
+        if let Some(k) = b.king(us) {
+            if b.attacked_by(k, us.flip(), None) {
+                return false;
+            }
+        }
+        if m.drop_kind() == Some(Kind::Pawn) && b.in_check() && !b.has_legal_move() {
             return false;
         }
-        let mut v = Vec::with_capacity(128);
-        self.generate(Gen::All, &mut v);
-        v.contains(&m)
+        true
+    }
+
+    /// Whether a `kind` of `us` on `from` attacks `to` on this board.
+    fn reaches(&self, us: Color, kind: Kind, from: Square, to: Square) -> bool {
+        if kind == Kind::Knight {
+            return KNIGHT_TO[us.index()][from.index()].contains(&(to.index() as u8));
+        }
+        let Some(d) = direction(from, to) else {
+            return false;
+        };
+        if geometry::steps(us, kind) & (1 << d) != 0
+            && NEIGHBOR[from.index()][d] == to.index() as u8
+        {
+            return true;
+        }
+        geometry::slides(us, kind) & (1 << d) != 0 && between(from, to) & self.occupied() == 0
+    }
+
+    /// Occupied squares as a bit set.
+    fn occupied(&self) -> u128 {
+        let mut set = 0u128;
+        for i in 0..81 {
+            if self.piece_at_index(i).is_some() {
+                set |= bit(i);
+            }
+        }
+        set
     }
 
     /// Whether the legal move `m` gives check.
@@ -324,6 +384,31 @@ mod tests {
         let mut v = Vec::new();
         b.legal_moves(&mut v);
         v.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn is_legal_agrees_with_the_generator_on_every_code() {
+        for sfen in [
+            "startpos",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "kn7/9/1G7/9/9/9/9/9/4K4 b P 1",
+            "4r3k/9/9/9/9/9/9/9/4K4 b GSNP 1",
+            "1n1g3n1/lskr1gs2/ppp+Rpp1pl/8p/2P1P4/PP3P1PP/2G3p1N/1B1K1G2L/LNS3S2 w BP2p 46",
+            "4k4/2P6/8L/6N2/1N7/9/9/9/4K4 b - 1",
+        ] {
+            let b = Board::from_sfen(sfen).unwrap();
+            let mut gen = Vec::new();
+            b.legal_moves(&mut gen);
+            let mut count = 0;
+            for code in 0..=u16::MAX {
+                if let Some(m) = Move::from_bits(code) {
+                    let legal = b.is_legal(m);
+                    assert_eq!(legal, gen.contains(&m), "{sfen}: {m}");
+                    count += usize::from(legal);
+                }
+            }
+            assert_eq!(count, gen.len(), "{sfen}");
+        }
     }
 
     #[test]

@@ -1,0 +1,192 @@
+//! A hand-made evaluation: material on the board and in hand, piece-square
+//! terms, and king safety (attacked squares around each king, defenders
+//! beside it, and how dangerous the attacker's hand is).
+//! Scores are in centipawn-like units from the side to move's view.
+
+use crate::board::Board;
+use crate::geometry::NEIGHBOR;
+use crate::types::{Color, Kind, Square};
+
+/// Value of a piece on the board, by `Kind` index.
+pub const BOARD_VALUE: [i32; 14] = [
+    90,   // pawn
+    315,  // lance
+    405,  // knight
+    495,  // silver
+    540,  // gold
+    855,  // bishop
+    990,  // rook
+    0,    // king
+    540,  // tokin
+    540,  // promoted lance
+    540,  // promoted knight
+    540,  // promoted silver
+    945,  // horse
+    1395, // dragon
+];
+
+/// Value of a piece in hand, by hand index: a little more than on the
+/// board, since it can be dropped anywhere.
+pub const HAND_VALUE: [i32; 7] = [100, 350, 450, 560, 610, 950, 1100];
+
+/// What a hand piece adds to an attack on an exposed king.
+const HAND_THREAT: [i32; 7] = [4, 6, 8, 12, 14, 12, 16];
+
+#[inline]
+pub fn board_value(kind: Kind) -> i32 {
+    BOARD_VALUE[kind.index()]
+}
+
+#[inline]
+pub fn hand_value(kind: Kind) -> i32 {
+    HAND_VALUE.get(kind.index()).copied().unwrap_or(0)
+}
+
+/// Piece-square bonus by kind and row counted from the owner's side
+/// (0 = the enemy's back rank).
+fn pst(kind: Kind, rel_row: usize, col: usize) -> i32 {
+    let centre = 4 - (col as i32 - 4).abs(); // 0..4
+    let adv = 8 - rel_row as i32; // 0 at home, 8 at the far side
+    match kind {
+        // Pawns pushed to the middle rows help; far-advanced ones are
+        // targets until they promote.
+        Kind::Pawn => [0, 12, 10, 8, 4, 2, 0, 0, 0][rel_row],
+        Kind::Silver | Kind::Gold => {
+            // Silvers and golds belong near the middle, not stranded.
+            let r = [-10, -4, 4, 10, 8, 6, 4, 0, -6][rel_row];
+            r + centre
+        }
+        Kind::Knight => [0, 0, 10, 14, 10, 4, 0, -2, -4][rel_row],
+        Kind::Lance => adv.min(3) - 2,
+        Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => {
+            [14, 12, 10, 6, 2, 0, 0, 0, 0][rel_row] + centre
+        }
+        Kind::Horse | Kind::Dragon => 2 * centre,
+        Kind::King => {
+            // Safe at home; exposed in the middle; the enemy camp is good
+            // only for an entering king, left to the declaration rule.
+            let r = [10, 0, -30, -45, -50, -40, -20, 0, 6][rel_row];
+            r - 4 * centre
+        }
+        _ => 0,
+    }
+}
+
+/// The evaluation. Stateless, so cheap to clone per search thread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Eval;
+
+impl Eval {
+    /// Score from `board`'s side to move's view.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let mut score = [0i32; 2];
+        for sq in Square::all() {
+            if let Some(p) = board.piece_at(sq) {
+                let c = p.color();
+                let k = p.kind();
+                score[c.index()] += board_value(k) + pst(k, sq.relative_row(c), sq.col());
+            }
+        }
+        for c in Color::BOTH {
+            for (i, &n) in board.hand(c).iter().enumerate() {
+                if n > 0 {
+                    // Diminishing returns for a pile of the same piece.
+                    let n = i32::from(n);
+                    let first = n.min(2);
+                    score[c.index()] +=
+                        HAND_VALUE[i] * first + (HAND_VALUE[i] * 9 / 10) * (n - first);
+                }
+            }
+        }
+        for c in Color::BOTH {
+            score[c.index()] -= king_danger(board, c);
+        }
+        let us = board.side_to_move();
+        // A small bonus for having the move.
+        score[us.index()] - score[us.flip().index()] + 20
+    }
+}
+
+/// Penalty for `color`'s king: enemy-controlled squares around it, few
+/// defenders, and enemy hand pieces that could be dropped into the holes.
+fn king_danger(board: &Board, color: Color) -> i32 {
+    let Some(k) = board.king(color) else { return 0 };
+    let them = color.flip();
+    let mut attacked = 0;
+    let mut defenders = 0;
+    let mut empty = 0;
+    for &n in &NEIGHBOR[k.index()] {
+        if n == crate::geometry::NONE {
+            continue;
+        }
+        let Some(sq) = Square::new(n as usize) else {
+            continue;
+        };
+        let occupant = board.piece_at(sq);
+        match occupant {
+            Some(p) if p.color() == color => {
+                if matches!(
+                    p.kind(),
+                    Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProSilver
+                ) {
+                    defenders += 1;
+                }
+            }
+            _ => {
+                if occupant.is_none() {
+                    empty += 1;
+                }
+            }
+        }
+        if board.attacked_by(sq, them, None) {
+            attacked += 1;
+        }
+    }
+    let hand_threat: i32 = board
+        .hand(them)
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            if n > 0 {
+                HAND_THREAT[i] + i32::from(n.min(3))
+            } else {
+                0
+            }
+        })
+        .sum();
+    let exposure = attacked * 2 + empty - 2 * defenders;
+    let exposure = exposure.max(0);
+    attacked * 18 + exposure * (6 + hand_threat / 2) + exposure * exposure * 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_is_balanced_and_material_counts() {
+        let e = Eval;
+        let b = Board::startpos();
+        assert_eq!(e.evaluate(&b), 20);
+        // Sente a rook up (gote's rook gone).
+        let b = Board::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            .unwrap();
+        assert!(e.evaluate(&b) > 800);
+        // A rook in sente's hand is worth more than on gote's side of the ledger.
+        let b = Board::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w R 1")
+            .unwrap();
+        assert!(e.evaluate(&b) < -1000);
+    }
+
+    #[test]
+    fn symmetric_positions_score_the_same_for_either_side() {
+        let e = Eval;
+        let a =
+            Board::from_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1")
+                .unwrap();
+        let b =
+            Board::from_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1")
+                .unwrap();
+        assert_eq!(e.evaluate(&a), e.evaluate(&b));
+    }
+}

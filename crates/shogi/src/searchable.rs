@@ -1,0 +1,217 @@
+//! Shogi's side of the generic searcher: `tengen_search::Position` for
+//! [`Position`] and `Evaluator` for [`Eval`].
+
+use crate::eval::{board_value, hand_value, Eval};
+use crate::movegen::Gen;
+use crate::position::{Position, Repetition};
+use crate::types::{Kind, Move};
+use tengen_core::Score;
+use tengen_search::{GenKind, Ruling, SearchParams};
+
+/// Positions `tengen bench --game shogi` searches: the start, an opening,
+/// and middle games with full hands.
+pub const BENCH_FENS: &[&str] = &[
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "ln1g1gsnl/1r1s1k1b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1BK1S2R1/LNSG1G1NL b - 11",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
+    "r1s2ksnl/3g2g2/nG1ppp2p/n4rPpL/5P3/p3P4/1g3S3/3B1L1+b1/1P1K3N1 b SL3P5p 77",
+    "lnsgrgsnl/1k7/ppPp+N2pp/6p2/9/1P4P1P/P2PPP1P1/L1G3S1R/bNSGK3L w 2Pbp 30",
+    "ln2kg3/1r1sgs3/pp2+B2p1/1npp2p2/9/4P3p/PP1P1PPPL/4KS1R1/LNSGBG1N1 w L2P2p 26",
+    "lng6/1s1l1s3/r2sgk1p+B/1ppB1p2p/P4R3/2P1P3P/1P1P1PPP1/2S1K3L/LNG2G1N1 b N4P 59",
+];
+
+impl tengen_search::Position for Position {
+    type Move = Move;
+    /// (moved or dropped kind, colour, drop flag) x destination.
+    const HISTORY_SIZE: usize = 2 * 28 * 81;
+    const PARAMS: SearchParams = SearchParams {
+        pawn: 90,
+        rfp_margin: 90,
+        rfp_depth: 7,
+        futility_base: 100,
+        futility_per_ply: 100,
+        futility_depth: 7,
+        null_min_depth: 2,
+        null_base_reduction: 3,
+        null_depth_divisor: 4,
+        lmr_base: 0.75,
+        lmr_divisor: 2.25,
+        lmp_base: 4,
+        lmp_depth: 7,
+        see_capture_margin: -100,
+        see_quiet_margin: -60,
+        delta_margin: 400,
+        aspiration: 30,
+    };
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.board().key()
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.board().in_check()
+    }
+
+    fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
+        let mode = match kind {
+            GenKind::All => Gen::All,
+            GenKind::Tactical => Gen::Tactical,
+        };
+        self.board().generate(mode, moves);
+    }
+
+    fn is_legal(&self, m: Move) -> bool {
+        self.board().is_legal(m)
+    }
+
+    fn make(&mut self, m: Move) {
+        self.play(m);
+    }
+
+    fn unmake(&mut self, _m: Move) {
+        self.take_back();
+    }
+
+    fn make_null(&mut self) {
+        self.play_null();
+    }
+
+    fn unmake_null(&mut self) {
+        self.take_back();
+    }
+
+    fn null_move_ok(&self) -> bool {
+        // Shogi has no zugzwang worth the name: drops always exist.
+        !self.board().in_check()
+    }
+
+    fn is_tactical(&self, m: Move) -> bool {
+        m.is_promotion() || self.board().piece_at(m.to()).is_some()
+    }
+
+    fn tactical_value(&self, m: Move) -> i32 {
+        let b = self.board();
+        let captured = b.piece_at(m.to()).map_or(0, |p| {
+            board_value(p.kind()) + hand_value(p.kind().unpromote())
+        });
+        let promo = match (m.is_promotion(), m.from().and_then(|f| b.piece_at(f))) {
+            (true, Some(p)) => board_value(p.kind().promote()) - board_value(p.kind()),
+            _ => 0,
+        };
+        captured + promo
+    }
+
+    /// One-level exchange estimate: what `m` wins, minus the moved piece
+    /// if the destination is attacked by the opponent.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let b = self.board();
+        let us = b.side_to_move();
+        let captured = b.piece_at(m.to()).map_or(0, |p| board_value(p.kind()));
+        let mover = match m.from() {
+            Some(f) => b.piece_at(f).map(|p| p.kind()),
+            None => m.drop_kind(),
+        };
+        let Some(mover) = mover else { return false };
+        let after = if m.is_promotion() {
+            mover.promote()
+        } else {
+            mover
+        };
+        let promo = board_value(after) - board_value(mover);
+        let gain = captured + promo;
+        if gain < threshold {
+            return false;
+        }
+        if mover == Kind::King {
+            return true;
+        }
+        let attacked = b.attacked_by(m.to(), us.flip(), m.from());
+        !attacked || gain - board_value(after) >= threshold
+    }
+
+    fn history_index(&self, m: Move) -> usize {
+        let b = self.board();
+        let c = b.side_to_move().index();
+        let (kind, drop) = match m.from() {
+            Some(f) => (b.piece_at(f).map_or(0, |p| p.kind().index()), 0),
+            None => (m.drop_kind().map_or(0, Kind::index), 1),
+        };
+        ((drop * 28 + c * 14 + kind) * 81 + m.to().index()) % Self::HISTORY_SIZE
+    }
+
+    fn encode(m: Move) -> u16 {
+        m.bits()
+    }
+
+    fn decode(&self, code: u16) -> Option<Move> {
+        Move::from_bits(code).filter(|&m| self.board().is_legal(m))
+    }
+
+    fn ruling(&self, _ply: usize) -> Option<Ruling> {
+        if self.board().can_declare_win() {
+            return Some(Ruling::Win);
+        }
+        // One repetition inside the tree (or with the game history) is
+        // enough to score the line as the fourfold repetition would end.
+        self.repetition(2, usize::MAX).map(|r| match r {
+            Repetition::Draw => Ruling::Draw,
+            Repetition::Loss => Ruling::Loss,
+            Repetition::Win => Ruling::Win,
+        })
+    }
+
+    fn no_moves_score(&self, ply: usize) -> Score {
+        Score::mated_in(ply as i32)
+    }
+}
+
+impl tengen_search::Evaluator<Position> for Eval {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        Eval::evaluate(self, pos.board())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::{SearchLimits, Signals};
+    use tengen_search::Searcher;
+
+    fn best(sfen: &str, depth: u32) -> (Option<Move>, Score) {
+        let pos = Position::from_usi(sfen, &[]).unwrap();
+        let mut s: Searcher<Position, Eval> = Searcher::new(16);
+        let r = s.search(
+            &pos,
+            &Eval,
+            &SearchLimits::depth(depth),
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        (r.best, r.score)
+    }
+
+    #[test]
+    fn finds_a_mate_in_one() {
+        // G*5b mates the bare king on 5a, supported by the pawn on 5c.
+        let (m, score) = best("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 3);
+        assert_eq!(m.map(|m| m.to_string()).as_deref(), Some("G*5b"));
+        assert!(score.is_mate() && score.0 > 0, "{score:?}");
+    }
+
+    #[test]
+    fn takes_a_free_rook() {
+        let (m, _) = best("4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1", 4);
+        assert_eq!(m.map(|m| m.to_string()).as_deref(), Some("5h5e"));
+    }
+
+    #[test]
+    fn bench_positions_are_valid() {
+        for s in BENCH_FENS {
+            assert!(Position::from_usi(s, &[]).is_ok(), "{s}");
+        }
+    }
+}
