@@ -1,1 +1,18 @@
-//! Chess rules and evaluation (being written).
+//! Chess and Chess960 rules (bitboards, legal move generation, FEN, SAN,
+//! game end) and a hand-made evaluation, for the tengen engine.
+
+pub mod attacks;
+pub mod board;
+mod fen;
+mod movegen;
+pub mod moves;
+mod notation;
+mod outcome;
+mod perft;
+pub mod types;
+mod zobrist;
+
+pub use board::{Board, DrawReason, FenError, MoveError, Outcome, Reason, START_FEN};
+pub use moves::Move;
+pub use perft::PerftTable;
+pub use types::{Color, Piece, PieceKind, Square};
