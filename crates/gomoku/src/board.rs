@@ -1,0 +1,742 @@
+//! The board: stones on a padded array, the rule, the move history, a
+//! Zobrist key and the incrementally kept line shapes of every empty point.
+
+use crate::pattern::{self, Shape, POW3};
+use crate::renju::{self, Foul, Grid};
+use std::fmt;
+use std::str::FromStr;
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 32;
+/// Border width: every cell within five steps of a real point exists.
+const PAD: usize = 5;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black = 0,
+    White = 1,
+}
+
+impl Color {
+    pub fn other(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
+    fn stone(self) -> Cell {
+        match self {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+}
+
+impl FromStr for Color {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "black" | "b" | "x" => Ok(Color::Black),
+            "white" | "w" | "o" => Ok(Color::White),
+            other => Err(format!(
+                "unknown colour '{other}' (expected black or white)"
+            )),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Empty,
+    Black,
+    White,
+    Edge,
+}
+
+/// Which rows of stones win, and whether black has forbidden points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Five or more in a row wins, for both.
+    Freestyle,
+    /// Exactly five wins, for both; an overline is just a move.
+    Standard,
+    /// Black: exactly five, no double three / double four / overline.
+    /// White: five or more.
+    Renju,
+}
+
+impl Rule {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+        }
+    }
+
+    /// Whether six or more in a row wins for `c`.
+    pub fn long_wins(self, c: Color) -> bool {
+        match self {
+            Rule::Freestyle => true,
+            Rule::Standard => false,
+            Rule::Renju => c == Color::White,
+        }
+    }
+}
+
+impl FromStr for Rule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "freestyle" | "free" | "gomoku" => Ok(Rule::Freestyle),
+            "standard" | "exact" | "exact5" | "exactfive" => Ok(Rule::Standard),
+            "renju" => Ok(Rule::Renju),
+            other => Err(format!(
+                "unknown rule '{other}' (expected freestyle, standard or renju)"
+            )),
+        }
+    }
+}
+
+/// A point: `x` = column from the left, `y` = row from the top, 0-based
+/// (Gomocup's `x,y`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Point {
+    pub fn new(x: usize, y: usize) -> Option<Point> {
+        Some(Point {
+            x: u8::try_from(x).ok()?,
+            y: u8::try_from(y).ok()?,
+        })
+    }
+
+    /// Parses Gomocup's `x,y` (spaces around the comma allowed).
+    pub fn parse_xy(s: &str) -> Result<Point, String> {
+        let (a, b) = s
+            .split_once(',')
+            .ok_or_else(|| format!("'{s}' is not a point x,y"))?;
+        let x: usize = a
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a point x,y"))?;
+        let y: usize = b
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a point x,y"))?;
+        Point::new(x, y).ok_or_else(|| format!("'{s}' is off the board"))
+    }
+
+    /// AGI's two hex digits: row `0`..`E`, then column `1`..`F`.
+    pub fn parse_agi(s: &str) -> Result<Point, String> {
+        let b = s.as_bytes();
+        if b.len() != 2 {
+            return Err(format!("'{s}' is not an AGI point (two hex digits)"));
+        }
+        let row = (b[0] as char).to_digit(16);
+        let col = (b[1] as char).to_digit(16);
+        match (row, col) {
+            (Some(r), Some(c)) if r <= 14 && (1..=15).contains(&c) => {
+                Point::new(c as usize - 1, r as usize).ok_or_else(|| format!("'{s}' is invalid"))
+            }
+            _ => Err(format!("'{s}' is not an AGI point (row 0-E, column 1-F)")),
+        }
+    }
+
+    /// This point in AGI notation (only meaningful on 15x15).
+    pub fn agi(self) -> String {
+        format!("{:X}{:X}", self.y, self.x + 1)
+    }
+
+    pub fn xy(self) -> String {
+        format!("{},{}", self.x, self.y)
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ongoing,
+    Win(Color, WinReason),
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    Five,
+    /// Black played a forbidden point (only when a referee lets it).
+    Forbidden(Foul),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Ongoing => f.write_str("ongoing"),
+            Outcome::Draw => f.write_str("draw board-full"),
+            Outcome::Win(c, WinReason::Five) => write!(f, "{} five", c.name()),
+            Outcome::Win(c, WinReason::Forbidden(foul)) => {
+                write!(f, "{} {}", c.name(), foul.name())
+            }
+        }
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    OffBoard(Point),
+    Occupied(Point),
+    Forbidden(Point, Foul),
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OffBoard(p) => write!(f, "{p} is off the board"),
+            MoveError::Occupied(p) => write!(f, "{p} is occupied"),
+            MoveError::Forbidden(p, foul) => {
+                write!(f, "{p} is forbidden for black ({})", foul.name())
+            }
+            MoveError::GameOver => f.write_str("the game is already over"),
+        }
+    }
+}
+
+/// Index of a cell in the padded array.
+pub type Sq = usize;
+
+fn zobrist(sq: Sq, c: Color) -> u64 {
+    // SplitMix64 of the (square, colour) pair: no table to share or build.
+    let mut z = (sq as u64 * 2 + c as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Weight of a shape in the running evaluation totals.
+pub fn shape_value(s: Shape) -> i32 {
+    match s {
+        Shape::None | Shape::Overline => 0,
+        Shape::One => 1,
+        Shape::Two => 3,
+        Shape::OpenTwo => 8,
+        Shape::Three => 10,
+        Shape::OpenThree => 30,
+        Shape::Four => 35,
+        Shape::OpenFour | Shape::FourFour => 120,
+        Shape::Five => 400,
+    }
+}
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    stride: usize,
+    rule: Rule,
+    cells: Vec<Cell>,
+    /// Per cell, per colour, per direction: the shape a stone there makes.
+    /// Kept for empty cells only.
+    shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per colour: Σ shape values over empty cells (the evaluation).
+    totals: [i32; 2],
+    /// Per colour: empty cells where that colour would make a five.
+    five_cells: [u32; 2],
+    dirs: [isize; 4],
+    history: Vec<(Sq, Color)>,
+    to_move: Color,
+    hash: u64,
+    outcome: Outcome,
+}
+
+impl Board {
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, String> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(format!(
+                "board size {width}x{height} is not supported (sides {MIN_SIZE} to {MAX_SIZE})"
+            ));
+        }
+        pattern::init();
+        let stride = width + 2 * PAD;
+        let rows = height + 2 * PAD;
+        let mut cells = vec![Cell::Edge; stride * rows];
+        for y in 0..height {
+            for x in 0..width {
+                cells[(y + PAD) * stride + x + PAD] = Cell::Empty;
+            }
+        }
+        let s = stride as isize;
+        let mut b = Board {
+            width,
+            height,
+            stride,
+            rule,
+            cells,
+            shapes: vec![[[Shape::None; 4]; 2]; stride * rows],
+            totals: [0; 2],
+            five_cells: [0; 2],
+            dirs: [1, s, s + 1, s - 1],
+            history: Vec::new(),
+            to_move: Color::Black,
+            hash: 0,
+            outcome: Outcome::Ongoing,
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let sq = b.sq_of(x, y);
+                b.refresh(sq);
+            }
+        }
+        Ok(b)
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    pub fn set_to_move(&mut self, c: Color) {
+        self.to_move = c;
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash ^ (self.to_move as u64)
+    }
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    pub fn stones(&self) -> usize {
+        self.history.len()
+    }
+    pub fn history(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
+        self.history.iter().map(|&(s, c)| (self.point(s), c))
+    }
+    pub fn last_move(&self) -> Option<Sq> {
+        self.history.last().map(|&(s, _)| s)
+    }
+    pub fn is_full(&self) -> bool {
+        self.history.len() >= self.width * self.height
+    }
+    pub fn dirs(&self) -> [isize; 4] {
+        self.dirs
+    }
+    pub fn totals(&self, c: Color) -> i32 {
+        self.totals[c.index()]
+    }
+    /// Empty cells where `c` would make a five.
+    pub fn five_count(&self, c: Color) -> u32 {
+        self.five_cells[c.index()]
+    }
+
+    fn sq_of(&self, x: usize, y: usize) -> Sq {
+        (y + PAD) * self.stride + x + PAD
+    }
+
+    /// The square of a point, if it is on the board.
+    pub fn sq(&self, p: Point) -> Option<Sq> {
+        let (x, y) = (p.x as usize, p.y as usize);
+        (x < self.width && y < self.height).then(|| self.sq_of(x, y))
+    }
+
+    pub fn point(&self, sq: Sq) -> Point {
+        let y = sq / self.stride - PAD;
+        let x = sq % self.stride - PAD;
+        Point {
+            x: x as u8,
+            y: y as u8,
+        }
+    }
+
+    #[inline]
+    pub fn cell(&self, sq: Sq) -> Cell {
+        self.cells.get(sq).copied().unwrap_or(Cell::Edge)
+    }
+
+    #[inline]
+    pub fn cell_at(&self, sq: Sq, offset: isize) -> Cell {
+        sq.checked_add_signed(offset)
+            .map_or(Cell::Edge, |s| self.cell(s))
+    }
+
+    pub fn is_empty(&self, sq: Sq) -> bool {
+        self.cell(sq) == Cell::Empty
+    }
+
+    /// Every real square, row by row.
+    pub fn squares(&self) -> impl Iterator<Item = Sq> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| self.sq_of(x, y)))
+    }
+
+    #[inline]
+    pub fn shapes(&self, sq: Sq, c: Color) -> [Shape; 4] {
+        self.shapes
+            .get(sq)
+            .map_or([Shape::None; 4], |s| s[c.index()])
+    }
+
+    /// The window code of `sq` along direction `di` for colour `c`.
+    fn window(&self, sq: Sq, di: usize, c: Color) -> usize {
+        let d = self.dirs[di];
+        let own = c.stone();
+        let mut code = 0;
+        for (k, off) in (-5..=-1).chain(1..=5).enumerate() {
+            let v = match self.cell_at(sq, off * d) {
+                Cell::Empty => 0,
+                x if x == own => 1,
+                _ => 2,
+            };
+            code += v * POW3[k];
+        }
+        code
+    }
+
+    /// Recomputes the cached shapes of one empty cell (or clears them for
+    /// a stone) and keeps the totals in step.
+    fn refresh(&mut self, sq: Sq) {
+        let empty = self.is_empty(sq);
+        for c in [Color::Black, Color::White] {
+            let old = self.shapes[sq][c.index()];
+            let new = if empty {
+                let long = self.rule.long_wins(c);
+                let mut s = [Shape::None; 4];
+                for (di, slot) in s.iter_mut().enumerate() {
+                    *slot = pattern::lookup(self.window(sq, di, c), long);
+                }
+                s
+            } else {
+                [Shape::None; 4]
+            };
+            let ci = c.index();
+            self.totals[ci] += new.iter().map(|&s| shape_value(s)).sum::<i32>()
+                - old.iter().map(|&s| shape_value(s)).sum::<i32>();
+            let had = old.contains(&Shape::Five);
+            let has = new.contains(&Shape::Five);
+            if had != has {
+                if has {
+                    self.five_cells[ci] += 1;
+                } else {
+                    self.five_cells[ci] -= 1;
+                }
+            }
+            self.shapes[sq][ci] = new;
+        }
+    }
+
+    /// Refreshes every empty cell whose window covers `sq`.
+    fn refresh_around(&mut self, sq: Sq) {
+        self.refresh(sq);
+        for d in self.dirs {
+            for k in (-5..=-1).chain(1..=5) {
+                if let Some(q) = sq.checked_add_signed(k * d) {
+                    if self.cell(q) == Cell::Empty {
+                        self.refresh(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Does `c` make a five by playing the empty `sq`?
+    pub fn makes_five(&self, sq: Sq, c: Color) -> bool {
+        self.shapes(sq, c).contains(&Shape::Five)
+    }
+
+    /// The renju verdict of a black stone on the empty `sq` (for other
+    /// rules, or white, only `Five` or `Allowed`).
+    pub fn foul(&self, sq: Sq, c: Color) -> Foul {
+        if !self.is_empty(sq) {
+            return Foul::Allowed;
+        }
+        let shapes = self.shapes(sq, c);
+        if shapes.contains(&Shape::Five) {
+            return Foul::Five;
+        }
+        if self.rule != Rule::Renju || c == Color::White {
+            return Foul::Allowed;
+        }
+        if shapes.contains(&Shape::Overline) {
+            return Foul::Overline;
+        }
+        let fours: u32 = shapes
+            .iter()
+            .map(|s| match s {
+                Shape::Four | Shape::OpenFour => 1,
+                Shape::FourFour => 2,
+                _ => 0,
+            })
+            .sum();
+        if fours >= 2 {
+            return Foul::DoubleFour;
+        }
+        // A line that holds a four can in odd cases hold a three as well.
+        let threes = shapes
+            .iter()
+            .filter(|&&s| matches!(s, Shape::OpenThree | Shape::Four))
+            .count();
+        if threes < 2 {
+            return Foul::Allowed;
+        }
+        // Two three-shapes: only the recursive check can tell.
+        let mut cells = self.cells.clone();
+        let mut grid = Grid {
+            cells: &mut cells,
+            dirs: self.dirs,
+        };
+        grid.classify(sq as isize, renju::MAX_DEPTH)
+    }
+
+    /// Black may not play `sq` under renju.
+    pub fn is_forbidden(&self, sq: Sq, c: Color) -> bool {
+        self.foul(sq, c).is_forbidden()
+    }
+
+    /// Puts a stone of the side to move on `sq` (assumed empty and legal)
+    /// and passes the turn. The search's fast path.
+    pub fn make(&mut self, sq: Sq) {
+        let c = self.to_move;
+        let wins = self.makes_five(sq, c);
+        self.put(sq, c);
+        if wins {
+            self.outcome = Outcome::Win(c, WinReason::Five);
+        } else if self.is_full() {
+            self.outcome = Outcome::Draw;
+        }
+        self.to_move = c.other();
+    }
+
+    fn put(&mut self, sq: Sq, c: Color) {
+        self.cells[sq] = c.stone();
+        self.hash ^= zobrist(sq, c);
+        self.history.push((sq, c));
+        self.refresh_around(sq);
+    }
+
+    /// Takes back the last stone.
+    pub fn unmake(&mut self) {
+        if let Some((sq, c)) = self.history.pop() {
+            self.cells[sq] = Cell::Empty;
+            self.hash ^= zobrist(sq, c);
+            self.refresh_around(sq);
+            self.to_move = c;
+            self.outcome = Outcome::Ongoing;
+        }
+    }
+
+    /// Removes the stone at `p`, wherever it is in the history (Gomocup
+    /// `TAKEBACK`). The turn goes to that stone's owner.
+    pub fn take_back(&mut self, p: Point) -> Result<(), String> {
+        let sq = self.sq(p).ok_or_else(|| format!("{p} is off the board"))?;
+        let pos = self
+            .history
+            .iter()
+            .rposition(|&(s, _)| s == sq)
+            .ok_or_else(|| format!("{p} has no stone"))?;
+        let (_, c) = self.history.remove(pos);
+        self.cells[sq] = Cell::Empty;
+        self.hash ^= zobrist(sq, c);
+        self.refresh_around(sq);
+        self.to_move = c;
+        self.outcome = self.judge_static();
+        Ok(())
+    }
+
+    /// Checks and plays a move for the side to move.
+    pub fn play(&mut self, p: Point) -> Result<(), MoveError> {
+        let sq = self.check_move(p)?;
+        self.make(sq);
+        Ok(())
+    }
+
+    /// Why the side to move may not play `p`, if it may not.
+    pub fn check_move(&self, p: Point) -> Result<Sq, MoveError> {
+        if self.outcome != Outcome::Ongoing {
+            return Err(MoveError::GameOver);
+        }
+        let sq = self.sq(p).ok_or(MoveError::OffBoard(p))?;
+        if !self.is_empty(sq) {
+            return Err(MoveError::Occupied(p));
+        }
+        let foul = self.foul(sq, self.to_move);
+        if foul.is_forbidden() {
+            return Err(MoveError::Forbidden(p, foul));
+        }
+        Ok(sq)
+    }
+
+    /// Places a stone of `c` without judging it (set-ups, `BOARD` input,
+    /// a GUI that referees itself). The turn passes to the other colour.
+    pub fn place(&mut self, p: Point, c: Color) -> Result<(), MoveError> {
+        let sq = self.sq(p).ok_or(MoveError::OffBoard(p))?;
+        if !self.is_empty(sq) {
+            return Err(MoveError::Occupied(p));
+        }
+        let wins = self.makes_five(sq, c);
+        self.put(sq, c);
+        self.to_move = c.other();
+        if self.outcome == Outcome::Ongoing {
+            if wins {
+                self.outcome = Outcome::Win(c, WinReason::Five);
+            } else if self.is_full() {
+                self.outcome = Outcome::Draw;
+            }
+        }
+        Ok(())
+    }
+
+    /// The result from the stones alone: a five on the board (under the
+    /// rule), a full board, or an ongoing game.
+    pub fn judge_static(&self) -> Outcome {
+        for sq in self.squares() {
+            let c = match self.cell(sq) {
+                Cell::Black => Color::Black,
+                Cell::White => Color::White,
+                _ => continue,
+            };
+            for d in self.dirs {
+                // Count each line once, from its first stone.
+                if self.cell_at(sq, -d) == c.stone() {
+                    continue;
+                }
+                let mut len = 1;
+                while self.cell_at(sq, len * d) == c.stone() {
+                    len += 1;
+                }
+                if len == 5 || (len > 5 && self.rule.long_wins(c)) {
+                    return Outcome::Win(c, WinReason::Five);
+                }
+            }
+        }
+        if self.is_full() {
+            Outcome::Draw
+        } else {
+            Outcome::Ongoing
+        }
+    }
+
+    /// Sets the outcome from the stones (after a set-up).
+    pub fn rejudge(&mut self) {
+        self.outcome = self.judge_static();
+    }
+
+    /// Every legal move of the side to move, row by row.
+    pub fn legal_moves(&self) -> Vec<Point> {
+        if self.outcome != Outcome::Ongoing {
+            return Vec::new();
+        }
+        let c = self.to_move;
+        self.squares()
+            .filter(|&s| self.is_empty(s) && !self.is_forbidden(s, c))
+            .map(|s| self.point(s))
+            .collect()
+    }
+
+    /// A text diagram (x = black, o = white), for debugging.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                s.push(match self.cell(self.sq_of(x, y)) {
+                    Cell::Black => 'x',
+                    Cell::White => 'o',
+                    _ => '.',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: usize, y: usize) -> Point {
+        Point::new(x, y).unwrap()
+    }
+
+    #[test]
+    fn agi_points() {
+        assert_eq!(Point::parse_agi("01").unwrap(), p(0, 0));
+        assert_eq!(Point::parse_agi("EF").unwrap(), p(14, 14));
+        assert_eq!(Point::parse_agi("78").unwrap(), p(7, 7));
+        assert_eq!(Point::parse_agi("ef").unwrap(), p(14, 14));
+        assert!(Point::parse_agi("00").is_err());
+        assert!(Point::parse_agi("F1").is_err());
+        assert!(Point::parse_agi("7").is_err());
+        assert_eq!(p(7, 7).agi(), "78");
+        assert_eq!(p(14, 14).agi(), "EF");
+    }
+
+    #[test]
+    fn incremental_shapes_match_a_fresh_board() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        let moves = [
+            (7, 7),
+            (8, 8),
+            (6, 7),
+            (8, 7),
+            (5, 7),
+            (8, 6),
+            (9, 9),
+            (4, 4),
+        ];
+        for &(x, y) in &moves {
+            b.play(p(x, y)).unwrap();
+        }
+        b.unmake();
+        b.unmake();
+        let mut fresh = Board::new(15, 15, Rule::Renju).unwrap();
+        for &(x, y) in &moves[..6] {
+            fresh.play(p(x, y)).unwrap();
+        }
+        assert_eq!(b.totals, fresh.totals);
+        assert_eq!(b.five_cells, fresh.five_cells);
+        assert_eq!(b.hash(), fresh.hash());
+        for sq in b.squares() {
+            assert_eq!(b.shapes[sq], fresh.shapes[sq]);
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        assert!(Board::new(4, 4, Rule::Freestyle).is_err());
+        assert!(Board::new(33, 15, Rule::Freestyle).is_err());
+        let mut b = Board::new(5, 5, Rule::Freestyle).unwrap();
+        assert_eq!(b.legal_moves().len(), 25);
+        for x in 0..5 {
+            b.place(p(x, 4), Color::Black).unwrap();
+        }
+        assert_eq!(b.outcome(), Outcome::Win(Color::Black, WinReason::Five));
+        let b = Board::new(32, 20, Rule::Standard).unwrap();
+        assert_eq!(b.legal_moves().len(), 640);
+    }
+}

@@ -1,0 +1,467 @@
+//! Threat levels of a point and threat-space search: VCF (victory by
+//! continuous fours) and VCT (fours and threes), with black's renju
+//! forbidden points respected on both sides: black never plays one, and a
+//! four whose only defence is a forbidden point for black wins for white.
+
+use crate::board::{Board, Color, Outcome, Rule, Sq};
+use crate::pattern::Shape;
+use std::collections::HashMap;
+
+/// What one stone of a colour on a point threatens, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    None,
+    Two,
+    Three,
+    /// An open three: next move makes a straight four.
+    OpenThree,
+    DoubleThree,
+    Four,
+    FourThree,
+    /// Two completion points: a straight four or two fours.
+    WinThreat,
+    Five,
+}
+
+/// The level of a stone whose four line shapes are `s`.
+pub fn level(s: [Shape; 4]) -> Level {
+    let mut fours = 0;
+    let mut open_fours = 0;
+    let mut threes = 0;
+    let mut twos = 0;
+    let mut closed = 0;
+    for sh in s {
+        match sh {
+            Shape::Five => return Level::Five,
+            Shape::OpenFour => open_fours += 1,
+            Shape::FourFour => fours += 2,
+            Shape::Four => fours += 1,
+            Shape::OpenThree => threes += 1,
+            Shape::Three => closed += 1,
+            Shape::OpenTwo => twos += 1,
+            _ => {}
+        }
+    }
+    if open_fours > 0 || fours >= 2 {
+        Level::WinThreat
+    } else if fours == 1 && threes > 0 {
+        Level::FourThree
+    } else if fours == 1 {
+        Level::Four
+    } else if threes >= 2 {
+        Level::DoubleThree
+    } else if threes == 1 {
+        Level::OpenThree
+    } else if closed > 0 || twos >= 2 {
+        Level::Three
+    } else if twos == 1 {
+        Level::Two
+    } else {
+        Level::None
+    }
+}
+
+/// The empty squares within `radius` (king steps) of some stone; the
+/// centre on an empty board.
+pub fn near(b: &Board, radius: isize) -> Vec<Sq> {
+    if b.stones() == 0 {
+        let c = crate::board::Point::new(b.width() / 2, b.height() / 2);
+        return c.and_then(|p| b.sq(p)).into_iter().collect();
+    }
+    let mut seen = vec![false; (b.width() + 10) * (b.height() + 10)];
+    let mut out = Vec::with_capacity(64);
+    let [e, s, _, _] = b.dirs();
+    let stones: Vec<Sq> = b.history().filter_map(|(p, _)| b.sq(p)).collect();
+    for sq in stones {
+        for dy in -radius..=radius {
+            for dx in -radius..=radius {
+                let Some(q) = sq.checked_add_signed(dy * s + dx * e) else {
+                    continue;
+                };
+                if b.is_empty(q) && !seen.get(q).copied().unwrap_or(true) {
+                    seen[q] = true;
+                    out.push(q);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `c` may play the empty `sq` (black's forbidden points under
+/// renju are not playable).
+pub fn playable(b: &Board, sq: Sq, c: Color) -> bool {
+    b.is_empty(sq) && !(b.rule() == Rule::Renju && c == Color::Black && b.is_forbidden(sq, c))
+}
+
+/// The points where `c` would complete a five. With `around`, only the
+/// lines through that point are scanned (fives a move just made).
+pub fn five_points(b: &Board, c: Color, around: Option<Sq>) -> Vec<Sq> {
+    let mut out = Vec::new();
+    if b.five_count(c) == 0 {
+        return out;
+    }
+    if let Some(m) = around {
+        for d in b.dirs() {
+            for k in (-4..=-1).chain(1..=4) {
+                if let Some(q) = m.checked_add_signed(k * d) {
+                    if b.is_empty(q) && b.makes_five(q, c) && !out.contains(&q) {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.extend(b.squares().filter(|&q| b.is_empty(q) && b.makes_five(q, c)));
+    }
+    out
+}
+
+/// The first playable point where `c` threatens at `min` level or above.
+pub fn has_threat(b: &Board, c: Color, min: Level, cells: &[Sq]) -> Option<Sq> {
+    cells
+        .iter()
+        .copied()
+        .find(|&q| b.is_empty(q) && level(b.shapes(q, c)) >= min && playable(b, q, c))
+}
+
+/// Threat-space search with a node budget and a cache of refuted nodes.
+pub struct ThreatSearch {
+    pub nodes: u64,
+    pub budget: u64,
+    vcf_failed: HashMap<u64, u32>,
+    vct_failed: HashMap<u64, u32>,
+}
+
+impl ThreatSearch {
+    pub fn new(budget: u64) -> Self {
+        ThreatSearch {
+            nodes: 0,
+            budget,
+            vcf_failed: HashMap::new(),
+            vct_failed: HashMap::new(),
+        }
+    }
+
+    pub fn exhausted(&self) -> bool {
+        self.nodes >= self.budget
+    }
+
+    /// A VCF for the side to move: its moves and the forced replies, ending
+    /// with the five. `depth` bounds the number of attacking moves.
+    pub fn vcf(&mut self, b: &mut Board, depth: u32) -> Option<Vec<Sq>> {
+        let a = b.to_move();
+        let d = a.other();
+        self.nodes += 1;
+        if b.outcome() != Outcome::Ongoing || self.exhausted() {
+            return None;
+        }
+        if let Some(&f) = five_points(b, a, None).first() {
+            return Some(vec![f]);
+        }
+        let theirs = five_points(b, d, b.last_move());
+        if theirs.len() >= 2 || depth == 0 {
+            return None;
+        }
+        let key = b.hash();
+        if self.vcf_failed.get(&key).is_some_and(|&dp| dp >= depth) {
+            return None;
+        }
+        let mut cands: Vec<(Level, Sq)> = if let Some(&f) = theirs.first() {
+            let lv = level(b.shapes(f, a));
+            if lv >= Level::Four && playable(b, f, a) {
+                vec![(lv, f)]
+            } else {
+                Vec::new()
+            }
+        } else {
+            near(b, 4)
+                .into_iter()
+                .filter_map(|q| {
+                    let lv = level(b.shapes(q, a));
+                    (lv >= Level::Four).then_some((lv, q))
+                })
+                .collect()
+        };
+        cands.sort_by_key(|x| std::cmp::Reverse(x.0));
+        for (_, m) in cands {
+            if !playable(b, m, a) {
+                continue;
+            }
+            b.make(m);
+            let fives = five_points(b, a, Some(m));
+            let result = match fives.as_slice() {
+                [] => None,
+                [f] => {
+                    let f = *f;
+                    if !playable(b, f, d) {
+                        // The only defence is forbidden for black.
+                        Some(vec![m])
+                    } else {
+                        b.make(f);
+                        let r = if b.outcome() == Outcome::Ongoing {
+                            self.vcf(b, depth - 1)
+                        } else {
+                            None
+                        };
+                        b.unmake();
+                        r.map(|rest| {
+                            let mut line = vec![m, f];
+                            line.extend(rest);
+                            line
+                        })
+                    }
+                }
+                _ => Some(vec![m]),
+            };
+            b.unmake();
+            if result.is_some() {
+                return result;
+            }
+            if self.exhausted() {
+                return None;
+            }
+        }
+        self.vcf_failed.insert(key, depth);
+        None
+    }
+
+    /// A VCT for the side to move (threes and fours). Returns the first
+    /// moves of the winning line (one defence followed).
+    pub fn vct(&mut self, b: &mut Board, depth: u32, vcf_depth: u32) -> Option<Vec<Sq>> {
+        let a = b.to_move();
+        let d = a.other();
+        self.nodes += 1;
+        if b.outcome() != Outcome::Ongoing || self.exhausted() {
+            return None;
+        }
+        if let Some(line) = self.vcf(b, vcf_depth) {
+            return Some(line);
+        }
+        if depth == 0 || !five_points(b, d, b.last_move()).is_empty() {
+            return None;
+        }
+        let key = b.hash();
+        if self.vct_failed.get(&key).is_some_and(|&dp| dp >= depth) {
+            return None;
+        }
+        let area = near(b, 3);
+        let mut cands: Vec<(Level, Sq)> = area
+            .iter()
+            .filter_map(|&q| {
+                let lv = level(b.shapes(q, a));
+                (lv >= Level::OpenThree).then_some((lv, q))
+            })
+            .collect();
+        cands.sort_by_key(|x| std::cmp::Reverse(x.0));
+        for (lv, m) in cands {
+            if !playable(b, m, a) {
+                continue;
+            }
+            b.make(m);
+            let r = if lv >= Level::Four {
+                // A four: the reply is forced.
+                let fives = five_points(b, a, Some(m));
+                match fives.as_slice() {
+                    [f] if playable(b, *f, d) => {
+                        let f = *f;
+                        b.make(f);
+                        let r = if b.outcome() == Outcome::Ongoing {
+                            self.vct(b, depth - 1, vcf_depth)
+                        } else {
+                            None
+                        };
+                        b.unmake();
+                        r.map(|rest| {
+                            let mut line = vec![m, f];
+                            line.extend(rest);
+                            line
+                        })
+                    }
+                    [_] => Some(vec![m]),
+                    [] => None,
+                    _ => Some(vec![m]),
+                }
+            } else {
+                self.defend_three(b, m, depth, vcf_depth)
+            };
+            b.unmake();
+            if r.is_some() {
+                return r;
+            }
+            if self.exhausted() {
+                return None;
+            }
+        }
+        self.vct_failed.insert(key, depth);
+        None
+    }
+
+    /// The defender answers the attacker's threat made by `m` (defender to
+    /// move). The attacker wins if every defence still loses to a VCT.
+    fn defend_three(
+        &mut self,
+        b: &mut Board,
+        m: Sq,
+        depth: u32,
+        vcf_depth: u32,
+    ) -> Option<Vec<Sq>> {
+        let d = b.to_move();
+        let a = d.other();
+        // A counter-attack by fours that wins refutes the threat.
+        if self.vcf(b, vcf_depth).is_some() {
+            return None;
+        }
+        let area = near(b, 3);
+        // The attacker's winning threats now: a defence must remove them all.
+        let threats: Vec<Sq> = area
+            .iter()
+            .copied()
+            .filter(|&q| level(b.shapes(q, a)) >= Level::WinThreat && playable(b, q, a))
+            .collect();
+        if threats.is_empty() {
+            return None;
+        }
+        let mut defences = Vec::new();
+        for &q in &area {
+            if !playable(b, q, d) {
+                continue;
+            }
+            let own = level(b.shapes(q, d));
+            if own >= Level::Four {
+                // Counter-four: gains a tempo, must be searched.
+                defences.push(q);
+                continue;
+            }
+            b.make(q);
+            let still = has_threat(b, a, Level::WinThreat, &threats).is_some();
+            b.unmake();
+            if !still {
+                defences.push(q);
+            }
+        }
+        let mut first_line = None;
+        for q in defences {
+            b.make(q);
+            let r = if b.outcome() != Outcome::Ongoing {
+                None
+            } else if !five_points(b, d, Some(q)).is_empty() {
+                // A counter-four: the attacker must block, then go on.
+                let fives = five_points(b, d, Some(q));
+                match fives.as_slice() {
+                    [f] if playable(b, *f, a) => {
+                        let f = *f;
+                        b.make(f);
+                        let r = if b.outcome() == Outcome::Ongoing {
+                            self.vct(b, depth - 1, vcf_depth)
+                        } else {
+                            None
+                        };
+                        b.unmake();
+                        r
+                    }
+                    _ => None,
+                }
+            } else {
+                self.vct(b, depth - 1, vcf_depth)
+            };
+            b.unmake();
+            match r {
+                Some(rest) => {
+                    if first_line.is_none() {
+                        let mut line = vec![m, q];
+                        line.extend(rest);
+                        first_line = Some(line);
+                    }
+                }
+                None => return None,
+            }
+        }
+        Some(first_line.unwrap_or_else(|| vec![m]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    fn board(
+        rule: Rule,
+        black: &[(usize, usize)],
+        white: &[(usize, usize)],
+        to_move: Color,
+    ) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(Point::new(x, y).unwrap(), Color::Black).unwrap();
+        }
+        for &(x, y) in white {
+            b.place(Point::new(x, y).unwrap(), Color::White).unwrap();
+        }
+        b.set_to_move(to_move);
+        b
+    }
+
+    #[test]
+    fn finds_a_four_three_vcf() {
+        // Black: a closed three on row 7 and two on column 10: 4-3 wins.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(5, 7), (6, 7), (7, 7), (8, 4), (8, 5)],
+            &[(4, 7), (0, 0), (0, 2), (0, 4), (0, 6)],
+            Color::Black,
+        );
+        let mut ts = ThreatSearch::new(100_000);
+        let line = ts.vcf(&mut b, 10).expect("a VCF exists");
+        assert!(line.len() >= 3);
+        // Playing the line out ends in a black five.
+        for (i, &sq) in line.iter().enumerate() {
+            assert!(b.is_empty(sq), "step {i}");
+            b.make(sq);
+        }
+        // It ends in a five or in two five points white cannot both stop.
+        let won = b.outcome() == Outcome::Win(Color::Black, crate::WinReason::Five);
+        assert!(won || five_points(&b, Color::Black, None).len() >= 2);
+    }
+
+    #[test]
+    fn no_vcf_without_fours() {
+        let mut b = board(Rule::Freestyle, &[(7, 7), (8, 8)], &[(6, 6)], Color::Black);
+        let mut ts = ThreatSearch::new(100_000);
+        assert!(ts.vcf(&mut b, 10).is_none());
+    }
+
+    #[test]
+    fn white_wins_through_a_forbidden_defence() {
+        // White's four can only be stopped on a point that is a double
+        // three for black: under renju white wins at once.
+        let mut b = board(
+            Rule::Renju,
+            &[(5, 7), (6, 7), (7, 5), (7, 6), (3, 3), (14, 14)],
+            &[(4, 4), (5, 5), (6, 6), (0, 14), (14, 0)],
+            Color::White,
+        );
+        let seven = b.sq(Point::new(7, 7).unwrap()).unwrap();
+        assert!(b.is_forbidden(seven, Color::Black));
+        let mut ts = ThreatSearch::new(100_000);
+        let line = ts.vcf(&mut b, 4).expect("white wins");
+        assert_eq!(line, vec![b.sq(Point::new(8, 8).unwrap()).unwrap()]);
+    }
+
+    #[test]
+    fn finds_an_open_three_vct() {
+        // Black has two open twos crossing: three-three in freestyle.
+        let mut b = board(
+            Rule::Freestyle,
+            &[(6, 7), (7, 7), (9, 5), (9, 6)],
+            &[(0, 0), (0, 14), (14, 0), (14, 14)],
+            Color::Black,
+        );
+        let mut ts = ThreatSearch::new(1_000_000);
+        assert!(ts.vcf(&mut b, 10).is_none());
+        let line = ts.vct(&mut b, 4, 10).expect("a VCT exists");
+        assert!(!line.is_empty());
+    }
+}
