@@ -4,3 +4,6 @@
 
 pub mod board;
 pub mod game;
+pub mod mcts;
+pub mod patterns;
+pub mod playout;

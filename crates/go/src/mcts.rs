@@ -1,0 +1,721 @@
+//! Monte-Carlo tree search: UCT with RAVE (AMAF) and heuristic priors,
+//! several threads sharing one tree under a lock with virtual loss, tree
+//! reuse between moves, ownership statistics for dead-stone estimation.
+//!
+//! Values are stored from the point of view of the player who made the
+//! move leading to a node.
+
+use crate::board::{Board, Cell, Color, Move, Point, POINTS};
+use crate::game::Game;
+use crate::patterns;
+use crate::playout::{self, is_bad_self_atari, Rng};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// RAVE equivalence: visits after which AMAF and real values weigh equally.
+const RAVE_EQUIV: f64 = 3000.0;
+/// Virtual losses added per thread passing through a node.
+const VIRTUAL_LOSS: u32 = 2;
+/// A leaf is expanded once it has this many visits.
+const EXPAND_AT: u32 = 2;
+
+#[derive(Clone, Debug)]
+struct Node {
+    mv: Move,
+    /// Who played `mv`.
+    color: Color,
+    visits: u32,
+    wins: f64,
+    rave_visits: u32,
+    rave_wins: f64,
+    /// Prior (heuristic) probability-like weight, for reports.
+    prior: f32,
+    virtual_loss: u32,
+    /// Children: indices into the arena, empty until expanded.
+    children: Vec<u32>,
+    expanded: bool,
+}
+
+impl Node {
+    fn new(mv: Move, color: Color, prior_visits: u32, prior_wins: f64, prior: f32) -> Node {
+        Node {
+            mv,
+            color,
+            visits: prior_visits,
+            wins: prior_wins,
+            rave_visits: 0,
+            rave_wins: 0.0,
+            prior,
+            virtual_loss: 0,
+            children: Vec::new(),
+            expanded: false,
+        }
+    }
+
+    fn value(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / self.visits as f64
+        }
+    }
+}
+
+/// Shared search state.
+struct Tree {
+    nodes: Vec<Node>,
+    /// Ownership sum (black +1, white -1) over root playouts, per point.
+    own_sum: Vec<f64>,
+    own_n: u64,
+    margin_sum: f64,
+    margin_sq: f64,
+}
+
+/// What limits a search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub playouts: Option<u64>,
+    /// Do not start playouts past this.
+    pub time: Option<Duration>,
+    pub threads: usize,
+}
+
+/// One root candidate, for `lz-analyze` and friends.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u32,
+    /// Win rate for the side to move at the root.
+    pub winrate: f64,
+    pub prior: f64,
+    pub lcb: f64,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub candidates: Vec<Candidate>,
+    pub playouts: u64,
+    /// Root win rate of the side to move.
+    pub winrate: f64,
+    /// Mean final margin for Black, komi included.
+    pub score_mean: f64,
+    pub score_stdev: f64,
+    /// Per on-board point (row by row from A1), black +1 .. white -1.
+    pub ownership: Vec<f64>,
+    pub elapsed: Duration,
+}
+
+/// Which moves the root may choose.
+#[derive(Clone, Debug, Default)]
+pub struct RootFilter {
+    /// Only these points (plus pass) when non-empty.
+    pub allow: Vec<Point>,
+    pub avoid: Vec<Point>,
+    /// KGS cleanup: no pass while the opponent has stones we own.
+    pub no_pass: bool,
+}
+
+/// The player: keeps its tree between moves.
+pub struct Searcher {
+    tree: Option<(Vec<crate::game::Played>, usize, u64, Tree)>,
+    seed: u64,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Self::new(0x7e57_9e4e)
+    }
+}
+
+impl Searcher {
+    pub fn new(seed: u64) -> Searcher {
+        Searcher { tree: None, seed }
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.tree = None;
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn clear(&mut self) {
+        self.tree = None;
+    }
+
+    /// Takes the kept tree if the game continued from its root, re-rooted
+    /// at the current position.
+    fn reuse(&mut self, game: &Game, color: Color) -> Option<Tree> {
+        let (moves, size, komi_bits, tree) = self.tree.take()?;
+        if size != game.size() || komi_bits != game.komi().to_bits() {
+            return None;
+        }
+        let now = game.moves();
+        if now.len() < moves.len() || now[..moves.len()] != moves[..] {
+            return None;
+        }
+        let mut at = 0u32;
+        for p in &now[moves.len()..] {
+            let node = &tree.nodes[at as usize];
+            at = *node.children.iter().find(|&&c| {
+                tree.nodes[c as usize].mv == p.mv && tree.nodes[c as usize].color == p.color
+            })?;
+        }
+        // The root's children must be moves of `color`.
+        let root = &tree.nodes[at as usize];
+        if let Some(&c) = root.children.first() {
+            if tree.nodes[c as usize].color != color {
+                return None;
+            }
+        }
+        let mut nodes = Vec::with_capacity(tree.nodes.len());
+        copy_subtree(&tree.nodes, at, &mut nodes);
+        Some(Tree {
+            nodes,
+            own_sum: vec![0.0; POINTS],
+            own_n: 0,
+            margin_sum: 0.0,
+            margin_sq: 0.0,
+        })
+    }
+
+    /// Searches the position for `color` within `limits`, calling
+    /// `progress` every `report_every` (if any) with the current analysis.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        filter: &RootFilter,
+        stop: &AtomicBool,
+        report_every: Option<Duration>,
+        progress: &mut dyn FnMut(&Analysis),
+    ) -> Analysis {
+        let start = Instant::now();
+        let root_board = game.board().clone();
+        let mut tree = self.reuse(game, color).unwrap_or_else(|| Tree {
+            nodes: vec![Node::new(Move::Pass, color.opp(), 0, 0.0, 1.0)],
+            own_sum: vec![0.0; POINTS],
+            own_n: 0,
+            margin_sum: 0.0,
+            margin_sq: 0.0,
+        });
+        // Root children: every legal move under the game's full rules.
+        let root_moves = root_candidates(game, color, filter);
+        // A reused root keeps the children that the full rules and the
+        // filter allow; if one is missing the root is expanded afresh.
+        let kids: Vec<u32> = tree.nodes[0]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| root_moves.contains(&tree.nodes[c as usize].mv))
+            .collect();
+        if !tree.nodes[0].expanded || kids.len() != root_moves.len() {
+            tree.nodes.truncate(1);
+            tree.nodes[0].children.clear();
+            expand(&mut tree.nodes, 0, &root_board, color, &root_moves);
+        } else {
+            tree.nodes[0].children = kids;
+        }
+        let passes = trailing_passes(game);
+        let shared = Mutex::new(tree);
+        let done = AtomicU64::new(0);
+        let threads = limits.threads.max(1);
+        let seed = self.seed ^ (game.moves().len() as u64 * 0x9E37_79B9);
+        let finished = AtomicBool::new(false);
+        let komi = game.komi();
+        let out_of_budget = || {
+            stop.load(Ordering::Relaxed)
+                || limits
+                    .playouts
+                    .is_some_and(|n| done.load(Ordering::Relaxed) >= n)
+                || limits.time.is_some_and(|t| start.elapsed() >= t)
+        };
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let shared = &shared;
+                let root_board = &root_board;
+                let done = &done;
+                let finished = &finished;
+                let out_of_budget = &out_of_budget;
+                s.spawn(move || {
+                    let mut rng = Rng::new(seed.wrapping_add(t as u64 * 0x1234_5678_9ABC));
+                    while !finished.load(Ordering::Relaxed) && !out_of_budget() {
+                        one_iteration(shared, root_board, color, komi, passes, &mut rng);
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                });
+            }
+            // The calling thread reports progress until the budget ends.
+            let mut last = Instant::now();
+            while !out_of_budget() {
+                std::thread::sleep(Duration::from_millis(2));
+                if let Some(every) = report_every {
+                    if last.elapsed() >= every {
+                        last = Instant::now();
+                        let a = {
+                            let tree = lock(&shared);
+                            analyse(
+                                &tree,
+                                &root_board,
+                                komi,
+                                done.load(Ordering::Relaxed),
+                                start,
+                            )
+                        };
+                        progress(&a);
+                    }
+                }
+            }
+            finished.store(true, Ordering::Relaxed);
+        });
+        let tree = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+        let a = analyse(
+            &tree,
+            &root_board,
+            komi,
+            done.load(Ordering::Relaxed),
+            start,
+        );
+        self.tree = Some((game.moves().to_vec(), game.size(), komi.to_bits(), tree));
+        a
+    }
+}
+
+fn lock(m: &Mutex<Tree>) -> std::sync::MutexGuard<'_, Tree> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn copy_subtree(src: &[Node], at: u32, out: &mut Vec<Node>) -> u32 {
+    let idx = out.len() as u32;
+    let mut n = src[at as usize].clone();
+    n.children.clear();
+    n.virtual_loss = 0;
+    out.push(n);
+    let kids: Vec<u32> = src[at as usize]
+        .children
+        .iter()
+        .map(|&c| copy_subtree(src, c, out))
+        .collect();
+    out[idx as usize].children = kids;
+    idx
+}
+
+fn trailing_passes(game: &Game) -> u32 {
+    game.moves()
+        .iter()
+        .rev()
+        .take(2)
+        .take_while(|p| p.mv == Move::Pass)
+        .count() as u32
+}
+
+/// Legal root moves (full rules, superko included), pass included unless
+/// the filter forbids it.
+fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> {
+    let b = game.board();
+    let mut v: Vec<Move> = b
+        .points()
+        .filter(|p| filter.allow.is_empty() || filter.allow.contains(p))
+        .filter(|p| !filter.avoid.contains(p))
+        .filter(|&p| !b.is_eyeish(color, p))
+        .filter(|&p| game.is_legal(color, Move::Play(p)))
+        .map(Move::Play)
+        .collect();
+    if !filter.no_pass || v.is_empty() {
+        v.push(Move::Pass);
+    }
+    v
+}
+
+/// Heuristic prior for a child: (virtual visits, virtual wins, weight).
+fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
+    let p = match m {
+        Move::Pass => {
+            // Passing early is rarely right; the tree will find out when it is.
+            let filled = b.stone_count() as f64 / (b.size() * b.size()) as f64;
+            return if filled > 0.5 {
+                (10, 5.0, 0.05)
+            } else {
+                (10, 1.0, 0.01)
+            };
+        }
+        Move::Play(p) => p,
+    };
+    let mut score = 0.0f64;
+    // Captures and atari escapes.
+    for n in b.neighbors(p) {
+        match b.cell(n).color() {
+            Some(x) if x == c.opp() && b.in_atari(n) => {
+                score += 3.0 + b.chain_size(n).min(5) as f64 * 0.5
+            }
+            Some(x) if x == c && b.in_atari(n) && b.libs_after(c, p, 3) >= 3 => score += 2.5,
+            _ => {}
+        }
+    }
+    if is_bad_self_atari(b, c, p) {
+        score -= 3.0;
+    }
+    if b.cell(p) == Cell::Empty && patterns::matches(b.ring_code(p)) {
+        score += 1.0;
+    }
+    if let Some(Move::Play(last)) = b.last_move() {
+        let d = last.x().abs_diff(p.x()) + last.y().abs_diff(p.y());
+        if d <= 2 {
+            score += 0.5;
+        }
+    }
+    // Lines: first line is poor, third/fourth good on an emptyish board.
+    let n = b.size();
+    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
+    if n >= 9 {
+        if line == 0 {
+            score -= 1.0;
+        } else if (line == 2 || line == 3) && b.stone_count() < n * n / 4 {
+            score += 0.5;
+        }
+    }
+    let visits = 20u32;
+    let winrate = (0.5 + score * 0.08).clamp(0.05, 0.95);
+    (
+        visits,
+        winrate * visits as f64,
+        (1.0 + score.max(-0.9)) as f32,
+    )
+}
+
+fn expand(nodes: &mut Vec<Node>, at: usize, b: &Board, color: Color, moves: &[Move]) {
+    let mut kids = Vec::with_capacity(moves.len());
+    let mut total = 0.0f32;
+    let start = nodes.len();
+    for &m in moves {
+        let (v, w, pr) = prior_for(b, color, m);
+        total += pr;
+        kids.push(nodes.len() as u32);
+        nodes.push(Node::new(m, color, v, w, pr));
+    }
+    if total > 0.0 {
+        for n in &mut nodes[start..] {
+            n.prior /= total;
+        }
+    }
+    nodes[at].children = kids;
+    nodes[at].expanded = true;
+}
+
+/// Tree moves for a non-root node: reasonable points plus pass.
+fn tree_moves(b: &Board, c: Color) -> Vec<Move> {
+    let mut v: Vec<Move> = b
+        .points()
+        .filter(|&p| b.cell(p) == Cell::Empty && b.is_legal(c, Move::Play(p)) && !b.is_eyeish(c, p))
+        .map(Move::Play)
+        .collect();
+    v.push(Move::Pass);
+    v
+}
+
+fn select_child(nodes: &[Node], at: usize) -> usize {
+    let parent = &nodes[at];
+    let ln = ((parent.visits + parent.virtual_loss).max(1) as f64).ln();
+    let mut best = usize::MAX;
+    let mut best_v = f64::NEG_INFINITY;
+    for &c in &parent.children {
+        let n = &nodes[c as usize];
+        let visits = (n.visits + n.virtual_loss) as f64;
+        let q = if visits > 0.0 { n.wins / visits } else { 0.5 };
+        let v = if n.rave_visits > 0 {
+            let rv = n.rave_visits as f64;
+            let beta = rv / (rv + visits + visits * rv / RAVE_EQUIV);
+            (1.0 - beta) * q + beta * (n.rave_wins / rv)
+        } else {
+            q
+        };
+        let explore = 0.15 * (ln / (visits + 1.0)).sqrt();
+        let total = v + explore;
+        if total > best_v {
+            best_v = total;
+            best = c as usize;
+        }
+    }
+    best
+}
+
+fn one_iteration(
+    shared: &Mutex<Tree>,
+    root_board: &Board,
+    root_color: Color,
+    komi: f64,
+    passes0: u32,
+    rng: &mut Rng,
+) {
+    let mut board = root_board.clone();
+    let mut path: Vec<usize> = vec![0];
+    let mut to_move = root_color;
+    let mut passes = passes0;
+    let mut tree_moves_played: Vec<(Point, Color)> = Vec::new();
+    // Selection, under the lock.
+    let leaf_needs_expansion;
+    {
+        let mut tree = lock(shared);
+        let mut at = 0usize;
+        loop {
+            let node = &tree.nodes[at];
+            if !node.expanded || node.children.is_empty() || passes >= 2 {
+                leaf_needs_expansion = !node.expanded && node.visits >= EXPAND_AT && passes < 2;
+                break;
+            }
+            let c = select_child(&tree.nodes, at);
+            if c == usize::MAX {
+                leaf_needs_expansion = false;
+                break;
+            }
+            tree.nodes[c].virtual_loss += VIRTUAL_LOSS;
+            let m = tree.nodes[c].mv;
+            // A child chosen with a stale legality (simple ko differs by
+            // path) is replaced by a pass for this iteration.
+            let m = if board.is_legal(to_move, m) {
+                m
+            } else {
+                Move::Pass
+            };
+            if let Move::Play(p) = m {
+                tree_moves_played.push((p, to_move));
+                passes = 0;
+            } else {
+                passes += 1;
+            }
+            board.play(to_move, m);
+            to_move = to_move.opp();
+            path.push(c);
+            at = c;
+        }
+    }
+    // Expansion outside the lock, inserted if nobody did it meanwhile.
+    if leaf_needs_expansion {
+        let moves = tree_moves(&board, to_move);
+        let leaf = *path.last().unwrap_or(&0);
+        let mut tree = lock(shared);
+        if !tree.nodes[leaf].expanded {
+            expand(&mut tree.nodes, leaf, &board, to_move, &moves);
+        }
+    }
+    // Simulation.
+    let (margin, first_play, owner) = if passes >= 2 {
+        let a = board.area();
+        (a[0] as f64 - a[1] as f64, vec![0u8; POINTS], Vec::new())
+    } else {
+        let out = playout::playout(&mut board, to_move, rng, passes);
+        (out.black_margin, out.first_play, out.owner)
+    };
+    let black_margin = margin - komi;
+    let black_wins = black_margin > 0.0;
+    // AMAF map: tree moves first, then the playout's.
+    let mut amaf = first_play;
+    for &(p, c) in tree_moves_played.iter().rev() {
+        amaf[p.index()] = 1 + c.index() as u8;
+    }
+    // Backup.
+    let mut tree = lock(shared);
+    for (depth, &n) in path.iter().enumerate() {
+        let node = &mut tree.nodes[n];
+        if depth > 0 {
+            node.virtual_loss = node.virtual_loss.saturating_sub(VIRTUAL_LOSS);
+        }
+        node.visits += 1;
+        let won = (node.color == Color::Black) == black_wins;
+        if won {
+            node.wins += 1.0;
+        }
+        // RAVE for the children of this node: moves of the side to move here.
+        let kids = node.children.clone();
+        for c in kids {
+            let child = &mut tree.nodes[c as usize];
+            if let Move::Play(p) = child.mv {
+                if amaf[p.index()] == 1 + child.color.index() as u8 {
+                    child.rave_visits += 1;
+                    if (child.color == Color::Black) == black_wins {
+                        child.rave_wins += 1.0;
+                    }
+                }
+            }
+        }
+    }
+    if !owner.is_empty() {
+        for (i, &o) in owner.iter().enumerate() {
+            match o {
+                1 => tree.own_sum[i] += 1.0,
+                2 => tree.own_sum[i] -= 1.0,
+                _ => {}
+            }
+        }
+        tree.own_n += 1;
+        tree.margin_sum += black_margin;
+        tree.margin_sq += black_margin * black_margin;
+    }
+}
+
+fn principal_variation(nodes: &[Node], from: usize) -> Vec<Move> {
+    let mut pv = vec![nodes[from].mv];
+    let mut at = from;
+    while pv.len() < 12 {
+        let best = nodes[at]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| nodes[c as usize].rave_visits > 0 || nodes[c as usize].visits > 20)
+            .max_by_key(|&c| nodes[c as usize].visits);
+        match best {
+            Some(c) if nodes[c as usize].visits > 25 => {
+                pv.push(nodes[c as usize].mv);
+                at = c as usize;
+            }
+            _ => break,
+        }
+    }
+    pv
+}
+
+fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant) -> Analysis {
+    let nodes = &tree.nodes;
+    let root = &nodes[0];
+    let mut candidates: Vec<Candidate> = root
+        .children
+        .iter()
+        .map(|&c| {
+            let n = &nodes[c as usize];
+            let (v, w, _) = prior_for(board, n.color, n.mv);
+            // Real visits only: the prior's virtual visits are not evidence.
+            let real = n.visits.saturating_sub(v);
+            let wr = if real > 0 {
+                (n.wins - w) / real as f64
+            } else {
+                n.value()
+            };
+            let wr = wr.clamp(0.0, 1.0);
+            let lcb = if real > 0 {
+                (wr - 1.96 * (wr * (1.0 - wr) / real as f64).sqrt()).max(0.0)
+            } else {
+                0.0
+            };
+            Candidate {
+                mv: n.mv,
+                visits: real,
+                winrate: wr,
+                prior: n.prior as f64,
+                lcb,
+                pv: principal_variation(nodes, c as usize),
+            }
+        })
+        .collect();
+    candidates.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    let n = board.size();
+    let own_n = tree.own_n.max(1) as f64;
+    let ownership = board
+        .points()
+        .map(|p| tree.own_sum[p.index()] / own_n)
+        .collect::<Vec<_>>();
+    debug_assert_eq!(ownership.len(), n * n);
+    let mean = tree.margin_sum / own_n;
+    let var = (tree.margin_sq / own_n - mean * mean).max(0.0);
+    let winrate = candidates.first().map(|c| c.winrate).unwrap_or(0.5);
+    let _ = komi;
+    Analysis {
+        candidates,
+        playouts,
+        winrate,
+        score_mean: mean,
+        score_stdev: var.sqrt(),
+        ownership,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Shared flag type for stopping searches from another thread.
+pub type StopFlag = Arc<AtomicBool>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_vertex;
+
+    fn play(g: &mut Game, c: Color, v: &str) {
+        let m = parse_vertex(v, g.size()).unwrap_or(Move::Pass);
+        assert!(g.play(c, m).is_ok(), "{v}");
+    }
+
+    #[test]
+    fn captures_a_big_group_in_atari() {
+        // White's four stones D5-G5 have one liberty left, at H5.
+        let mut g = Game::new(9, 7.5);
+        for v in ["D5", "E5", "F5", "G5"] {
+            play(&mut g, Color::White, v);
+        }
+        for v in ["C5", "D6", "E6", "F6", "G6", "D4", "E4", "F4", "G4"] {
+            play(&mut g, Color::Black, v);
+        }
+        play(&mut g, Color::White, "C3");
+        let mut s = Searcher::new(1);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            playouts: Some(3000),
+            time: None,
+            threads: 2,
+        };
+        let a = s.search(
+            &g,
+            Color::Black,
+            &limits,
+            &RootFilter::default(),
+            &stop,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(
+            a.candidates[0].mv,
+            parse_vertex("H5", 9).unwrap_or(Move::Pass)
+        );
+        assert!(a.playouts >= 3000);
+    }
+
+    #[test]
+    fn tree_is_reused_after_two_moves() {
+        let mut g = Game::new(7, 7.5);
+        let mut s = Searcher::new(3);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            playouts: Some(2000),
+            time: None,
+            threads: 1,
+        };
+        let a = s.search(
+            &g,
+            Color::Black,
+            &limits,
+            &RootFilter::default(),
+            &stop,
+            None,
+            &mut |_| {},
+        );
+        let best = a.candidates[0].mv;
+        let reply = a.candidates[0].pv.get(1).copied();
+        assert!(g.play(Color::Black, best).is_ok());
+        if let Some(r) = reply {
+            assert!(g.play(Color::White, r).is_ok());
+            let kept = s
+                .reuse(&g, Color::Black)
+                .map(|t| t.nodes[0].visits)
+                .unwrap_or(0);
+            assert!(kept > 0, "the subtree after {best:?} {r:?} was kept");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Monte-Carlo playouts: capture and atari escape near the last move,
+//! 3x3 patterns next to it, then random moves that neither fill an own
+//! eye nor put a group in self-atari.
+
+use crate::board::{Board, Cell, Color, Move, Point, POINTS};
+use crate::patterns;
+
+/// xorshift64*: fast, good enough for playouts, seedable for tests.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Result of one playout.
+pub struct Outcome {
+    /// Black's area minus White's, before komi.
+    pub black_margin: f64,
+    /// For AMAF: the colour that first played each point (0 none, 1 black,
+    /// 2 white), from the start of the playout.
+    pub first_play: Vec<u8>,
+    /// Final owner of each point (1 black, 2 white, 0 neither).
+    pub owner: Vec<u8>,
+}
+
+/// Whether `m` by `c` is a sensible playout/tree move: legal, not filling
+/// an own eye, and not a self-atari of more than one stone (a one-stone
+/// throw-in is often the right move).
+pub fn is_reasonable(b: &Board, c: Color, p: Point) -> bool {
+    if b.cell(p) != Cell::Empty || !b.is_legal(c, Move::Play(p)) || b.is_eyeish(c, p) {
+        return false;
+    }
+    !is_bad_self_atari(b, c, p)
+}
+
+/// A move leaving its own chain of two or more stones with one liberty.
+pub fn is_bad_self_atari(b: &Board, c: Color, p: Point) -> bool {
+    if b.libs_after(c, p, 2) >= 2 {
+        return false;
+    }
+    // One liberty: fine only for a lone stone (throw-in / snapback tries).
+    b.neighbors(p).iter().any(|&n| b.cell(n).color() == Some(c))
+}
+
+/// A heuristic move near the last move, or `None`.
+fn local_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Option<Point> {
+    let last = match b.last_move() {
+        Some(Move::Play(p)) => p,
+        _ => return None,
+    };
+    buf.clear();
+    // 1. Capture: the last-moved chain or its neighbours, in atari.
+    let mut around = vec![last];
+    around.extend(b.neighbors(last));
+    for &q in &around {
+        if b.cell(q).color() == Some(c.opp()) {
+            if let Some(lib) = b.atari_liberty(q) {
+                if b.is_legal(c, Move::Play(lib)) && !buf.contains(&lib) {
+                    buf.push(lib);
+                }
+            }
+        }
+    }
+    // 2. Atari escape: own chains next to the last move in atari.
+    for n in b.neighbors(last) {
+        if b.cell(n).color() == Some(c) {
+            if let Some(lib) = b.atari_liberty(n) {
+                if b.libs_after(c, lib, 2) >= 2 && b.is_legal(c, Move::Play(lib)) {
+                    buf.push(lib);
+                }
+                // Or capture a neighbour that holds it in atari.
+                for s in b.chain_stones(n) {
+                    for t in b.neighbors(s) {
+                        if b.cell(t).color() == Some(c.opp()) {
+                            if let Some(l2) = b.atari_liberty(t) {
+                                if b.is_legal(c, Move::Play(l2)) {
+                                    buf.push(l2);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if !buf.is_empty() {
+        return Some(buf[rng.below(buf.len())]);
+    }
+    // 3. Patterns around the last move.
+    for q in last.ring() {
+        if b.cell(q) == Cell::Empty && patterns::matches(b.ring_code(q)) && is_reasonable(b, c, q) {
+            buf.push(q);
+        }
+    }
+    if !buf.is_empty() {
+        return Some(buf[rng.below(buf.len())]);
+    }
+    None
+}
+
+/// A uniformly random reasonable move, or `None` when there is none.
+fn random_move(b: &Board, c: Color, rng: &mut Rng) -> Option<Point> {
+    let n = b.empties().len();
+    if n == 0 {
+        return None;
+    }
+    let start = rng.below(n);
+    for i in 0..n {
+        let p = b.empty_point((start + i) % n);
+        if is_reasonable(b, c, p) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// The playout policy's move for `c`.
+pub fn policy_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Move {
+    // The heuristics are skipped now and then so play stays varied.
+    if rng.below(16) != 0 {
+        if let Some(p) = local_move(b, c, rng, buf) {
+            if !is_bad_self_atari(b, c, p) {
+                return Move::Play(p);
+            }
+        }
+    }
+    match random_move(b, c, rng) {
+        Some(p) => Move::Play(p),
+        None => Move::Pass,
+    }
+}
+
+/// Plays `board` out from `to_move` until two passes (or a move cap).
+pub fn playout(
+    board: &mut Board,
+    mut to_move: Color,
+    rng: &mut Rng,
+    passes_before: u32,
+) -> Outcome {
+    let mut first_play = vec![0u8; POINTS];
+    let mut passes = passes_before;
+    let cap = board.size() * board.size() * 3;
+    let mut buf = Vec::with_capacity(16);
+    for _ in 0..cap {
+        let m = policy_move(board, to_move, rng, &mut buf);
+        match m {
+            Move::Pass => {
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            }
+            Move::Play(p) => {
+                passes = 0;
+                if first_play[p.index()] == 0 {
+                    first_play[p.index()] = 1 + to_move.index() as u8;
+                }
+            }
+        }
+        board.play(to_move, m);
+        to_move = to_move.opp();
+    }
+    let mut owner = vec![0u8; POINTS];
+    let mut margin = 0.0;
+    for p in board.points() {
+        match board.fast_owner(p) {
+            Some(Color::Black) => {
+                owner[p.index()] = 1;
+                margin += 1.0;
+            }
+            Some(Color::White) => {
+                owner[p.index()] = 2;
+                margin -= 1.0;
+            }
+            None => {}
+        }
+    }
+    Outcome {
+        black_margin: margin,
+        first_play,
+        owner,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playouts_end_and_fill_the_board_sensibly() {
+        let mut rng = Rng::new(7);
+        for size in [2usize, 3, 5, 9, 19, 25] {
+            for _ in 0..5 {
+                let mut b = Board::new(size);
+                let out = playout(&mut b, Color::Black, &mut rng, 0);
+                assert!(out.black_margin.abs() <= (size * size) as f64);
+                // Every remaining empty point is an eye of someone or dame;
+                // no move is reasonable for either side at the end, unless
+                // the move cap was hit.
+                if size <= 9 {
+                    let left = b
+                        .points()
+                        .filter(|&p| {
+                            is_reasonable(&b, Color::Black, p) || is_reasonable(&b, Color::White, p)
+                        })
+                        .count();
+                    assert!(left <= 2, "size {size}: {left} moves left");
+                }
+            }
+        }
+    }
+}
