@@ -9,6 +9,8 @@ pub mod moves;
 mod notation;
 mod outcome;
 mod perft;
+mod position;
+mod see;
 pub mod types;
 mod zobrist;
 
