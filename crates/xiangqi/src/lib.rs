@@ -3,15 +3,19 @@
 //! evaluation for the generic searcher.
 
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod rules;
+pub mod search;
 pub mod tables;
 pub mod types;
 
 pub use board::{Board, Undo, START_FEN};
+pub use eval::{BENCH_FENS, HORSE_VALUE};
 pub use notation::{format_move, parse_move, play_moves, Notation};
 pub use rules::{Outcome, Reason, Verdict};
+pub use search::{XiangqiEval, XIANGQI_PARAMS};
 pub use types::{Color, Kind, Move, Piece, Square};
