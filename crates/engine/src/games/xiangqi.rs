@@ -1,16 +1,112 @@
-//! Xiangqi: placeholder until its issue lands.
+//! Xiangqi glue: the `bench`, `legal` and `perft` subcommands.
 
-use super::{not_built, Game};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use std::time::Instant;
+use tengen_core::{SearchLimits, Signals};
+use tengen_search::Searcher;
+use tengen_xiangqi::{format_move, parse_move, Board, Color, Notation, Outcome, XiangqiEval};
 
-pub fn bench(_args: &BenchArgs) -> Result<String, String> {
-    not_built(Game::Xiangqi)
+/// The position of `--position` and `--moves` (ICCS), every step checked.
+fn position(args: &PositionArgs) -> Result<Board, String> {
+    let mut board = if args.position.trim() == "startpos" {
+        Board::startpos()
+    } else {
+        Board::from_fen(&args.position).map_err(|e| format!("bad FEN: {e}"))?
+    };
+    for (i, text) in args.moves.iter().enumerate() {
+        let m =
+            parse_move(&board, text, Notation::Iccs).map_err(|e| format!("move {}: {e}", i + 1))?;
+        board.make(m);
+    }
+    Ok(board)
 }
 
-pub fn legal(_args: &PositionArgs) -> Result<String, String> {
-    not_built(Game::Xiangqi)
+/// Every legal move in ICCS, sorted, then `result: ...` (`white` is Red,
+/// the side FEN marks `w`).
+pub fn legal(args: &PositionArgs) -> Result<String, String> {
+    let board = position(args)?;
+    let mut moves = Vec::new();
+    board.legal_moves(&mut moves);
+    let mut names: Vec<String> = moves
+        .into_iter()
+        .map(|m| format_move(m, Notation::Iccs))
+        .collect();
+    names.sort();
+    let mut out = String::new();
+    for n in names {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    let result = match board.outcome() {
+        Outcome::Ongoing => "ongoing".to_string(),
+        Outcome::Win(c, r) => format!(
+            "{} {}",
+            if c == Color::Red { "white" } else { "black" },
+            r.name()
+        ),
+        Outcome::Draw(r) => format!("draw {}", r.name()),
+    };
+    out.push_str(&format!("result: {result}\n"));
+    Ok(out)
 }
 
-pub fn perft(_args: &PerftArgs) -> Result<String, String> {
-    not_built(Game::Xiangqi)
+pub fn perft(args: &PerftArgs) -> Result<String, String> {
+    let mut board = position(&args.pos)?;
+    if args.divide {
+        let mut out = String::new();
+        let mut total = 0;
+        for (m, n) in tengen_xiangqi::perft::divide(&mut board, args.depth.max(1)) {
+            out.push_str(&format!("{}: {n}\n", format_move(m, Notation::Iccs)));
+            total += n;
+        }
+        out.push_str(&format!("\nNodes searched: {total}\n"));
+        Ok(out)
+    } else {
+        Ok(format!(
+            "{}\n",
+            tengen_xiangqi::perft::perft(&mut board, args.depth)
+        ))
+    }
+}
+
+/// Default depth of `tengen bench --game xiangqi`.
+const BENCH_DEPTH: u32 = 10;
+
+pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    let depth = args.depth.unwrap_or(BENCH_DEPTH);
+    let mut searcher: Searcher<Board, XiangqiEval> = Searcher::new(args.hash);
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    let mut out = String::new();
+    for (i, fen) in tengen_xiangqi::BENCH_FENS.iter().enumerate() {
+        let board = Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        // A clean slate per position keeps the count a signature of the code.
+        searcher.clear();
+        let r = searcher.search(
+            &board,
+            &XiangqiEval,
+            &SearchLimits::depth(depth),
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        nodes += r.nodes;
+        let best = r
+            .best
+            .map(|m| format_move(m, Notation::Iccs))
+            .unwrap_or_else(|| "(none)".into());
+        out.push_str(&format!(
+            "position {:>2}: bestmove {best:<5} score {:>6} nodes {}\n",
+            i + 1,
+            r.score.0,
+            r.nodes
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    out.push_str(&format!(
+        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
+        (secs * 1000.0) as u64,
+        (nodes as f64 / secs) as u64
+    ));
+    Ok(out)
 }
