@@ -1,1 +1,654 @@
-//! Placeholder: filled in by the issue that brings this protocol's game.
+//! UCCI (xiangqi), engine side: the GUI's commands parsed, the engine's
+//! replies printed. Moves travel as strings; the game crate checks them.
+//! (The controller side, for the arena, is in `host::ucci`.)
+
+use crate::lexer::tokens;
+use std::fmt;
+
+/// A parsed `go`. Times are in the GUI's unit (seconds, or milliseconds
+/// after `setoption usemillisec true`); the front-end converts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub ponder: bool,
+    /// The opponent offers a draw with this move.
+    pub draw: bool,
+    pub depth: Option<u32>,
+    /// `go infinite` or `go depth infinite`.
+    pub infinite: bool,
+    pub nodes: Option<u64>,
+    pub time: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub increment: Option<u64>,
+    pub opptime: Option<u64>,
+    pub oppmovestogo: Option<u32>,
+    pub oppincrement: Option<u64>,
+    /// `go perft N`: count the move tree instead of searching.
+    pub perft: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Ucci,
+    IsReady,
+    /// Name in lower case; value the rest of the line, if any.
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    /// `fen` is `None` for `startpos`.
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    BanMoves(Vec<String>),
+    Go(Go),
+    PonderHit {
+        draw: bool,
+    },
+    Stop,
+    Probe {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Quit,
+    /// A command UCCI does not define (ignored by the engine).
+    Unknown(String),
+}
+
+fn number<T: std::str::FromStr>(field: &str, tok: Option<&str>) -> Result<T, String> {
+    let t = tok.ok_or_else(|| format!("'{field}' needs a value"))?;
+    t.parse::<T>()
+        .map_err(|_| format!("'{field}' expects a non-negative number, got '{t}'"))
+}
+
+/// Parses one line. `Ok(None)` for a blank line; `Err` names what is
+/// malformed in a known command (which then changes nothing).
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let toks = tokens(line);
+    let Some(&word) = toks.first() else {
+        return Ok(None);
+    };
+    let rest = &toks[1..];
+    let cmd = match word {
+        "ucci" => Command::Ucci,
+        "isready" => Command::IsReady,
+        "setoption" => parse_setoption(rest)?,
+        "position" => {
+            let (fen, moves) = parse_position(rest, "position")?;
+            Command::Position { fen, moves }
+        }
+        "probe" => {
+            let (fen, moves) = parse_position(rest, "probe")?;
+            Command::Probe { fen, moves }
+        }
+        "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_string()).collect()),
+        "go" => Command::Go(parse_go(rest)?),
+        "ponderhit" => match rest {
+            [] => Command::PonderHit { draw: false },
+            ["draw"] => Command::PonderHit { draw: true },
+            _ => {
+                return Err(format!(
+                    "ponderhit takes only 'draw', got '{}'",
+                    rest.join(" ")
+                ))
+            }
+        },
+        "stop" => Command::Stop,
+        "quit" => Command::Quit,
+        other => Command::Unknown(other.to_string()),
+    };
+    Ok(Some(cmd))
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+    // The UCI form `setoption name X value Y` is tolerated (cchess sends it).
+    if rest.first() == Some(&"name") {
+        let v = rest.iter().position(|&t| t == "value");
+        let name_toks = &rest[1..v.unwrap_or(rest.len())];
+        if name_toks.is_empty() {
+            return Err("setoption name needs an option name".into());
+        }
+        let value = v.map(|i| rest[i + 1..].join(" ")).filter(|s| !s.is_empty());
+        return Ok(Command::SetOption {
+            name: name_toks.join(" ").to_ascii_lowercase(),
+            value,
+        });
+    }
+    let Some(name) = rest.first() else {
+        return Err("setoption needs an option name".into());
+    };
+    let value = (rest.len() > 1).then(|| rest[1..].join(" "));
+    Ok(Command::SetOption {
+        name: name.to_ascii_lowercase(),
+        value,
+    })
+}
+
+fn parse_position(rest: &[&str], what: &str) -> Result<(Option<String>, Vec<String>), String> {
+    let moves_at = rest.iter().position(|&t| t == "moves");
+    let head = &rest[..moves_at.unwrap_or(rest.len())];
+    let moves: Vec<String> = match moves_at {
+        Some(i) => rest[i + 1..].iter().map(|s| s.to_string()).collect(),
+        None => Vec::new(),
+    };
+    match head.first() {
+        Some(&"startpos") if head.len() == 1 => Ok((None, moves)),
+        Some(&"startpos") => Err(format!("{what} startpos: unexpected '{}'", head[1])),
+        Some(&"fen") if head.len() > 1 => Ok((Some(head[1..].join(" ")), moves)),
+        Some(&"fen") => Err(format!("{what} fen needs a FEN")),
+        Some(other) => Err(format!(
+            "{what}: expected 'fen' or 'startpos', got '{other}'"
+        )),
+        None => Err(format!("{what}: expected 'fen' or 'startpos'")),
+    }
+}
+
+fn parse_go(rest: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        let val = rest.get(i + 1).copied();
+        i += 2;
+        match key {
+            "ponder" => {
+                go.ponder = true;
+                i -= 1;
+            }
+            "draw" => {
+                go.draw = true;
+                i -= 1;
+            }
+            "infinite" => {
+                go.infinite = true;
+                i -= 1;
+            }
+            "depth" if val == Some("infinite") => go.infinite = true,
+            "depth" => go.depth = Some(number("depth", val)?),
+            "nodes" => go.nodes = Some(number("nodes", val)?),
+            "time" => go.time = Some(number("time", val)?),
+            "movestogo" => go.movestogo = Some(number("movestogo", val)?),
+            "increment" => go.increment = Some(number("increment", val)?),
+            "opptime" => go.opptime = Some(number("opptime", val)?),
+            "oppmovestogo" => go.oppmovestogo = Some(number("oppmovestogo", val)?),
+            "oppincrement" => go.oppincrement = Some(number("oppincrement", val)?),
+            "perft" => go.perft = Some(number("perft", val)?),
+            other => return Err(format!("go: unknown parameter '{other}'")),
+        }
+    }
+    if go.ponder && go.draw {
+        return Err("go: 'ponder' and 'draw' never come together".into());
+    }
+    Ok(go)
+}
+
+/// An `option` line's type, in UCCI's syntax (no `name` keyword).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionType {
+    Check(bool),
+    Spin { min: i64, max: i64, default: i64 },
+    Combo { vars: Vec<String>, default: String },
+    Button,
+    String(String),
+    Label(String),
+}
+
+/// What the engine prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// `id name|copyright|author|user <text>`
+    Id {
+        kind: &'static str,
+        text: String,
+    },
+    Option {
+        name: String,
+        kind: OptionType,
+    },
+    UcciOk,
+    ReadyOk,
+    Info(Info),
+    BestMove {
+        mv: String,
+        ponder: Option<String>,
+        draw: bool,
+        resign: bool,
+    },
+    NoBestMove,
+    PopHash(PopHash),
+    Bye,
+}
+
+/// One `info` line: the fields present are printed in UCCI's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    pub depth: Option<u32>,
+    /// From the side to move; 100 = a horse or cannon.
+    pub score: Option<i32>,
+    pub pv: Vec<String>,
+    pub time_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub currmove: Option<String>,
+    pub message: Option<String>,
+}
+
+/// A `pophash` reply; all empty prints a bare `pophash`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PopHash {
+    pub bestmove: Option<String>,
+    pub lowerbound: Option<(i32, u32)>,
+    pub upperbound: Option<(i32, u32)>,
+}
+
+/// Keeps a message on one line: line breaks would start a new command.
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id { kind, text } => write!(f, "id {kind} {}", one_line(text)),
+            Reply::Option { name, kind } => {
+                write!(f, "option {name} type ")?;
+                match kind {
+                    OptionType::Check(d) => write!(f, "check default {d}"),
+                    OptionType::Spin { min, max, default } => {
+                        write!(f, "spin min {min} max {max} default {default}")
+                    }
+                    OptionType::Combo { vars, default } => {
+                        f.write_str("combo")?;
+                        for v in vars {
+                            write!(f, " var {v}")?;
+                        }
+                        write!(f, " default {default}")
+                    }
+                    OptionType::Button => f.write_str("button"),
+                    OptionType::String(d) => write!(f, "string default {}", one_line(d)),
+                    OptionType::Label(d) => write!(f, "label default {}", one_line(d)),
+                }
+            }
+            Reply::UcciOk => f.write_str("ucciok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::Info(info) => write!(f, "{info}"),
+            Reply::BestMove {
+                mv,
+                ponder,
+                draw,
+                resign,
+            } => {
+                write!(f, "bestmove {mv}")?;
+                if let Some(p) = ponder {
+                    write!(f, " ponder {p}")?;
+                }
+                if *draw {
+                    f.write_str(" draw")?;
+                }
+                if *resign {
+                    f.write_str(" resign")?;
+                }
+                Ok(())
+            }
+            Reply::NoBestMove => f.write_str("nobestmove"),
+            Reply::PopHash(p) => {
+                f.write_str("pophash")?;
+                if let Some(m) = &p.bestmove {
+                    write!(f, " bestmove {m}")?;
+                }
+                if let Some((v, d)) = p.lowerbound {
+                    write!(f, " lowerbound {v} depth {d}")?;
+                }
+                if let Some((v, d)) = p.upperbound {
+                    write!(f, " upperbound {v} depth {d}")?;
+                }
+                Ok(())
+            }
+            Reply::Bye => f.write_str("bye"),
+        }
+    }
+}
+
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("info")?;
+        if let Some(d) = self.depth {
+            write!(f, " depth {d}")?;
+        }
+        if let Some(s) = self.score {
+            write!(f, " score {s}")?;
+        }
+        if !self.pv.is_empty() {
+            write!(f, " pv {}", self.pv.join(" "))?;
+        }
+        if let Some(t) = self.time_ms {
+            write!(f, " time {t}")?;
+        }
+        if let Some(n) = self.nodes {
+            write!(f, " nodes {n}")?;
+        }
+        if let Some(m) = &self.currmove {
+            write!(f, " currmove {m}")?;
+        }
+        if let Some(m) = &self.message {
+            write!(f, " message {}", one_line(m))?;
+        }
+        Ok(())
+    }
+}
+
+impl Info {
+    pub fn message(text: impl Into<String>) -> Info {
+        Info {
+            message: Some(text.into()),
+            ..Info::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Command {
+        parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn commands() {
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(parse("  \t ").unwrap(), None);
+        assert_eq!(p("ucci"), Command::Ucci);
+        assert_eq!(p("isready\r"), Command::IsReady);
+        assert_eq!(
+            p("setoption usemillisec true"),
+            Command::SetOption {
+                name: "usemillisec".into(),
+                value: Some("true".into())
+            }
+        );
+        assert_eq!(
+            p("setoption newgame"),
+            Command::SetOption {
+                name: "newgame".into(),
+                value: None
+            }
+        );
+        assert_eq!(
+            p("setoption bookfiles a.obk;b.obk c"),
+            Command::SetOption {
+                name: "bookfiles".into(),
+                value: Some("a.obk;b.obk c".into())
+            }
+        );
+        assert_eq!(
+            p("setoption name Hashsize value 64"),
+            Command::SetOption {
+                name: "hashsize".into(),
+                value: Some("64".into())
+            }
+        );
+        assert_eq!(
+            p("position startpos"),
+            Command::Position {
+                fen: None,
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            p("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2 h9g7"),
+            Command::Position {
+                fen: Some("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1".into()),
+                moves: vec!["h2e2".into(), "h9g7".into()]
+            }
+        );
+        assert_eq!(
+            p("banmoves e2e6 h0g2"),
+            Command::BanMoves(vec!["e2e6".into(), "h0g2".into()])
+        );
+        assert_eq!(p("ponderhit"), Command::PonderHit { draw: false });
+        assert_eq!(p("ponderhit draw"), Command::PonderHit { draw: true });
+        assert_eq!(p("stop"), Command::Stop);
+        assert_eq!(p("quit"), Command::Quit);
+        assert_eq!(
+            p("probe startpos moves h2e2"),
+            Command::Probe {
+                fen: None,
+                moves: vec!["h2e2".into()]
+            }
+        );
+        assert_eq!(p("xyzzy 1 2"), Command::Unknown("xyzzy".into()));
+    }
+
+    #[test]
+    fn go_grammar() {
+        let Command::Go(g) = p("go time 300000 increment 2000 opptime 300000 oppincrement 2000")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (g.time, g.increment, g.opptime, g.oppincrement),
+            (Some(300000), Some(2000), Some(300000), Some(2000))
+        );
+        let Command::Go(g) = p("go ponder time 30 movestogo 10 opptime 20 oppmovestogo 5") else {
+            panic!()
+        };
+        assert!(g.ponder && !g.draw);
+        assert_eq!((g.movestogo, g.oppmovestogo), (Some(10), Some(5)));
+        let Command::Go(g) = p("go draw depth 8") else {
+            panic!()
+        };
+        assert!(g.draw);
+        assert_eq!(g.depth, Some(8));
+        let Command::Go(g) = p("go depth infinite") else {
+            panic!()
+        };
+        assert!(g.infinite);
+        let Command::Go(g) = p("go infinite") else {
+            panic!()
+        };
+        assert!(g.infinite);
+        let Command::Go(g) = p("go nodes 5000") else {
+            panic!()
+        };
+        assert_eq!(g.nodes, Some(5000));
+        let Command::Go(g) = p("go") else { panic!() };
+        assert_eq!(g, Go::default());
+        let Command::Go(g) = p("go perft 3") else {
+            panic!()
+        };
+        assert_eq!(g.perft, Some(3));
+        for bad in [
+            "go depth",
+            "go depth x",
+            "go time -5",
+            "go nodes 1e9",
+            "go sideways 3",
+            "go ponder draw time 5",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn malformed_commands_are_errors() {
+        for bad in [
+            "position",
+            "position fen",
+            "position startpos extra",
+            "position moves h2e2",
+            "probe",
+            "setoption",
+            "setoption name",
+            "ponderhit now",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn replies() {
+        let r = |x: Reply| x.to_string();
+        assert_eq!(
+            r(Reply::Id {
+                kind: "name",
+                text: "tengen 0.1".into()
+            }),
+            "id name tengen 0.1"
+        );
+        assert_eq!(
+            r(Reply::Option {
+                name: "usemillisec".into(),
+                kind: OptionType::Check(false)
+            }),
+            "option usemillisec type check default false"
+        );
+        assert_eq!(
+            r(Reply::Option {
+                name: "hashsize".into(),
+                kind: OptionType::Spin {
+                    min: 0,
+                    max: 4096,
+                    default: 16
+                }
+            }),
+            "option hashsize type spin min 0 max 4096 default 16"
+        );
+        assert_eq!(
+            r(Reply::Option {
+                name: "idle".into(),
+                kind: OptionType::Combo {
+                    vars: vec!["none".into()],
+                    default: "none".into()
+                }
+            }),
+            "option idle type combo var none default none"
+        );
+        assert_eq!(
+            r(Reply::Option {
+                name: "newgame".into(),
+                kind: OptionType::Button
+            }),
+            "option newgame type button"
+        );
+        assert_eq!(r(Reply::UcciOk), "ucciok");
+        assert_eq!(
+            r(Reply::BestMove {
+                mv: "h0g2".into(),
+                ponder: Some("h9g7".into()),
+                draw: true,
+                resign: false
+            }),
+            "bestmove h0g2 ponder h9g7 draw"
+        );
+        assert_eq!(
+            r(Reply::BestMove {
+                mv: "h0g2".into(),
+                ponder: None,
+                draw: false,
+                resign: true
+            }),
+            "bestmove h0g2 resign"
+        );
+        assert_eq!(r(Reply::NoBestMove), "nobestmove");
+        assert_eq!(r(Reply::PopHash(PopHash::default())), "pophash");
+        assert_eq!(
+            r(Reply::PopHash(PopHash {
+                bestmove: Some("h2e2".into()),
+                lowerbound: Some((20, 7)),
+                upperbound: Some((20, 7))
+            })),
+            "pophash bestmove h2e2 lowerbound 20 depth 7 upperbound 20 depth 7"
+        );
+        assert_eq!(r(Reply::Bye), "bye");
+        let info = Info {
+            depth: Some(7),
+            score: Some(18),
+            pv: vec!["h2e2".into(), "h9g7".into()],
+            ..Info::default()
+        };
+        assert_eq!(r(Reply::Info(info)), "info depth 7 score 18 pv h2e2 h9g7");
+        let info = Info {
+            time_ms: Some(2100),
+            nodes: Some(1800000),
+            ..Info::default()
+        };
+        assert_eq!(r(Reply::Info(info)), "info time 2100 nodes 1800000");
+        assert_eq!(
+            r(Reply::Info(Info::message("bad\nFEN"))),
+            "info message bad FEN"
+        );
+    }
+
+    /// Random lines, random tokens from the grammar, random bytes: the
+    /// parser answers every one without panicking, and every `go` it
+    /// accepts is consistent.
+    #[test]
+    fn fuzz() {
+        let words = [
+            "ucci",
+            "isready",
+            "setoption",
+            "name",
+            "value",
+            "position",
+            "fen",
+            "startpos",
+            "moves",
+            "banmoves",
+            "go",
+            "ponder",
+            "draw",
+            "depth",
+            "infinite",
+            "nodes",
+            "time",
+            "movestogo",
+            "increment",
+            "opptime",
+            "oppmovestogo",
+            "oppincrement",
+            "ponderhit",
+            "stop",
+            "probe",
+            "quit",
+            "perft",
+            "h2e2",
+            "0",
+            "1",
+            "-1",
+            "99999999999999999999",
+            "w",
+            "b",
+            "9",
+            "\u{0}",
+            "é",
+            "",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let n = (next() % 8) as usize;
+            let mut line = String::new();
+            for _ in 0..n {
+                if next() % 10 == 0 {
+                    let len = (next() % 6) as usize;
+                    for _ in 0..len {
+                        line.push(char::from_u32((next() % 0x3000) as u32).unwrap_or('?'));
+                    }
+                } else {
+                    line.push_str(words[(next() % words.len() as u64) as usize]);
+                }
+                line.push(if next() % 5 == 0 { '\t' } else { ' ' });
+            }
+            if let Ok(Some(Command::Go(g))) = parse(&line) {
+                // Anything accepted is internally consistent.
+                assert!(!(g.ponder && g.draw), "{line:?}");
+            }
+        }
+    }
+}
