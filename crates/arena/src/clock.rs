@@ -1,0 +1,408 @@
+//! Time controls and the clocks the arena keeps for each side. The arena
+//! measures every move itself (from the `go` it sent to the move line's
+//! arrival); engines' own reports of time are never trusted.
+
+use std::fmt;
+
+/// What happens once the main time is spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overtime {
+    /// Sudden death (possibly with an increment).
+    None,
+    /// Japanese byo-yomi: `periods` periods of `period_ms`; a move within
+    /// a period keeps it, overrunning one uses it up.
+    Japanese { period_ms: u64, periods: u32 },
+    /// Canadian byo-yomi: `stones` moves within `period_ms`, then a fresh
+    /// period.
+    Canadian { period_ms: u64, stones: u32 },
+}
+
+/// A time control, as written on the command line:
+/// `40/60+0.5` (40 moves in 60 s, +0.5 s a move), `10+0.1`, `60+b5`
+/// (byo-yomi 5 s), `60+b5x3` (three periods), `600+c25/300` (Canadian:
+/// 25 moves in 300 s), `st=1` (one second a move, via [`TimeControl::movetime`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_ms: u64,
+    pub inc_ms: u64,
+    /// Moves per period (the base is added again after each period).
+    pub moves: Option<u32>,
+    pub overtime: Overtime,
+    /// Fixed time per move instead of a clock.
+    pub movetime_ms: Option<u64>,
+}
+
+impl TimeControl {
+    pub fn movetime(ms: u64) -> Self {
+        TimeControl {
+            base_ms: 0,
+            inc_ms: 0,
+            moves: None,
+            overtime: Overtime::None,
+            movetime_ms: Some(ms),
+        }
+    }
+
+    /// Parses the `tc=` syntax above. Errors say what part was wrong.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        let bad = |what: &str| format!("bad time control '{s}': {what}");
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, rest)) if !m.contains('+') => {
+                let m: u32 = m
+                    .parse()
+                    .map_err(|_| bad("moves before '/' must be a whole number"))?;
+                if m == 0 {
+                    return Err(bad("moves per period must be positive"));
+                }
+                (Some(m), rest)
+            }
+            _ => (None, s),
+        };
+        let (base, extra) = match rest.split_once('+') {
+            Some((b, e)) => (b, Some(e)),
+            None => (rest, None),
+        };
+        let base_ms = parse_seconds(base)
+            .ok_or_else(|| bad("base time must be seconds, like 60, 0.5 or 1:30"))?;
+        let mut tc = TimeControl {
+            base_ms,
+            inc_ms: 0,
+            moves,
+            overtime: Overtime::None,
+            movetime_ms: None,
+        };
+        match extra {
+            None => {}
+            Some(e) if e.starts_with('b') => {
+                let (period, periods) = match e[1..].split_once('x') {
+                    Some((p, n)) => (
+                        p,
+                        n.parse::<u32>()
+                            .map_err(|_| bad("byo-yomi periods after 'x'"))?,
+                    ),
+                    None => (&e[1..], 1),
+                };
+                let period_ms =
+                    parse_seconds(period).ok_or_else(|| bad("byo-yomi period in seconds"))?;
+                if periods == 0 || period_ms == 0 {
+                    return Err(bad("byo-yomi needs a positive period"));
+                }
+                tc.overtime = Overtime::Japanese { period_ms, periods };
+            }
+            Some(e) if e.starts_with('c') => {
+                let (stones, period) = e[1..]
+                    .split_once('/')
+                    .ok_or_else(|| bad("Canadian overtime is c<moves>/<seconds>"))?;
+                let stones: u32 = stones
+                    .parse()
+                    .map_err(|_| bad("Canadian moves must be a whole number"))?;
+                let period_ms =
+                    parse_seconds(period).ok_or_else(|| bad("Canadian period in seconds"))?;
+                if stones == 0 || period_ms == 0 {
+                    return Err(bad("Canadian overtime needs positive moves and time"));
+                }
+                tc.overtime = Overtime::Canadian { period_ms, stones };
+            }
+            Some(e) => {
+                tc.inc_ms = parse_seconds(e).ok_or_else(|| bad("increment must be seconds"))?
+            }
+        }
+        if tc.base_ms == 0 && tc.inc_ms == 0 && tc.overtime == Overtime::None {
+            return Err(bad("no time at all"));
+        }
+        Ok(tc)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The PGN `TimeControl` tag form where one exists (`40/60+0.5`,
+    /// `10+0.1`), our own suffixes for overtime.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = |ms: u64| {
+            if ms.is_multiple_of(1000) {
+                format!("{}", ms / 1000)
+            } else {
+                format!("{}", ms as f64 / 1000.0)
+            }
+        };
+        if let Some(mt) = self.movetime_ms {
+            return write!(f, "{}/move", secs(mt));
+        }
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", secs(self.base_ms))?;
+        match self.overtime {
+            Overtime::None if self.inc_ms > 0 => write!(f, "+{}", secs(self.inc_ms)),
+            Overtime::None => Ok(()),
+            Overtime::Japanese {
+                period_ms,
+                periods: 1,
+            } => write!(f, "+b{}", secs(period_ms)),
+            Overtime::Japanese { period_ms, periods } => {
+                write!(f, "+b{}x{periods}", secs(period_ms))
+            }
+            Overtime::Canadian { period_ms, stones } => write!(f, "+c{stones}/{}", secs(period_ms)),
+        }
+    }
+}
+
+/// Seconds as `60`, `0.5` or `1:30` (minutes:seconds), to milliseconds.
+fn parse_seconds(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let secs: f64 = match s.split_once(':') {
+        Some((m, sec)) => m.parse::<f64>().ok()? * 60.0 + sec.parse::<f64>().ok()?,
+        None => s.parse().ok()?,
+    };
+    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
+        return None;
+    }
+    Some((secs * 1000.0).round() as u64)
+}
+
+/// What an engine is told about one side's clock before a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockView {
+    /// Main time left (or, in Canadian overtime, time left in the period).
+    pub left_ms: u64,
+    pub inc_ms: u64,
+    /// Moves until the next time control, when there is one.
+    pub movestogo: Option<u32>,
+    /// Japanese byo-yomi period, once per move.
+    pub byoyomi_ms: Option<u64>,
+    pub movetime_ms: Option<u64>,
+}
+
+/// One side's clock.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    tc: TimeControl,
+    left_ms: u64,
+    moves_made: u32,
+    periods_left: u32,
+    /// Canadian overtime: moves still due in the current period.
+    stones_left: u32,
+    in_overtime: bool,
+}
+
+impl Clock {
+    pub fn new(tc: TimeControl) -> Self {
+        let periods_left = match tc.overtime {
+            Overtime::Japanese { periods, .. } => periods,
+            _ => 0,
+        };
+        let mut clock = Clock {
+            tc,
+            left_ms: tc.base_ms,
+            moves_made: 0,
+            periods_left,
+            stones_left: 0,
+            in_overtime: false,
+        };
+        if tc.base_ms == 0 {
+            clock.enter_overtime();
+        }
+        clock
+    }
+
+    fn enter_overtime(&mut self) {
+        if let Overtime::Canadian { period_ms, stones } = self.tc.overtime {
+            self.in_overtime = true;
+            self.left_ms = period_ms;
+            self.stones_left = stones;
+        } else if let Overtime::Japanese { .. } = self.tc.overtime {
+            self.in_overtime = true;
+        }
+    }
+
+    pub fn view(&self) -> ClockView {
+        let movestogo = if self.in_overtime && self.stones_left > 0 {
+            Some(self.stones_left)
+        } else {
+            self.tc.moves.map(|m| m - self.moves_made % m)
+        };
+        let byoyomi_ms = match self.tc.overtime {
+            Overtime::Japanese { period_ms, .. } => Some(period_ms),
+            _ => None,
+        };
+        ClockView {
+            left_ms: self.left_ms,
+            inc_ms: self.tc.inc_ms,
+            movestogo,
+            byoyomi_ms,
+            movetime_ms: self.tc.movetime_ms,
+        }
+    }
+
+    /// How long the coming move may take before the flag falls (before
+    /// the latency margin).
+    pub fn allowance_ms(&self) -> u64 {
+        if let Some(mt) = self.tc.movetime_ms {
+            return mt;
+        }
+        match self.tc.overtime {
+            Overtime::Japanese { period_ms, .. } => {
+                self.left_ms + period_ms * u64::from(self.periods_left)
+            }
+            Overtime::Canadian { period_ms, .. } if !self.in_overtime => self.left_ms + period_ms,
+            _ => self.left_ms,
+        }
+    }
+
+    /// Charges a move that took `used_ms`. `Err` means the flag fell;
+    /// `margin_ms` forgives that much overrun for process latency.
+    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> Result<(), ()> {
+        if let Some(mt) = self.tc.movetime_ms {
+            return if used_ms > mt + margin_ms {
+                Err(())
+            } else {
+                Ok(())
+            };
+        }
+        let forgiven =
+            used_ms.saturating_sub(margin_ms.min(used_ms.saturating_sub(self.allowance_ms())));
+        match self.tc.overtime {
+            Overtime::Japanese { period_ms, .. } => {
+                if forgiven <= self.left_ms {
+                    self.left_ms -= forgiven;
+                } else {
+                    let over = forgiven - self.left_ms;
+                    self.left_ms = 0;
+                    self.in_overtime = true;
+                    // Each whole period overrun is used up; the last one
+                    // entered must still hold the rest of the move.
+                    let spent = over.div_ceil(period_ms).saturating_sub(1);
+                    let spent = u32::try_from(spent).unwrap_or(u32::MAX);
+                    if spent >= self.periods_left {
+                        return Err(());
+                    }
+                    self.periods_left -= spent;
+                }
+            }
+            Overtime::Canadian { period_ms, stones } => {
+                let mut cost = forgiven;
+                if !self.in_overtime {
+                    if cost <= self.left_ms {
+                        self.left_ms -= cost;
+                        cost = 0;
+                    } else {
+                        // Main time ran out during this move: the rest is
+                        // charged to the first period, and this move counts.
+                        cost -= self.left_ms;
+                        self.enter_overtime();
+                    }
+                }
+                if self.in_overtime {
+                    if cost > self.left_ms {
+                        return Err(());
+                    }
+                    self.left_ms -= cost;
+                    self.stones_left -= 1;
+                    if self.stones_left == 0 {
+                        self.left_ms = period_ms;
+                        self.stones_left = stones;
+                    }
+                }
+            }
+            Overtime::None => {
+                if forgiven > self.left_ms {
+                    return Err(());
+                }
+                self.left_ms -= forgiven;
+            }
+        }
+        self.left_ms += self.tc.inc_ms;
+        self.moves_made += 1;
+        if let Some(m) = self.tc.moves {
+            if self.moves_made.is_multiple_of(m) {
+                self.left_ms += self.tc.base_ms;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_usual_forms() {
+        let tc = TimeControl::parse("40/60+0.5").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 500));
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 10_000, 100));
+        assert_eq!(tc.to_string(), "10+0.1");
+        assert_eq!(TimeControl::parse("1:30").unwrap().base_ms, 90_000);
+        let tc = TimeControl::parse("60+b5x3").unwrap();
+        assert_eq!(
+            tc.overtime,
+            Overtime::Japanese {
+                period_ms: 5000,
+                periods: 3
+            }
+        );
+        assert_eq!(tc.to_string(), "60+b5x3");
+        let tc = TimeControl::parse("600+c25/300").unwrap();
+        assert_eq!(
+            tc.overtime,
+            Overtime::Canadian {
+                period_ms: 300_000,
+                stones: 25
+            }
+        );
+        for bad in ["", "x", "40/", "0/10", "10+q", "0", "-5", "60+c25", "60+b0"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn fischer_and_periods() {
+        let mut c = Clock::new(TimeControl::parse("10+0.1").unwrap());
+        assert_eq!(c.charge(2_000, 0), Ok(()));
+        assert_eq!(c.view().left_ms, 8_100);
+        assert_eq!(c.charge(8_150, 0), Err(()));
+        // The margin forgives a late arrival, but the clock stays at zero.
+        let mut c = Clock::new(TimeControl::parse("1+0.1").unwrap());
+        assert_eq!(c.charge(1_040, 50), Ok(()));
+        assert_eq!(c.view().left_ms, 100);
+
+        let mut c = Clock::new(TimeControl::parse("2/10").unwrap());
+        assert_eq!(c.view().movestogo, Some(2));
+        c.charge(4_000, 0).unwrap();
+        assert_eq!(c.view().movestogo, Some(1));
+        c.charge(4_000, 0).unwrap();
+        assert_eq!(c.view().left_ms, 12_000);
+        assert_eq!(c.view().movestogo, Some(2));
+    }
+
+    #[test]
+    fn byoyomi_japanese_and_canadian() {
+        let mut c = Clock::new(TimeControl::parse("1+b2x2").unwrap());
+        assert_eq!(c.allowance_ms(), 5_000);
+        c.charge(2_500, 0).unwrap(); // 1 s main + 1.5 s of the first period
+        assert_eq!(c.view().left_ms, 0);
+        c.charge(1_900, 0).unwrap(); // within a period: keeps both
+        assert_eq!(c.allowance_ms(), 4_000);
+        c.charge(3_000, 0).unwrap(); // overruns one period
+        assert_eq!(c.allowance_ms(), 2_000);
+        assert_eq!(c.charge(2_001, 0), Err(()));
+
+        let mut c = Clock::new(TimeControl::parse("0+c2/3").unwrap());
+        assert_eq!(c.view().movestogo, Some(2));
+        c.charge(1_000, 0).unwrap();
+        assert_eq!(c.view().left_ms, 2_000);
+        c.charge(1_500, 0).unwrap();
+        assert_eq!((c.view().left_ms, c.view().movestogo), (3_000, Some(2)));
+        c.charge(2_000, 0).unwrap();
+        assert_eq!(c.charge(1_001, 0), Err(()));
+    }
+
+    #[test]
+    fn movetime() {
+        let mut c = Clock::new(TimeControl::movetime(100));
+        assert_eq!(c.charge(120, 50), Ok(()));
+        assert_eq!(c.charge(151, 50), Err(()));
+    }
+}

@@ -1,0 +1,639 @@
+//! The command line, in the manner of cutechess-cli, and the same settings
+//! as a TOML file. Both feed one code path (`key=value` pairs per
+//! section), so every error names the option or field that was wrong.
+
+use crate::clock::TimeControl;
+use crate::game::{Adjudication, DrawRule, ResignRule};
+use crate::openings::{Format, OpeningSpec};
+use crate::player::{EngineConfig, Proto};
+use crate::referee::{GameKind, Variant};
+use crate::stats::Sprt;
+use crate::toml::{self, Value};
+use crate::tournament::{Mode, Tournament};
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub const USAGE: &str = "\
+usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAME=VALUE]... \\
+                    -engine cmd=PATH ... [-each tc=10+0.1 ...] [options]
+       tengen-arena -config match.toml
+
+engine keys (for -engine and -each):
+  cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp
+  option.NAME=VALUE  initstr=LINE (repeatable)  tc=TC  st=SECONDS  depth=N  nodes=N
+  timemargin=MS  handshake=MS  restart=on|off
+  TC: [moves/]base[+inc] in seconds (40/60+0.5, 10+0.1), +bP[xN] byo-yomi,
+      +cN/P Canadian (N moves in P seconds)
+options:
+  -variant chess|chess960|xiangqi|shogi|go|gomoku   -boardsize N  -komi K
+  -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
+  -openings file=F format=epd|fen|moves order=sequential|random plies=N start=N
+  -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B
+  -draw movenumber=N movecount=N score=CP    -resign movecount=N score=CP
+  -pgnout FILE (the game's record format)  -jsonout FILE  -debug FILE (transcripts)
+  -ratinginterval N
+";
+
+/// Settings shared by every engine unless its own entry overrides them.
+#[derive(Clone, Debug, Default)]
+struct EngineEntry {
+    pairs: Vec<(String, String)>,
+}
+
+pub fn from_args(args: &[String]) -> Result<Tournament, String> {
+    let mut t = defaults();
+    let mut entries: Vec<EngineEntry> = Vec::new();
+    let mut each = EngineEntry::default();
+    let mut i = 0;
+    while i < args.len() {
+        let opt = args[i].trim_start_matches('-').to_string();
+        if !args[i].starts_with('-') {
+            return Err(format!(
+                "unexpected argument '{}' (options start with '-')",
+                args[i]
+            ));
+        }
+        i += 1;
+        // Everything up to the next option belongs to this one.
+        let start = i;
+        while i < args.len()
+            && !(args[i].starts_with('-') && args[i].len() > 1 && !is_number(&args[i]))
+        {
+            i += 1;
+        }
+        let vals: Vec<String> = args[start..i].to_vec();
+        let one = || -> Result<String, String> {
+            match vals.as_slice() {
+                [v] => Ok(v.clone()),
+                _ => Err(format!("-{opt} takes one value")),
+            }
+        };
+        match opt.as_str() {
+            "engine" => entries.push(EngineEntry {
+                pairs: split_pairs(&vals, "-engine")?,
+            }),
+            "each" => each.pairs.extend(split_pairs(&vals, "-each")?),
+            "config" => {
+                let path = one()?;
+                let text =
+                    std::fs::read_to_string(&path).map_err(|e| format!("-config '{path}': {e}"))?;
+                return from_toml(&text).map_err(|e| format!("{path}: {e}"));
+            }
+            "openings" => set_openings(
+                &mut t.openings,
+                &split_pairs(&vals, "-openings")?,
+                "-openings",
+            )?,
+            "sprt" => t.sprt = Some(sprt(&split_pairs(&vals, "-sprt")?, "-sprt")?),
+            "draw" => {
+                t.adjudication.draw = Some(draw_rule(&split_pairs(&vals, "-draw")?, "-draw")?)
+            }
+            "resign" => {
+                t.adjudication.resign =
+                    Some(resign_rule(&split_pairs(&vals, "-resign")?, "-resign")?)
+            }
+            "repeat" | "recover" => {
+                if !vals.is_empty() && opt == "recover" {
+                    return Err("-recover takes no value".into());
+                }
+            }
+            "help" | "h" => return Err(USAGE.to_string()),
+            _ => {
+                let v = one()?;
+                set_top(&mut t, &opt, &v, &format!("-{opt}"))?;
+            }
+        }
+    }
+    finish(t, entries, each)
+}
+
+fn is_number(s: &str) -> bool {
+    s.parse::<f64>().is_ok()
+}
+
+fn split_pairs(vals: &[String], ctx: &str) -> Result<Vec<(String, String)>, String> {
+    vals.iter()
+        .map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.to_string()))
+                .ok_or_else(|| format!("{ctx}: '{v}' is not key=value"))
+        })
+        .collect()
+}
+
+fn defaults() -> Tournament {
+    Tournament {
+        engines: Vec::new(),
+        tcs: Vec::new(),
+        variant: Variant::default(),
+        mode: Mode::RoundRobin,
+        games: 1,
+        rounds: 1,
+        openings: OpeningSpec::default(),
+        seed: 0,
+        concurrency: 1,
+        sprt: None,
+        adjudication: Adjudication::default(),
+        margin: Duration::from_millis(100),
+        pgnout: None,
+        jsonout: None,
+        transcript: None,
+        event: "tengen-arena match".into(),
+        rating_interval: 0,
+    }
+}
+
+fn num<T: std::str::FromStr>(v: &str, field: &str) -> Result<T, String> {
+    v.trim()
+        .parse::<T>()
+        .map_err(|_| format!("{field}: '{v}' is not a valid number"))
+}
+
+fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), String> {
+    match key {
+        "variant" | "game" => {
+            let lower = v.to_ascii_lowercase();
+            t.variant.kind =
+                GameKind::parse(&lower).ok_or_else(|| format!("{field}: unknown game '{v}'"))?;
+            t.variant.chess960 = lower == "chess960" || lower == "fischerandom";
+            if t.variant.kind == GameKind::Gomoku {
+                t.variant.board_size = 15;
+            }
+        }
+        "boardsize" => t.variant.board_size = num(v, field)?,
+        "komi" => t.variant.komi = num(v, field)?,
+        "games" => t.games = positive(num(v, field)?, field)?,
+        "rounds" => t.rounds = positive(num(v, field)?, field)?,
+        "concurrency" => t.concurrency = positive(num(v, field)?, field)?,
+        "srand" | "seed" => t.seed = num(v, field)?,
+        "maxmoves" => t.adjudication.max_moves = Some(positive(num(v, field)?, field)?),
+        "pgnout" | "recordout" => t.pgnout = Some(v.to_string()),
+        "jsonout" => t.jsonout = Some(v.to_string()),
+        "debug" | "transcript" => t.transcript = Some(v.to_string()),
+        "event" => t.event = v.to_string(),
+        "ratinginterval" => t.rating_interval = num(v, field)?,
+        "tournament" => {
+            t.mode = match v {
+                "round-robin" | "roundrobin" => Mode::RoundRobin,
+                "gauntlet" => Mode::Gauntlet,
+                _ => return Err(format!("{field}: '{v}' is not round-robin or gauntlet")),
+            }
+        }
+        _ => return Err(format!("unknown option '{field}'")),
+    }
+    Ok(())
+}
+
+fn positive<T: PartialOrd + Default>(n: T, field: &str) -> Result<T, String> {
+    if n > T::default() {
+        Ok(n)
+    } else {
+        Err(format!("{field}: must be positive"))
+    }
+}
+
+fn set_openings(o: &mut OpeningSpec, pairs: &[(String, String)], ctx: &str) -> Result<(), String> {
+    for (k, v) in pairs {
+        let field = format!("{ctx}.{k}");
+        match k.as_str() {
+            "file" => o.file = Some(v.clone()),
+            "format" => {
+                o.format = match v.as_str() {
+                    "epd" | "fen" | "sfen" => Format::Epd,
+                    "moves" | "uci" => Format::Moves,
+                    _ => return Err(format!("{field}: '{v}' is not epd, fen, sfen or moves")),
+                }
+            }
+            "order" => {
+                o.random_order = match v.as_str() {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => return Err(format!("{field}: '{v}' is not random or sequential")),
+                }
+            }
+            "plies" => o.plies = num(v, &field)?,
+            "start" => o.start = positive(num(v, &field)?, &field)?,
+            _ => return Err(format!("unknown field '{field}'")),
+        }
+    }
+    Ok(())
+}
+
+fn sprt(pairs: &[(String, String)], ctx: &str) -> Result<Sprt, String> {
+    let mut s = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for (k, v) in pairs {
+        let field = format!("{ctx}.{k}");
+        let x: f64 = num(v, &field)?;
+        match k.as_str() {
+            "elo0" => s.elo0 = x,
+            "elo1" => s.elo1 = x,
+            "alpha" => s.alpha = x,
+            "beta" => s.beta = x,
+            _ => return Err(format!("unknown field '{field}'")),
+        }
+    }
+    if s.elo1 <= s.elo0 {
+        return Err(format!("{ctx}: elo1 must be above elo0"));
+    }
+    for (name, p) in [("alpha", s.alpha), ("beta", s.beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(format!("{ctx}.{name}: must be between 0 and 0.5"));
+        }
+    }
+    Ok(s)
+}
+
+fn draw_rule(pairs: &[(String, String)], ctx: &str) -> Result<DrawRule, String> {
+    let mut r = DrawRule {
+        movenumber: 40,
+        movecount: 8,
+        score: 10,
+    };
+    for (k, v) in pairs {
+        let field = format!("{ctx}.{k}");
+        match k.as_str() {
+            "movenumber" => r.movenumber = num(v, &field)?,
+            "movecount" => r.movecount = positive(num(v, &field)?, &field)?,
+            "score" => r.score = num(v, &field)?,
+            _ => return Err(format!("unknown field '{field}'")),
+        }
+    }
+    Ok(r)
+}
+
+fn resign_rule(pairs: &[(String, String)], ctx: &str) -> Result<ResignRule, String> {
+    let mut r = ResignRule {
+        movecount: 3,
+        score: 600,
+    };
+    for (k, v) in pairs {
+        let field = format!("{ctx}.{k}");
+        match k.as_str() {
+            "movecount" => r.movecount = positive(num(v, &field)?, &field)?,
+            "score" => r.score = positive(num(v, &field)?, &field)?,
+            _ => return Err(format!("unknown field '{field}'")),
+        }
+    }
+    Ok(r)
+}
+
+/// Applies one engine key. `field` names it in errors.
+fn set_engine(
+    e: &mut EngineConfig,
+    tc: &mut Option<TimeControl>,
+    margin: &mut Option<Duration>,
+    key: &str,
+    v: &str,
+    field: &str,
+) -> Result<(), String> {
+    if let Some(name) = key.strip_prefix("option.") {
+        if name.is_empty() {
+            return Err(format!("{field}: option name missing"));
+        }
+        e.options.retain(|(n, _)| n != name);
+        e.options.push((name.to_string(), v.to_string()));
+        return Ok(());
+    }
+    match key {
+        "cmd" => {
+            // A command with arguments in one string, as cutechess allows.
+            let mut words = v.split_whitespace();
+            e.launch.cmd = words
+                .next()
+                .ok_or_else(|| format!("{field}: empty command"))?
+                .to_string();
+            let rest: Vec<String> = words.map(str::to_string).collect();
+            e.launch.args.splice(0..0, rest);
+        }
+        "name" => e.name = v.to_string(),
+        "dir" => e.launch.dir = Some(PathBuf::from(v)),
+        "arg" => e.launch.args.push(v.to_string()),
+        "proto" | "protocol" => {
+            e.proto = Proto::parse(v).ok_or_else(|| format!("{field}: unknown protocol '{v}'"))?;
+        }
+        "initstr" => e.init.push(v.to_string()),
+        "tc" => *tc = Some(TimeControl::parse(v).map_err(|err| format!("{field}: {err}"))?),
+        "st" => {
+            let secs: f64 = num(v, field)?;
+            if !(secs > 0.0 && secs < 1e6) {
+                return Err(format!("{field}: must be a positive number of seconds"));
+            }
+            *tc = Some(TimeControl::movetime((secs * 1000.0).round() as u64));
+        }
+        "depth" => e.depth = Some(positive(num(v, field)?, field)?),
+        "nodes" => e.nodes = Some(positive(num(v, field)?, field)?),
+        "timemargin" => *margin = Some(Duration::from_millis(num(v, field)?)),
+        "handshake" => {
+            e.handshake_timeout = Duration::from_millis(positive(num(v, field)?, field)?)
+        }
+        "restart" => {
+            e.restart = match v {
+                "on" | "true" | "auto" => true,
+                "off" | "false" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
+        }
+        "ponder" | "conf" => return Err(format!("{field}: not supported")),
+        _ => return Err(format!("unknown field '{field}'")),
+    }
+    Ok(())
+}
+
+fn finish(
+    mut t: Tournament,
+    entries: Vec<EngineEntry>,
+    each: EngineEntry,
+) -> Result<Tournament, String> {
+    if entries.len() < 2 {
+        return Err(format!(
+            "at least two engines are needed (got {})\n\n{USAGE}",
+            entries.len()
+        ));
+    }
+    let mut margin = None;
+    for (n, entry) in entries.iter().enumerate() {
+        let mut e = EngineConfig::new("", "", Proto::Uci);
+        let mut tc = None;
+        for (k, v) in &each.pairs {
+            set_engine(&mut e, &mut tc, &mut margin, k, v, &format!("each.{k}"))?;
+        }
+        for (k, v) in &entry.pairs {
+            set_engine(
+                &mut e,
+                &mut tc,
+                &mut margin,
+                k,
+                v,
+                &format!("engine[{}].{k}", n + 1),
+            )?;
+        }
+        if e.launch.cmd.is_empty() {
+            return Err(format!("engine[{}].cmd: missing", n + 1));
+        }
+        if e.name.is_empty() {
+            e.name = std::path::Path::new(&e.launch.cmd).file_name().map_or_else(
+                || e.launch.cmd.clone(),
+                |f| f.to_string_lossy().into_owned(),
+            );
+        }
+        if tc.is_none() && e.depth.is_none() && e.nodes.is_none() {
+            return Err(format!(
+                "engine[{}]: no time control (set tc=, st=, depth= or nodes=)",
+                n + 1
+            ));
+        }
+        t.engines.push(e);
+        t.tcs.push(tc);
+    }
+    // Two engines with one name would make the tables unreadable.
+    for i in 0..t.engines.len() {
+        let dup = (0..i)
+            .filter(|&j| t.engines[j].name == t.engines[i].name)
+            .count();
+        if dup > 0 {
+            t.engines[i].name = format!("{} ({})", t.engines[i].name, dup + 1);
+        }
+    }
+    if let Some(m) = margin {
+        t.margin = m;
+    }
+    Ok(t)
+}
+
+/// A match file: top-level keys as the command-line options, `[each]`,
+/// `[[engine]]` entries (with `[engine.options]` or `option.X` keys),
+/// `[openings]`, `[sprt]`, `[draw]`, `[resign]`.
+pub fn from_toml(text: &str) -> Result<Tournament, String> {
+    let root = toml::parse(text)?;
+    let mut t = defaults();
+    let mut entries = Vec::new();
+    let mut each = EngineEntry::default();
+    for (key, value) in &root {
+        match (key.as_str(), value) {
+            ("engine", Value::Array(items)) => {
+                for (n, item) in items.iter().enumerate() {
+                    let Value::Table(tab) = item else {
+                        return Err(format!("engine[{}]: not a table", n + 1));
+                    };
+                    entries.push(EngineEntry {
+                        pairs: engine_pairs(tab, &format!("engine[{}]", n + 1))?,
+                    });
+                }
+            }
+            ("engine", _) => return Err("engine: write engines as [[engine]] tables".into()),
+            ("each", Value::Table(tab)) => each.pairs = engine_pairs(tab, "each")?,
+            ("openings", Value::Table(tab)) => {
+                set_openings(&mut t.openings, &scalar_pairs(tab, "openings")?, "openings")?
+            }
+            ("sprt", Value::Table(tab)) => {
+                t.sprt = Some(sprt(&scalar_pairs(tab, "sprt")?, "sprt")?)
+            }
+            ("draw", Value::Table(tab)) => {
+                t.adjudication.draw = Some(draw_rule(&scalar_pairs(tab, "draw")?, "draw")?)
+            }
+            ("resign", Value::Table(tab)) => {
+                t.adjudication.resign = Some(resign_rule(&scalar_pairs(tab, "resign")?, "resign")?)
+            }
+            ("recover" | "repeat", Value::Bool(_)) => {}
+            (k, v) => {
+                let text = v
+                    .as_text()
+                    .ok_or_else(|| format!("{k}: expected a single value"))?;
+                set_top(&mut t, k, &text, k)
+                    .map_err(|e| e.replace("unknown option", "unknown field"))?;
+            }
+        }
+    }
+    finish(t, entries, each)
+}
+
+fn scalar_pairs(tab: &toml::Table, ctx: &str) -> Result<Vec<(String, String)>, String> {
+    tab.iter()
+        .map(|(k, v)| {
+            v.as_text()
+                .map(|s| (k.clone(), s))
+                .ok_or_else(|| format!("{ctx}.{k}: expected a single value"))
+        })
+        .collect()
+}
+
+fn engine_pairs(tab: &toml::Table, ctx: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for (k, v) in tab {
+        match (k.as_str(), v) {
+            ("options" | "option", Value::Table(opts)) => {
+                for (name, val) in opts {
+                    let s = val
+                        .as_text()
+                        .ok_or_else(|| format!("{ctx}.{k}.{name}: expected a single value"))?;
+                    out.push((format!("option.{name}"), s));
+                }
+            }
+            ("args" | "initstrs", Value::Array(items)) => {
+                let key = if k == "args" { "arg" } else { "initstr" };
+                for item in items {
+                    let s = item
+                        .as_text()
+                        .ok_or_else(|| format!("{ctx}.{k}: expected strings"))?;
+                    out.push((key.to_string(), s));
+                }
+            }
+            (_, v) => {
+                let s = v
+                    .as_text()
+                    .ok_or_else(|| format!("{ctx}.{k}: expected a single value"))?;
+                out.push((k.clone(), s));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn cutechess_style_line() {
+        let t = from_args(&args(&[
+            "-engine",
+            "cmd=/usr/games/stockfish",
+            "name=sf",
+            "option.Skill Level=0",
+            "option.Hash=16",
+            "-engine",
+            "cmd=/usr/games/glaurung",
+            "proto=uci",
+            "-each",
+            "tc=10+0.1",
+            "timemargin=50",
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-concurrency",
+            "2",
+            "-openings",
+            "file=x.epd",
+            "format=epd",
+            "order=random",
+            "plies=4",
+            "-sprt",
+            "elo0=0",
+            "elo1=5",
+            "alpha=0.05",
+            "beta=0.05",
+            "-draw",
+            "movenumber=40",
+            "movecount=8",
+            "score=10",
+            "-resign",
+            "movecount=3",
+            "score=600",
+            "-pgnout",
+            "out.pgn",
+            "-srand",
+            "7",
+        ]))
+        .unwrap();
+        assert_eq!(t.engines.len(), 2);
+        assert_eq!(t.engines[0].name, "sf");
+        assert_eq!(t.engines[1].name, "glaurung");
+        assert_eq!(
+            t.engines[0].options,
+            vec![
+                ("Skill Level".to_string(), "0".to_string()),
+                ("Hash".into(), "16".into())
+            ]
+        );
+        assert_eq!(t.tcs[1], Some(TimeControl::parse("10+0.1").unwrap()));
+        assert_eq!((t.games, t.rounds, t.concurrency, t.seed), (2, 3, 2, 7));
+        assert_eq!(t.margin, Duration::from_millis(50));
+        assert!(t.openings.random_order && t.openings.plies == 4);
+        assert_eq!(t.sprt.map(|s| s.elo1), Some(5.0));
+        assert_eq!(
+            t.adjudication.resign,
+            Some(ResignRule {
+                movecount: 3,
+                score: 600
+            })
+        );
+        assert_eq!(t.pgnout.as_deref(), Some("out.pgn"));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let base = ["-engine", "cmd=a", "-engine", "cmd=b", "-each", "tc=1+0.1"];
+        let with = |extra: &[&str]| {
+            let mut v = args(&base);
+            v.extend(args(extra));
+            from_args(&v).unwrap_err()
+        };
+        assert!(
+            with(&["-engine", "cmd=c", "tc=abc"]).starts_with("engine[3].tc"),
+            "{}",
+            with(&["-engine", "cmd=c", "tc=abc"])
+        );
+        assert!(with(&["-engine", "cmd=c", "cmdd=x"]).contains("engine[3].cmdd"));
+        assert!(with(&["-games", "x"]).starts_with("-games"));
+        assert!(with(&["-sprt", "elo0=5", "elo1=0"]).contains("elo1"));
+        assert!(with(&["-openings", "order=sideways"]).contains("-openings.order"));
+        assert!(with(&["-frobnicate", "1"]).contains("-frobnicate"));
+        assert!(from_args(&args(&["-engine", "cmd=a"]))
+            .unwrap_err()
+            .contains("two engines"));
+        assert!(from_args(&args(&["-engine", "cmd=a", "-engine", "cmd=b"]))
+            .unwrap_err()
+            .contains("time control"));
+    }
+
+    #[test]
+    fn toml_file_matches_the_command_line() {
+        let t = from_toml(
+            r#"
+game = "chess"
+games = 2
+rounds = 3
+concurrency = 2
+pgnout = "out.pgn"
+[each]
+tc = "10+0.1"
+[[engine]]
+name = "sf"
+cmd = "/usr/games/stockfish"
+[engine.options]
+"Skill Level" = 0
+[[engine]]
+cmd = "/usr/games/glaurung"
+[sprt]
+elo0 = 0
+elo1 = 5
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            t.engines[0].options,
+            vec![("Skill Level".to_string(), "0".to_string())]
+        );
+        assert_eq!((t.games, t.rounds, t.concurrency), (2, 3, 2));
+        assert_eq!(t.sprt.map(|s| s.elo1), Some(5.0));
+        let err = from_toml(
+            "games = 2\n[[engine]]\ncmd = \"a\"\ntcc = \"1+1\"\n[[engine]]\ncmd = \"b\"\n",
+        )
+        .unwrap_err();
+        assert!(err.contains("engine[1].tcc"), "{err}");
+        let err = from_toml("gamez = 2\n").unwrap_err();
+        assert!(err.contains("unknown field 'gamez'"), "{err}");
+    }
+}

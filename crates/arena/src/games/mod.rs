@@ -1,0 +1,3 @@
+//! One referee per game, each wrapping that game's rules crate.
+
+pub mod chess;

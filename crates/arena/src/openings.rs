@@ -1,0 +1,156 @@
+//! Opening books: positions from EPD/FEN (or SFEN, one per line) files
+//! and move-list files, read in order or shuffled with a seed; or N random
+//! legal plies played by the referee.
+
+use crate::game::Opening;
+use crate::referee::Referee;
+use crate::rng::Rng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One position per line; EPD operations after the four/six fields
+    /// are dropped.
+    Epd,
+    /// One line of moves in wire notation from the standard start.
+    Moves,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningSpec {
+    pub file: Option<String>,
+    pub format: Format,
+    pub random_order: bool,
+    /// Random legal plies to add (after the file position, if any).
+    pub plies: u32,
+    /// First opening to use (1-based, as cutechess's `start=`).
+    pub start: usize,
+}
+
+impl Default for OpeningSpec {
+    fn default() -> Self {
+        OpeningSpec {
+            file: None,
+            format: Format::Epd,
+            random_order: false,
+            plies: 0,
+            start: 1,
+        }
+    }
+}
+
+/// Reads a book file into openings.
+pub fn load(spec: &OpeningSpec, seed: u64) -> Result<Vec<Opening>, String> {
+    let Some(path) = &spec.file else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("openings file '{path}': {e}"))?;
+    let mut book: Vec<Opening> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match spec.format {
+            Format::Epd => Opening {
+                start: Some(epd_position(l)),
+                moves: Vec::new(),
+            },
+            Format::Moves => Opening {
+                start: None,
+                moves: l.split_whitespace().map(str::to_string).collect(),
+            },
+        })
+        .collect();
+    if book.is_empty() {
+        return Err(format!("openings file '{path}' has no positions"));
+    }
+    if spec.random_order {
+        Rng::new(seed ^ 0x6F70_656E).shuffle(&mut book);
+    }
+    let skip = spec.start.saturating_sub(1) % book.len();
+    book.rotate_left(skip);
+    Ok(book)
+}
+
+/// An EPD line's position: the first four fields, plus the two counters
+/// when the line carries them (a FEN); EPD operations (`bm`, `id`...) go.
+fn epd_position(line: &str) -> String {
+    let line = line.split(';').next().unwrap_or(line);
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let counters = fields.len() >= 6
+        && fields[4].chars().all(|c| c.is_ascii_digit())
+        && fields[5].chars().all(|c| c.is_ascii_digit());
+    let n = if counters { 6 } else { fields.len().min(4) };
+    fields[..n].join(" ")
+}
+
+/// Extends an opening with `plies` random legal moves, chosen by the
+/// referee's own move list so they are legal by construction. Stops early
+/// if the game ends.
+pub fn add_random_plies(
+    referee: &mut dyn Referee,
+    opening: &mut Opening,
+    plies: u32,
+    rng: &mut Rng,
+) -> Result<(), String> {
+    referee.reset(opening.start.as_deref())?;
+    for mv in &opening.moves {
+        referee.play(mv)?;
+    }
+    for _ in 0..plies {
+        if referee.ending().is_some() {
+            break;
+        }
+        let legal = referee.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.below(legal.len())].clone();
+        referee.play(&mv)?;
+        opening.moves.push(mv);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epd_lines() {
+        assert_eq!(
+            epd_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"x\";"),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
+        assert_eq!(
+            epd_position("8/8/8/8/8/8/8/K6k w - - 3 40"),
+            "8/8/8/8/8/8/8/K6k w - - 3 40"
+        );
+    }
+
+    #[test]
+    fn loads_and_shuffles_reproducibly() {
+        let dir = std::env::temp_dir().join(format!("arena-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.epd");
+        let lines: Vec<String> = (1..=8)
+            .map(|i| format!("{i}k6/8/8/8/8/8/8/K7 w - -"))
+            .collect();
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let mut spec = OpeningSpec {
+            file: Some(path.display().to_string()),
+            ..OpeningSpec::default()
+        };
+        let ordered = load(&spec, 1).unwrap();
+        assert_eq!(ordered.len(), 8);
+        assert_eq!(
+            ordered[0].start.as_deref(),
+            Some("1k6/8/8/8/8/8/8/K7 w - -")
+        );
+        spec.random_order = true;
+        let a = load(&spec, 42).unwrap();
+        assert_eq!(a, load(&spec, 42).unwrap());
+        assert_ne!(a, ordered);
+        spec.file = Some(dir.join("missing.epd").display().to_string());
+        assert!(load(&spec, 1).unwrap_err().contains("missing.epd"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,199 @@
+//! GTP (Go). Unlike the UCI family, a GTP engine keeps its own board: the
+//! player remembers which moves the engine has seen and only sends the
+//! new ones (`play`), replaying from `clear_board` when they diverge.
+
+use super::ucilike::fault_text;
+use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use crate::clock::Overtime;
+use crate::process::Transcript;
+use crate::referee::Side;
+use std::time::{Duration, Instant};
+use tengen_protocol::host::gtp::{Color, Command, Response, ResponseReader};
+
+pub struct GtpPlayer {
+    conn: Conn,
+    started_once: bool,
+    /// Moves on the engine's board, in order.
+    seen: Vec<String>,
+}
+
+fn color(side: Side) -> Color {
+    match side {
+        Side::First => Color::Black,
+        Side::Second => Color::White,
+    }
+}
+
+impl GtpPlayer {
+    pub fn new(cfg: EngineConfig, label: String, transcript: Option<Transcript>) -> Self {
+        GtpPlayer {
+            conn: Conn::new(cfg, label, transcript),
+            started_once: false,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Sends a command and waits for its whole response.
+    fn ask(&mut self, cmd: &str, timeout: Duration) -> Result<(Response, Instant, Instant), Fault> {
+        let sent = self.conn.send(cmd)?;
+        let mut reader = ResponseReader::new();
+        let (resp, at) = self.conn.wait_for(sent + timeout, |l| reader.feed(l))?;
+        Ok((resp, sent, at))
+    }
+
+    /// A command that must succeed.
+    fn must(&mut self, cmd: &str) -> Result<String, String> {
+        let timeout = self.conn.cfg.handshake_timeout;
+        match self.ask(cmd, timeout) {
+            Ok((r, ..)) if r.ok => Ok(r.text),
+            Ok((r, ..)) => Err(format!("'{cmd}' failed: {}", r.text)),
+            Err(e) => Err(format!("'{cmd}': {}", fault_text(&e))),
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        self.conn.spawn()?;
+        self.must(&Command::ProtocolVersion.to_string())?;
+        let mut lines: Vec<String> = self
+            .conn
+            .cfg
+            .options
+            .iter()
+            .map(|(n, v)| {
+                if v.is_empty() {
+                    n.clone()
+                } else {
+                    format!("{n} {v}")
+                }
+            })
+            .collect();
+        lines.extend(self.conn.cfg.init.iter().cloned());
+        for line in lines {
+            self.must(&line)?;
+        }
+        Ok(())
+    }
+}
+
+impl Player for GtpPlayer {
+    fn name(&self) -> &str {
+        &self.conn.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+        if !self.conn.alive() {
+            if self.started_once && !self.conn.cfg.restart {
+                return Err("the engine is gone and restart is off".into());
+            }
+            self.started_once = true;
+            self.handshake()?;
+        }
+        self.must(&Command::BoardSize(setup.board_size.unwrap_or(19)).to_string())?;
+        self.must(&Command::ClearBoard.to_string())?;
+        self.seen.clear();
+        self.must(&Command::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
+        if let Some(tc) = setup.time_settings {
+            let secs = |ms: u64| ms.div_ceil(1000);
+            let cmd = match tc.overtime {
+                Overtime::Canadian { period_ms, stones } => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: secs(period_ms),
+                    byo_stones: stones,
+                },
+                // GTP has no Japanese byo-yomi: one stone per period is the
+                // Canadian equivalent of a single period.
+                Overtime::Japanese { period_ms, .. } => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: secs(period_ms),
+                    byo_stones: 1,
+                },
+                Overtime::None => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: 0,
+                    byo_stones: 0,
+                },
+            };
+            // Engines without time support may refuse; the arena's clock
+            // still rules.
+            let _ = self.ask(&cmd.to_string(), self.conn.cfg.handshake_timeout);
+        }
+        Ok(())
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let timeout = self.conn.cfg.handshake_timeout;
+        let in_sync =
+            self.seen.len() <= req.moves.len() && req.moves[..self.seen.len()] == self.seen[..];
+        if !in_sync {
+            let (r, ..) = self.ask(&Command::ClearBoard.to_string(), timeout)?;
+            if !r.ok {
+                return Err(Fault::Protocol(format!("clear_board failed: {}", r.text)));
+            }
+            self.seen.clear();
+        }
+        for (k, mv) in req.moves.iter().enumerate().skip(self.seen.len()) {
+            let side = if k % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let cmd = Command::Play {
+                color: color(side),
+                vertex: mv.clone(),
+            };
+            let (r, ..) = self.ask(&cmd.to_string(), timeout)?;
+            if !r.ok {
+                return Err(Fault::Protocol(format!("refused '{cmd}': {}", r.text)));
+            }
+            self.seen.push(mv.clone());
+        }
+        let me = req.clocks[req.to_move.index()];
+        if me.left_ms > 0 || me.byoyomi_ms.is_some() || me.movestogo.is_some() {
+            let cmd = Command::TimeLeft {
+                color: color(req.to_move),
+                seconds: me.left_ms / 1000,
+                stones: if me.movestogo.is_some() {
+                    me.movestogo.unwrap_or(0)
+                } else {
+                    0
+                },
+            };
+            let _ = self.ask(&cmd.to_string(), timeout)?;
+        }
+        let genmove = Command::GenMove(color(req.to_move)).to_string();
+        match self.ask(&genmove, req.timeout) {
+            Ok((r, sent, at)) => {
+                let elapsed = at.saturating_duration_since(sent);
+                if !r.ok {
+                    return Err(Fault::Protocol(format!("genmove failed: {}", r.text)));
+                }
+                let text = r.text.trim().to_string();
+                let answer = if text.eq_ignore_ascii_case("resign") {
+                    Answer::Resign
+                } else {
+                    self.seen.push(text.clone());
+                    Answer::Move(text)
+                };
+                Ok(Thought {
+                    answer,
+                    elapsed,
+                    score: None,
+                    depth: None,
+                })
+            }
+            Err(e) => {
+                // A GTP engine cannot be told to stop: a late or dead one
+                // is killed and restarted for the next game.
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        self.conn.shutdown("quit");
+    }
+}

@@ -1,0 +1,285 @@
+//! Engines as players: one implementation per protocol family behind the
+//! [`Player`] trait, so a game never knows which protocol it talks to.
+//! A player starts its process lazily, restarts it after a crash or a
+//! hang (at the next game), and turns every protocol's way of failing
+//! into a [`Fault`] the game can rule on.
+
+mod gtp;
+mod ucilike;
+
+use crate::clock::ClockView;
+use crate::process::{Launch, Process, Recv, Transcript};
+use crate::referee::Side;
+use std::time::{Duration, Instant};
+use tengen_protocol::host::EngineScore;
+
+pub use gtp::GtpPlayer;
+pub use ucilike::{Dialect, UciLikePlayer};
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    Uci,
+    Ucci,
+    Usi,
+    Gtp,
+    Gomocup,
+    Agi,
+}
+
+impl Proto {
+    pub fn parse(s: &str) -> Option<Proto> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "uci" => Proto::Uci,
+            "ucci" => Proto::Ucci,
+            "usi" => Proto::Usi,
+            "gtp" => Proto::Gtp,
+            "gomocup" | "pbrain" => Proto::Gomocup,
+            "agi" => Proto::Agi,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Uci => "uci",
+            Proto::Ucci => "ucci",
+            Proto::Usi => "usi",
+            Proto::Gtp => "gtp",
+            Proto::Gomocup => "gomocup",
+            Proto::Agi => "agi",
+        }
+    }
+}
+
+/// Everything needed to start and configure one engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    pub name: String,
+    pub launch: Launch,
+    pub proto: Proto,
+    /// Options in the protocol's own form (`setoption`, GTP commands...).
+    pub options: Vec<(String, String)>,
+    /// Raw lines sent after the handshake, before the first game.
+    pub init: Vec<String>,
+    pub handshake_timeout: Duration,
+    /// Restart the engine after a crash or hang (otherwise it forfeits).
+    pub restart: bool,
+    /// Search limits sent with every move, beside (or instead of) the clock.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl EngineConfig {
+    pub fn new(name: &str, cmd: &str, proto: Proto) -> Self {
+        EngineConfig {
+            name: name.to_string(),
+            launch: Launch {
+                cmd: cmd.to_string(),
+                args: Vec::new(),
+                dir: None,
+            },
+            proto,
+            options: Vec::new(),
+            init: Vec::new(),
+            handshake_timeout: Duration::from_secs(10),
+            restart: true,
+            depth: None,
+            nodes: None,
+        }
+    }
+}
+
+/// What a game tells an engine when it starts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameSetup {
+    /// Go board size, gomoku board size.
+    pub board_size: Option<u32>,
+    pub komi: Option<f64>,
+    pub chess960: bool,
+    /// Extra per-game commands for the protocol (e.g. GTP `time_settings`).
+    pub time_settings: Option<crate::clock::TimeControl>,
+}
+
+/// A request for a move.
+#[derive(Clone, Debug)]
+pub struct MoveRequest<'a> {
+    /// The start position in the protocol's notation (`None`: standard).
+    pub start: Option<&'a str>,
+    /// Every move from the start, in wire notation.
+    pub moves: &'a [String],
+    pub to_move: Side,
+    /// Both clocks, indexed by [`Side::index`].
+    pub clocks: [ClockView; 2],
+    /// How long to wait for the move before the flag falls.
+    pub timeout: Duration,
+}
+
+/// The engine's answer to a move request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Move(String),
+    Resign,
+    /// The engine says it has no move (UCCI `nobestmove`, UCI `(none)`).
+    NoMove,
+    /// USI `bestmove win`: an entering-king declaration.
+    ClaimWin,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    pub answer: Answer,
+    /// From sending the search command to the answer's arrival.
+    pub elapsed: Duration,
+    pub score: Option<EngineScore>,
+    pub depth: Option<u32>,
+}
+
+/// How an engine failed to answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No answer within the time left.
+    Timeout,
+    /// The process died or closed its output.
+    Crashed(String),
+    /// It answered something the protocol does not allow.
+    Protocol(String),
+}
+
+pub trait Player: Send {
+    fn name(&self) -> &str;
+    /// Starts (or restarts) the engine if needed and prepares a new game.
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String>;
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault>;
+    /// The game is over; `won` is from this engine's view, `None` a draw.
+    fn game_over(&mut self, _won: Option<bool>) {}
+    fn quit(&mut self);
+}
+
+/// Builds the player for a config.
+pub fn make_player(
+    cfg: &EngineConfig,
+    label: String,
+    transcript: Option<Transcript>,
+) -> Box<dyn Player> {
+    match cfg.proto {
+        Proto::Uci => Box::new(UciLikePlayer::new(
+            cfg.clone(),
+            Dialect::Uci,
+            label,
+            transcript,
+        )),
+        Proto::Ucci => Box::new(UciLikePlayer::new(
+            cfg.clone(),
+            Dialect::Ucci,
+            label,
+            transcript,
+        )),
+        Proto::Usi => Box::new(UciLikePlayer::new(
+            cfg.clone(),
+            Dialect::Usi,
+            label,
+            transcript,
+        )),
+        Proto::Gtp => Box::new(GtpPlayer::new(cfg.clone(), label, transcript)),
+        Proto::Gomocup | Proto::Agi => Box::new(Unsupported(cfg.name.clone(), cfg.proto)),
+    }
+}
+
+/// A protocol whose player is not written yet: every game is refused
+/// with a clear message instead of half-working.
+struct Unsupported(String, Proto);
+
+impl Player for Unsupported {
+    fn name(&self) -> &str {
+        &self.0
+    }
+    fn new_game(&mut self, _: &GameSetup) -> Result<(), String> {
+        Err(format!("the {} host is not written yet", self.1.name()))
+    }
+    fn think(&mut self, _: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        Err(Fault::Protocol(format!(
+            "the {} host is not written yet",
+            self.1.name()
+        )))
+    }
+    fn quit(&mut self) {}
+}
+
+/// A process plus the bookkeeping every protocol shares.
+pub(crate) struct Conn {
+    pub cfg: EngineConfig,
+    pub label: String,
+    pub transcript: Option<Transcript>,
+    pub proc: Option<Process>,
+}
+
+impl Conn {
+    pub fn new(cfg: EngineConfig, label: String, transcript: Option<Transcript>) -> Self {
+        Conn {
+            cfg,
+            label,
+            transcript,
+            proc: None,
+        }
+    }
+
+    /// True when the engine runs and can take commands.
+    pub fn alive(&mut self) -> bool {
+        self.proc.as_mut().is_some_and(Process::alive)
+    }
+
+    pub fn spawn(&mut self) -> Result<(), String> {
+        self.proc = None;
+        let p = Process::spawn(&self.cfg.launch, &self.label, self.transcript.clone())?;
+        self.proc = Some(p);
+        Ok(())
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<Instant, Fault> {
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| Fault::Crashed("engine is not running".into()))?;
+        p.send(line).map_err(Fault::Crashed)
+    }
+
+    /// Reads lines until `pick` returns a value, or the deadline passes.
+    pub fn wait_for<T>(
+        &mut self,
+        deadline: Instant,
+        mut pick: impl FnMut(&str) -> Option<T>,
+    ) -> Result<(T, Instant), Fault> {
+        let p = self
+            .proc
+            .as_mut()
+            .ok_or_else(|| Fault::Crashed("engine is not running".into()))?;
+        loop {
+            match p.recv(deadline) {
+                Recv::Line(at, line) => {
+                    if let Some(v) = pick(&line) {
+                        return Ok((v, at));
+                    }
+                }
+                Recv::Timeout => return Err(Fault::Timeout),
+                Recv::Closed => return Err(Fault::Crashed("the engine exited".into())),
+            }
+        }
+    }
+
+    /// Kills a hung engine; it is restarted at the next game.
+    pub fn kill(&mut self) {
+        if let Some(p) = self.proc.as_mut() {
+            p.note("killed: it did not answer in time");
+            p.kill();
+        }
+        self.proc = None;
+    }
+
+    pub fn shutdown(&mut self, quit_line: &str) {
+        if let Some(p) = self.proc.as_mut() {
+            p.shutdown(quit_line, Duration::from_secs(1));
+        }
+        self.proc = None;
+    }
+}

@@ -1,0 +1,352 @@
+//! UCI (chess), UCCI (xiangqi) and USI (shogi): three dialects of one
+//! flow — hello/ok handshake, options, `isready`, then `position` + `go`
+//! answered by `info` lines and one `bestmove`.
+
+use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use crate::process::Transcript;
+use crate::referee::Side;
+use std::time::{Duration, Instant};
+use tengen_protocol::host::{ucci, uci, usi, EngineScore, SearchInfo};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Ucci,
+    Usi,
+}
+
+/// A reply reduced to what the flow needs.
+enum Line {
+    Ok,
+    ReadyOk,
+    Info(SearchInfo),
+    Answer(Answer),
+    Other,
+}
+
+impl Dialect {
+    fn hello(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Ucci => "ucci",
+            Dialect::Usi => "usi",
+        }
+    }
+
+    fn parse(self, line: &str) -> Line {
+        match self {
+            Dialect::Uci => match uci::parse_reply(line) {
+                uci::Reply::UciOk => Line::Ok,
+                uci::Reply::ReadyOk => Line::ReadyOk,
+                uci::Reply::Info(i) => Line::Info(i),
+                uci::Reply::BestMove { mv, .. } if mv == "(none)" || mv == "0000" => {
+                    Line::Answer(Answer::NoMove)
+                }
+                uci::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
+                _ => Line::Other,
+            },
+            Dialect::Ucci => match ucci::parse_reply(line) {
+                ucci::Reply::UcciOk => Line::Ok,
+                ucci::Reply::ReadyOk => Line::ReadyOk,
+                ucci::Reply::Info(i) => Line::Info(i),
+                ucci::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
+                ucci::Reply::NoBestMove => Line::Answer(Answer::NoMove),
+                _ => Line::Other,
+            },
+            Dialect::Usi => match usi::parse_reply(line) {
+                usi::Reply::UsiOk => Line::Ok,
+                usi::Reply::ReadyOk => Line::ReadyOk,
+                usi::Reply::Info(i) => Line::Info(i),
+                usi::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
+                usi::Reply::Resign => Line::Answer(Answer::Resign),
+                usi::Reply::Win => Line::Answer(Answer::ClaimWin),
+                _ => Line::Other,
+            },
+        }
+    }
+
+    fn set_option(self, name: &str, value: &str) -> String {
+        match self {
+            Dialect::Uci => uci::Command::SetOption {
+                name: name.into(),
+                value: Some(value.into()),
+            }
+            .to_string(),
+            Dialect::Ucci => ucci::Command::SetOption {
+                name: name.into(),
+                value: value.into(),
+            }
+            .to_string(),
+            Dialect::Usi => usi::Command::SetOption {
+                name: name.into(),
+                value: Some(value.into()),
+            }
+            .to_string(),
+        }
+    }
+
+    fn position(self, start: Option<&str>, moves: &[String]) -> String {
+        let (fen, moves) = (start.map(str::to_string), moves.to_vec());
+        match self {
+            Dialect::Uci => uci::Command::Position { fen, moves }.to_string(),
+            Dialect::Ucci => ucci::Command::Position { fen, moves }.to_string(),
+            Dialect::Usi => usi::Command::Position { sfen: fen, moves }.to_string(),
+        }
+    }
+
+    fn go(self, req: &MoveRequest<'_>, cfg: &EngineConfig) -> String {
+        let first = &req.clocks[Side::First.index()];
+        let second = &req.clocks[Side::Second.index()];
+        let me = &req.clocks[req.to_move.index()];
+        let opp = &req.clocks[req.to_move.other().index()];
+        let timed =
+            me.movetime_ms.is_some() || me.left_ms > 0 || me.inc_ms > 0 || me.byoyomi_ms.is_some();
+        match self {
+            Dialect::Uci => {
+                let mut go = uci::Go {
+                    depth: cfg.depth,
+                    nodes: cfg.nodes,
+                    ..uci::Go::default()
+                };
+                if let Some(mt) = me.movetime_ms {
+                    go.movetime = Some(mt);
+                } else if timed {
+                    // UCI has no byo-yomi: offer the period as usable time.
+                    let usable =
+                        |c: &crate::clock::ClockView| c.left_ms + c.byoyomi_ms.unwrap_or(0);
+                    go.wtime = Some(usable(first));
+                    go.btime = Some(usable(second));
+                    go.winc = (first.inc_ms > 0).then_some(first.inc_ms);
+                    go.binc = (second.inc_ms > 0).then_some(second.inc_ms);
+                    go.movestogo = me.movestogo;
+                }
+                uci::Command::Go(go).to_string()
+            }
+            Dialect::Ucci => {
+                let mut go = ucci::Go {
+                    depth: cfg.depth,
+                    nodes: cfg.nodes,
+                    ..ucci::Go::default()
+                };
+                if let Some(mt) = me.movetime_ms {
+                    go.time = Some(mt);
+                    go.movestogo = Some(1);
+                } else if timed {
+                    go.time = Some(me.left_ms + me.byoyomi_ms.unwrap_or(0));
+                    go.movestogo = me.movestogo;
+                    go.increment = (me.inc_ms > 0).then_some(me.inc_ms);
+                    go.opptime = Some(opp.left_ms + opp.byoyomi_ms.unwrap_or(0));
+                    go.oppmovestogo = opp.movestogo;
+                    go.oppincrement = (opp.inc_ms > 0).then_some(opp.inc_ms);
+                }
+                ucci::Command::Go(go).to_string()
+            }
+            Dialect::Usi => {
+                let mut go = usi::Go {
+                    depth: cfg.depth,
+                    nodes: cfg.nodes,
+                    ..usi::Go::default()
+                };
+                if let Some(mt) = me.movetime_ms {
+                    go.btime = Some(0);
+                    go.wtime = Some(0);
+                    go.byoyomi = Some(mt);
+                } else if timed {
+                    go.btime = Some(first.left_ms);
+                    go.wtime = Some(second.left_ms);
+                    if me.inc_ms > 0 || opp.inc_ms > 0 {
+                        go.binc = Some(first.inc_ms);
+                        go.winc = Some(second.inc_ms);
+                    } else {
+                        go.byoyomi = Some(me.byoyomi_ms.unwrap_or(0));
+                    }
+                }
+                usi::Command::Go(go).to_string()
+            }
+        }
+    }
+}
+
+pub struct UciLikePlayer {
+    conn: Conn,
+    dialect: Dialect,
+    started_once: bool,
+    chess960: bool,
+}
+
+impl UciLikePlayer {
+    pub fn new(
+        cfg: EngineConfig,
+        dialect: Dialect,
+        label: String,
+        transcript: Option<Transcript>,
+    ) -> Self {
+        UciLikePlayer {
+            conn: Conn::new(cfg, label, transcript),
+            dialect,
+            started_once: false,
+            chess960: false,
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        self.conn.spawn()?;
+        self.chess960 = false;
+        let timeout = self.conn.cfg.handshake_timeout;
+        let hello = self.dialect.hello();
+        let dialect = self.dialect;
+        self.conn.send(hello).map_err(|e| fault_text(&e))?;
+        self.conn
+            .wait_for(Instant::now() + timeout, |l| {
+                matches!(dialect.parse(l), Line::Ok).then_some(())
+            })
+            .map_err(|e| format!("no {hello}ok after '{hello}': {}", fault_text(&e)))?;
+        if dialect == Dialect::Ucci {
+            self.conn
+                .send("setoption usemillisec true")
+                .map_err(|e| fault_text(&e))?;
+        }
+        let mut lines: Vec<String> = self
+            .conn
+            .cfg
+            .options
+            .iter()
+            .map(|(n, v)| dialect.set_option(n, v))
+            .collect();
+        lines.extend(self.conn.cfg.init.iter().cloned());
+        for line in lines {
+            self.conn.send(&line).map_err(|e| fault_text(&e))?;
+        }
+        self.sync()
+    }
+
+    fn sync(&mut self) -> Result<(), String> {
+        let dialect = self.dialect;
+        self.conn.send("isready").map_err(|e| fault_text(&e))?;
+        let deadline = Instant::now() + self.conn.cfg.handshake_timeout;
+        self.conn
+            .wait_for(deadline, |l| {
+                matches!(dialect.parse(l), Line::ReadyOk).then_some(())
+            })
+            .map(|_| ())
+            .map_err(|e| format!("no readyok after 'isready': {}", fault_text(&e)))
+    }
+}
+
+pub(crate) fn fault_text(f: &Fault) -> String {
+    match f {
+        Fault::Timeout => "timed out".into(),
+        Fault::Crashed(s) | Fault::Protocol(s) => s.clone(),
+    }
+}
+
+impl Player for UciLikePlayer {
+    fn name(&self) -> &str {
+        &self.conn.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+        if !self.conn.alive() {
+            if self.started_once && !self.conn.cfg.restart {
+                return Err("the engine is gone and restart is off".into());
+            }
+            self.started_once = true;
+            self.handshake()?;
+        }
+        if self.dialect == Dialect::Uci && setup.chess960 != self.chess960 {
+            let line = self.dialect.set_option(
+                "UCI_Chess960",
+                if setup.chess960 { "true" } else { "false" },
+            );
+            self.conn.send(&line).map_err(|e| fault_text(&e))?;
+            self.chess960 = setup.chess960;
+        }
+        let newgame = match self.dialect {
+            Dialect::Uci => Some("ucinewgame"),
+            Dialect::Usi => Some("usinewgame"),
+            Dialect::Ucci => None,
+        };
+        if self.dialect == Dialect::Usi {
+            // usinewgame follows the readyok, as Shogidokoro does.
+            self.sync()?;
+        }
+        if let Some(line) = newgame {
+            self.conn.send(line).map_err(|e| fault_text(&e))?;
+        }
+        if self.dialect != Dialect::Usi {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.dialect.position(req.start, req.moves);
+        self.conn.send(&position)?;
+        let go = self.dialect.go(req, &self.conn.cfg);
+        let sent = self.conn.send(&go)?;
+        let dialect = self.dialect;
+        let (mut score, mut depth) = (None::<EngineScore>, None::<u32>);
+        let result = self
+            .conn
+            .wait_for(sent + req.timeout, |l| match dialect.parse(l) {
+                Line::Info(i) => {
+                    // Only the main line's score counts (multipv 1 or none).
+                    if i.multipv.unwrap_or(1) == 1 {
+                        if i.score.is_some() {
+                            score = i.score;
+                        }
+                        if i.depth.is_some() {
+                            depth = i.depth;
+                        }
+                    }
+                    None
+                }
+                Line::Answer(a) => Some(a),
+                _ => None,
+            });
+        match result {
+            Ok((answer, at)) => Ok(Thought {
+                answer,
+                elapsed: at.saturating_duration_since(sent),
+                score,
+                depth,
+            }),
+            Err(Fault::Timeout) => {
+                // Ask for the move anyway so the engine is usable again; if
+                // even that goes unanswered, it hangs: kill it.
+                let _ = self.conn.send("stop");
+                let late = self
+                    .conn
+                    .wait_for(Instant::now() + Duration::from_secs(2), |l| {
+                        matches!(dialect.parse(l), Line::Answer(_)).then_some(())
+                    });
+                if late.is_err() {
+                    self.conn.kill();
+                }
+                Err(Fault::Timeout)
+            }
+            Err(e) => {
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn game_over(&mut self, won: Option<bool>) {
+        if self.dialect == Dialect::Usi && self.conn.alive() {
+            let result = match won {
+                Some(true) => usi::GameOver::Win,
+                Some(false) => usi::GameOver::Lose,
+                None => usi::GameOver::Draw,
+            };
+            let _ = self.conn.send(&usi::Command::GameOver(result).to_string());
+        }
+    }
+
+    fn quit(&mut self) {
+        self.conn.shutdown("quit");
+    }
+}

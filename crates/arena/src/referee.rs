@@ -1,0 +1,155 @@
+//! The per-game rules interface the arena referees with. Each game's
+//! referee wraps that game's rules crate: it checks every move an engine
+//! sends, says when the game is over by the game's own rules, and writes
+//! the game's record format.
+
+use crate::game::GameRecord;
+use crate::player::GameSetup;
+
+/// The side that moves first (White in chess, Red in xiangqi, Sente in
+/// shogi, Black in Go and gomoku) and the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+/// How a game ended, with the reason written into the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub outcome: Outcome,
+    pub reason: String,
+}
+
+impl Ending {
+    pub fn win(side: Side, reason: impl Into<String>) -> Self {
+        Ending {
+            outcome: Outcome::Win(side),
+            reason: reason.into(),
+        }
+    }
+
+    pub fn draw(reason: impl Into<String>) -> Self {
+        Ending {
+            outcome: Outcome::Draw,
+            reason: reason.into(),
+        }
+    }
+}
+
+pub trait Referee: Send {
+    /// Resets to a start position: `None` is the game's standard start,
+    /// otherwise a position in the game's notation (FEN, SFEN, ...).
+    fn reset(&mut self, start: Option<&str>) -> Result<(), String>;
+    /// The start position as engines get it (`None`: the standard one).
+    fn start_for_engines(&self) -> Option<String>;
+    fn side_to_move(&self) -> Side;
+    /// "White", "Black", "Sente"... for messages and records.
+    fn side_name(&self, side: Side) -> &'static str;
+    /// Checks a move in the protocol's notation and plays it. `Ok` holds
+    /// the move in the record's notation; `Err` why it is illegal.
+    fn play(&mut self, mv: &str) -> Result<String, String>;
+    /// The end of the game by its rules, if reached.
+    fn ending(&self) -> Option<Ending>;
+    /// All legal moves in wire notation (random openings use them).
+    fn legal_moves(&self) -> Vec<String>;
+    /// What engines are told at the start of a game.
+    fn setup(&self) -> GameSetup;
+    /// True where engine scores make sense for resign/draw adjudication.
+    fn adjudicable(&self) -> bool {
+        true
+    }
+    /// Whether the last move reset progress (capture, pawn move): draw
+    /// adjudication counts only over quiet stretches, as cutechess does.
+    fn last_move_irreversible(&self) -> bool {
+        false
+    }
+    /// The game record (PGN, SGF, KIF...) of a finished game.
+    fn record(&self, game: &GameRecord) -> String;
+}
+
+/// The games the arena can referee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Chess,
+    Xiangqi,
+    Shogi,
+    Go,
+    Gomoku,
+}
+
+impl GameKind {
+    pub fn parse(s: &str) -> Option<GameKind> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "chess" | "chess960" | "standard" => GameKind::Chess,
+            "xiangqi" => GameKind::Xiangqi,
+            "shogi" => GameKind::Shogi,
+            "go" | "baduk" | "weiqi" => GameKind::Go,
+            "gomoku" | "renju" => GameKind::Gomoku,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => "chess",
+            GameKind::Xiangqi => "xiangqi",
+            GameKind::Shogi => "shogi",
+            GameKind::Go => "go",
+            GameKind::Gomoku => "gomoku",
+        }
+    }
+}
+
+/// Per-game settings from the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub kind: GameKind,
+    pub chess960: bool,
+    pub board_size: u32,
+    pub komi: f64,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant {
+            kind: GameKind::Chess,
+            chess960: false,
+            board_size: 19,
+            komi: 7.5,
+        }
+    }
+}
+
+/// Builds the referee for a variant, or says why there is none yet.
+pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
+    match v.kind {
+        GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
+        other => Err(format!(
+            "no {} referee yet: its rules crate has not landed",
+            other.name()
+        )),
+    }
+}

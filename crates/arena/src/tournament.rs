@@ -1,0 +1,653 @@
+//! Matches, round-robins and gauntlets: the schedule (games in pairs with
+//! colours swapped from the same opening), worker threads that each own
+//! their engines, and the running statistics with an SPRT that stops the
+//! run once it decides.
+
+use crate::clock::TimeControl;
+use crate::game::{self, Adjudication, GameRecord, GameSpec, Opening};
+use crate::openings::{self, OpeningSpec};
+use crate::player::{make_player, EngineConfig, Player};
+use crate::process::Transcript;
+use crate::referee::{make_referee, Outcome, Side, Variant};
+use crate::rng::Rng;
+use crate::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    RoundRobin,
+    /// The first engine plays every other; the others never meet.
+    Gauntlet,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    pub engines: Vec<EngineConfig>,
+    /// Time control per engine (same index as `engines`).
+    pub tcs: Vec<Option<TimeControl>>,
+    pub variant: Variant,
+    pub mode: Mode,
+    pub games: u32,
+    pub rounds: u32,
+    pub openings: OpeningSpec,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    pub adjudication: Adjudication,
+    pub margin: Duration,
+    pub pgnout: Option<String>,
+    pub jsonout: Option<String>,
+    pub transcript: Option<String>,
+    pub event: String,
+    /// Print the Elo block every this many games (0: only at the end).
+    pub rating_interval: u32,
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+struct Job {
+    game_no: u32,
+    round: u32,
+    /// Index of the encounter (a pair of engines).
+    encounter: usize,
+    /// Engine indices for the first and second side.
+    seats: [usize; 2],
+    /// Game pairs share an opening and feed the pentanomial counts.
+    pair: u32,
+}
+
+/// Running results of two engines against each other, from the view of
+/// the encounter's first engine.
+#[derive(Clone, Debug, Default)]
+pub struct EncounterStats {
+    pub engines: [usize; 2],
+    pub wdl: Wdl,
+    /// The first engine's results when it had the first side.
+    pub as_first: Wdl,
+    pub penta: Pentanomial,
+    /// Half-points of pairs still waiting for their second game.
+    pending: HashMap<u32, u32>,
+}
+
+impl EncounterStats {
+    /// Adds a game worth `points2` half-points; a pair's second game
+    /// completes its pentanomial entry (a lone last game never does).
+    fn add(&mut self, pair: u32, points2: u32) {
+        match points2 {
+            2 => self.wdl.wins += 1,
+            1 => self.wdl.draws += 1,
+            _ => self.wdl.losses += 1,
+        }
+        let e = self.pending.entry(pair).or_insert(0);
+        *e += points2 + 100;
+        if *e >= 200 {
+            let total = *e - 200;
+            self.pending.remove(&pair);
+            self.penta.add(total as usize);
+        }
+    }
+}
+
+pub struct Summary {
+    pub encounters: Vec<EncounterStats>,
+    pub records: Vec<GameRecord>,
+    pub sprt: Option<(f64, SprtVerdict)>,
+}
+
+fn result_text(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win(Side::First) => "1-0",
+        Outcome::Win(Side::Second) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    }
+}
+
+impl Tournament {
+    fn encounters(&self) -> Vec<[usize; 2]> {
+        let n = self.engines.len();
+        match self.mode {
+            Mode::Gauntlet => (1..n).map(|j| [0, j]).collect(),
+            Mode::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| [i, j]))
+                .collect(),
+        }
+    }
+
+    fn schedule(&self) -> Vec<Job> {
+        let encounters = self.encounters();
+        let mut jobs = Vec::new();
+        let mut game_no = 0;
+        for round in 0..self.rounds {
+            for (e, pair) in encounters.iter().enumerate() {
+                for g in 0..self.games {
+                    // k counts this encounter's games; consecutive games
+                    // form a pair with colours swapped.
+                    let k = round * self.games + g;
+                    let seats = if k.is_multiple_of(2) {
+                        *pair
+                    } else {
+                        [pair[1], pair[0]]
+                    };
+                    game_no += 1;
+                    jobs.push(Job {
+                        game_no,
+                        round: round + 1,
+                        encounter: e,
+                        seats,
+                        pair: k / 2,
+                    });
+                }
+            }
+        }
+        jobs
+    }
+
+    /// The opening of a game pair: the book position for the pair (the
+    /// same in every encounter), then random plies from a seeded stream.
+    fn opening(
+        &self,
+        book: &[Opening],
+        pair: u32,
+        referee: &mut dyn crate::referee::Referee,
+    ) -> Opening {
+        let mut opening = if book.is_empty() {
+            Opening::default()
+        } else {
+            book[pair as usize % book.len()].clone()
+        };
+        if self.openings.plies > 0 {
+            let mut rng = Rng::new(self.seed ^ u64::from(pair).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let base = opening.clone();
+            if openings::add_random_plies(referee, &mut opening, self.openings.plies, &mut rng)
+                .is_err()
+            {
+                opening = base;
+            }
+        }
+        opening
+    }
+
+    /// Runs everything; prints progress to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> Result<Summary, String> {
+        if self.engines.len() < 2 {
+            return Err("at least two engines are needed".into());
+        }
+        let first_name = make_referee(&self.variant)?.side_name(Side::First);
+        let book = Arc::new(openings::load(&self.openings, self.seed)?);
+        let transcript = match &self.transcript {
+            Some(path) => {
+                let f = std::fs::File::create(path)
+                    .map_err(|e| format!("transcript file '{path}': {e}"))?;
+                Some(Transcript::new(Box::new(std::io::BufWriter::new(f))))
+            }
+            None => None,
+        };
+        let mut pgn = match &self.pgnout {
+            Some(path) => Some(
+                std::fs::File::create(path).map_err(|e| format!("record file '{path}': {e}"))?,
+            ),
+            None => None,
+        };
+        let jobs = self.schedule();
+        let total = jobs.len();
+        let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<(Job, GameRecord, String)>();
+        let date = today();
+        let workers = self.concurrency.clamp(1, total.max(1));
+        let mut handles = Vec::new();
+        for w in 0..workers {
+            let (queue, stop, tx, book, transcript, date) = (
+                queue.clone(),
+                stop.clone(),
+                tx.clone(),
+                book.clone(),
+                transcript.clone(),
+                date.clone(),
+            );
+            let t = self.clone();
+            handles.push(thread::spawn(move || {
+                t.worker(w, &queue, &stop, &tx, &book, transcript, &date)
+            }));
+        }
+        drop(tx);
+
+        let mut stats: Vec<EncounterStats> = self
+            .encounters()
+            .into_iter()
+            .map(|e| EncounterStats {
+                engines: e,
+                ..Default::default()
+            })
+            .collect();
+        let mut records = Vec::new();
+        let mut sprt_state = None;
+        let mut done = 0u32;
+        for (job, record, text) in rx {
+            done += 1;
+            if let Some(f) = pgn.as_mut() {
+                let _ = f.write_all(text.as_bytes()).and_then(|()| f.flush());
+            }
+            let st = &mut stats[job.encounter];
+            // Points of the encounter's first engine, doubled.
+            let first_is_a = job.seats[0] == st.engines[0];
+            let points2 = match record.ending.outcome {
+                Outcome::Draw => 1,
+                Outcome::Win(Side::First) if first_is_a => 2,
+                Outcome::Win(Side::Second) if !first_is_a => 2,
+                Outcome::Win(_) => 0,
+            };
+            st.add(job.pair, points2);
+            if first_is_a {
+                match points2 {
+                    2 => st.as_first.wins += 1,
+                    1 => st.as_first.draws += 1,
+                    _ => st.as_first.losses += 1,
+                }
+            }
+            let _ = writeln!(
+                out,
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                job.game_no,
+                record.players[0],
+                record.players[1],
+                result_text(record.ending.outcome),
+                record.ending.reason
+            );
+            let st = &stats[job.encounter];
+            let (a, b) = (
+                &self.engines[st.engines[0]].name,
+                &self.engines[st.engines[1]].name,
+            );
+            let _ = writeln!(
+                out,
+                "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}   ({done}/{total})",
+                st.wdl.wins,
+                st.wdl.losses,
+                st.wdl.draws,
+                st.wdl.score(),
+                st.wdl.games()
+            );
+            if self.rating_interval > 0 && done.is_multiple_of(self.rating_interval) {
+                let _ = write!(out, "{}", elo_block(st, self.sprt));
+            }
+            if let (Some(sprt), 1) = (self.sprt, stats.len()) {
+                let llr = sprt.llr_trinomial(&stats[0].wdl);
+                let verdict = sprt.verdict(llr);
+                if sprt_state.is_none_or(|(_, v)| v == SprtVerdict::Continue) {
+                    sprt_state = Some((llr, verdict));
+                    if verdict != SprtVerdict::Continue {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+            let _ = out.flush();
+            records.push(record);
+        }
+        for h in handles {
+            let _ = h.join();
+        }
+        records.sort_by_key(|r| r.game_no);
+        for st in &stats {
+            let (a, b) = (
+                &self.engines[st.engines[0]].name,
+                &self.engines[st.engines[1]].name,
+            );
+            let _ = writeln!(
+                out,
+                "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
+                st.wdl.wins,
+                st.wdl.losses,
+                st.wdl.draws,
+                st.wdl.score(),
+                st.wdl.games()
+            );
+            let f = &st.as_first;
+            let _ = writeln!(
+                out,
+                "...      {a} playing {first_name}: {} - {} - {}",
+                f.wins, f.losses, f.draws
+            );
+            let _ = write!(out, "{}", elo_block(st, self.sprt));
+        }
+        if let (Some(sprt), Some((llr, verdict))) = (self.sprt, sprt_state) {
+            let (lo, hi) = sprt.bounds();
+            let tail = match verdict {
+                SprtVerdict::H0 => " - H0 was accepted",
+                SprtVerdict::H1 => " - H1 was accepted",
+                SprtVerdict::Continue => "",
+            };
+            let _ = writeln!(
+                out,
+                "SPRT: llr {llr:.2} ({:.1}%), lbound {lo:.2}, ubound {hi:.2}{tail}",
+                llr / hi * 100.0
+            );
+        }
+        let summary = Summary {
+            encounters: stats,
+            records,
+            sprt: sprt_state,
+        };
+        if let Some(path) = &self.jsonout {
+            std::fs::write(path, self.json(&summary))
+                .map_err(|e| format!("summary file '{path}': {e}"))?;
+        }
+        Ok(summary)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn worker(
+        &self,
+        w: usize,
+        queue: &Mutex<VecDeque<Job>>,
+        stop: &AtomicBool,
+        tx: &mpsc::Sender<(Job, GameRecord, String)>,
+        book: &[Opening],
+        transcript: Option<Transcript>,
+        date: &str,
+    ) {
+        let Ok(mut referee) = make_referee(&self.variant) else {
+            return;
+        };
+        let mut players: Vec<Option<Box<dyn Player>>> = self.engines.iter().map(|_| None).collect();
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let job = match queue.lock() {
+                Ok(mut q) => q.pop_front(),
+                Err(_) => None,
+            };
+            let Some(job) = job else { break };
+            for &s in &job.seats {
+                if players[s].is_none() {
+                    let label = format!("{}#{}", self.engines[s].name, w + 1);
+                    players[s] = Some(make_player(&self.engines[s], label, transcript.clone()));
+                }
+            }
+            let opening = self.opening(book, job.pair, referee.as_mut());
+            let spec = GameSpec {
+                opening: opening.clone(),
+                tc: [self.tcs[job.seats[0]], self.tcs[job.seats[1]]],
+                margin: self.margin,
+                adjudication: self.adjudication,
+            };
+            let (a, b) = pick_two(&mut players, job.seats[0], job.seats[1]);
+            let (Some(a), Some(b)) = (a, b) else { break };
+            let (moves, ending) = game::play(referee.as_mut(), [a.as_mut(), b.as_mut()], &spec);
+            let tc_text = |tc: Option<TimeControl>| tc.map_or("-".to_string(), |t| t.to_string());
+            let record = GameRecord {
+                players: [
+                    self.engines[job.seats[0]].name.clone(),
+                    self.engines[job.seats[1]].name.clone(),
+                ],
+                start: opening.start.clone(),
+                moves,
+                ending,
+                round: job.round,
+                game_no: job.game_no,
+                event: self.event.clone(),
+                date: date.to_string(),
+                time_control: tc_text(self.tcs[job.seats[0]]),
+            };
+            let text = referee.record(&record);
+            if tx.send((job, record, text)).is_err() {
+                break;
+            }
+        }
+        for p in players.into_iter().flatten() {
+            let mut p = p;
+            p.quit();
+        }
+    }
+
+    fn json(&self, s: &Summary) -> String {
+        let mut j = String::from("{\n");
+        let _ = writeln!(j, "  \"event\": {},", json_str(&self.event));
+        let _ = writeln!(j, "  \"game\": {},", json_str(self.variant.kind.name()));
+        let names: Vec<String> = self.engines.iter().map(|e| json_str(&e.name)).collect();
+        let _ = writeln!(j, "  \"engines\": [{}],", names.join(", "));
+        j.push_str("  \"encounters\": [\n");
+        for (k, st) in s.encounters.iter().enumerate() {
+            let e = st.wdl.elo();
+            let _ = write!(
+                j,
+                "    {{\"engine\": {}, \"opponent\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_lower\": {}, \"elo_upper\": {}, \"los\": {}, \"draw_ratio\": {}, \"pentanomial\": [{}]}}",
+                json_str(&self.engines[st.engines[0]].name),
+                json_str(&self.engines[st.engines[1]].name),
+                st.wdl.games(),
+                st.wdl.wins,
+                st.wdl.draws,
+                st.wdl.losses,
+                json_num(st.wdl.score()),
+                json_num(e.elo),
+                json_num(e.lower),
+                json_num(e.upper),
+                json_num(st.wdl.los()),
+                json_num(st.wdl.draw_ratio()),
+                st.penta.0.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            );
+            j.push_str(if k + 1 < s.encounters.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
+        }
+        j.push_str("  ],\n");
+        match (self.sprt, s.sprt) {
+            (Some(sp), Some((llr, v))) => {
+                let (lo, hi) = sp.bounds();
+                let verdict = match v {
+                    SprtVerdict::H0 => "H0",
+                    SprtVerdict::H1 => "H1",
+                    SprtVerdict::Continue => "continue",
+                };
+                let _ = writeln!(
+                    j,
+                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"verdict\": \"{verdict}\"}},",
+                    json_num(sp.elo0),
+                    json_num(sp.elo1),
+                    json_num(sp.alpha),
+                    json_num(sp.beta),
+                    json_num(llr),
+                    json_num(lo),
+                    json_num(hi)
+                );
+            }
+            _ => j.push_str("  \"sprt\": null,\n"),
+        }
+        j.push_str("  \"games\": [\n");
+        for (k, r) in s.records.iter().enumerate() {
+            let _ = write!(
+                j,
+                "    {{\"game\": {}, \"round\": {}, \"first\": {}, \"second\": {}, \"result\": \"{}\", \"reason\": {}, \"plies\": {}}}",
+                r.game_no,
+                r.round,
+                json_str(&r.players[0]),
+                json_str(&r.players[1]),
+                result_text(r.ending.outcome),
+                json_str(&r.ending.reason),
+                r.moves.len()
+            );
+            j.push_str(if k + 1 < s.records.len() { ",\n" } else { "\n" });
+        }
+        j.push_str("  ]\n}\n");
+        j
+    }
+}
+
+fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
+    let e = st.wdl.elo();
+    let margin = if e.margin().is_finite() {
+        format!("{:.1}", e.margin())
+    } else {
+        "inf".into()
+    };
+    let mut s = format!(
+        "Elo difference: {:.1} +/- {margin}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
+        e.elo,
+        st.wdl.los() * 100.0,
+        st.wdl.draw_ratio() * 100.0
+    );
+    if st.penta.pairs() > 0 {
+        let p = st.penta.0;
+        let _ = write!(
+            s,
+            "Ptnml(0-2): {}, {}, {}, {}, {}",
+            p[0], p[1], p[2], p[3], p[4]
+        );
+        if let Some(pe) = st.penta.elo() {
+            let m = if pe.margin().is_finite() {
+                format!("{:.1}", pe.margin())
+            } else {
+                "inf".into()
+            };
+            let _ = write!(s, ", pair Elo {:.1} +/- {m}", pe.elo);
+        }
+        if let Some(sp) = sprt {
+            let _ = write!(s, ", pentanomial LLR {:.2}", st.penta.llr(sp.elo0, sp.elo1));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+type Seat<'a> = Option<&'a mut Box<dyn Player>>;
+
+/// Two distinct players out of the list, mutably.
+fn pick_two(v: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (Seat<'_>, Seat<'_>) {
+    if a == b || a >= v.len() || b >= v.len() {
+        return (None, None);
+    }
+    if a < b {
+        let (lo, hi) = v.split_at_mut(b);
+        (lo[a].as_mut(), hi[0].as_mut())
+    } else {
+        let (lo, hi) = v.split_at_mut(a);
+        (hi[0].as_mut(), lo[b].as_mut())
+    }
+}
+
+pub fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// JSON has no infinities: they (and NaN) become null.
+fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{}", (x * 1e6).round() / 1e6)
+    } else {
+        "null".into()
+    }
+}
+
+/// Today's date as PGN wants it (YYYY.MM.DD), from the system clock.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = (secs / 86_400) as i64;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_engines(games: u32, rounds: u32) -> Tournament {
+        Tournament {
+            engines: vec![
+                EngineConfig::new("a", "a", crate::player::Proto::Uci),
+                EngineConfig::new("b", "b", crate::player::Proto::Uci),
+                EngineConfig::new("c", "c", crate::player::Proto::Uci),
+            ],
+            tcs: vec![None; 3],
+            variant: Variant::default(),
+            mode: Mode::RoundRobin,
+            games,
+            rounds,
+            openings: OpeningSpec::default(),
+            seed: 1,
+            concurrency: 1,
+            sprt: None,
+            adjudication: Adjudication::default(),
+            margin: Duration::ZERO,
+            pgnout: None,
+            jsonout: None,
+            transcript: None,
+            event: "t".into(),
+            rating_interval: 0,
+        }
+    }
+
+    #[test]
+    fn schedule_pairs_swap_colours() {
+        let t = two_engines(2, 2);
+        let jobs = t.schedule();
+        assert_eq!(jobs.len(), 3 * 4);
+        let ab: Vec<&Job> = jobs.iter().filter(|j| j.encounter == 0).collect();
+        assert_eq!(ab[0].seats, [0, 1]);
+        assert_eq!(ab[1].seats, [1, 0]);
+        assert_eq!(ab[0].pair, ab[1].pair);
+        assert_ne!(ab[1].pair, ab[2].pair);
+        let mut g = t.clone();
+        g.mode = Mode::Gauntlet;
+        assert!(g.schedule().iter().all(|j| j.seats.contains(&0)));
+    }
+
+    #[test]
+    fn pentanomial_from_pairs() {
+        let mut st = EncounterStats::default();
+        st.add(0, 2);
+        st.add(1, 1);
+        st.add(0, 1);
+        st.add(1, 0);
+        assert_eq!(st.penta.0, [0, 1, 0, 1, 0]);
+        assert_eq!(
+            st.wdl,
+            Wdl {
+                wins: 1,
+                draws: 2,
+                losses: 1
+            }
+        );
+    }
+
+    #[test]
+    fn dates_and_json() {
+        assert_eq!(today().len(), 10);
+        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+        assert_eq!(json_num(f64::INFINITY), "null");
+    }
+}
