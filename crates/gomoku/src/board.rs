@@ -265,6 +265,8 @@ pub struct Board {
     /// Per colour: empty cells where that colour would make a five.
     five_cells: [u32; 2],
     dirs: [isize; 4],
+    /// Per cell: stones within two king steps (candidate moves).
+    near: Vec<u8>,
     history: Vec<(Sq, Color)>,
     to_move: Color,
     hash: u64,
@@ -298,6 +300,7 @@ impl Board {
             totals: [0; 2],
             five_cells: [0; 2],
             dirs: [1, s, s + 1, s - 1],
+            near: vec![0; stride * rows],
             history: Vec::new(),
             to_move: Color::Black,
             hash: 0,
@@ -418,23 +421,25 @@ impl Board {
         code
     }
 
-    /// Recomputes the cached shapes of one empty cell (or clears them for
-    /// a stone) and keeps the totals in step.
-    fn refresh(&mut self, sq: Sq) {
+    /// Recomputes the cached shapes of one cell in the directions of
+    /// `dirs` (cleared for a stone) and keeps the totals in step.
+    fn refresh_dirs(&mut self, sq: Sq, dirs: std::ops::Range<usize>) {
         let empty = self.is_empty(sq);
         for c in [Color::Black, Color::White] {
-            let old = self.shapes[sq][c.index()];
-            let new = if empty {
-                let long = self.rule.long_wins(c);
-                let mut s = [Shape::None; 4];
-                for (di, slot) in s.iter_mut().enumerate() {
-                    *slot = pattern::lookup(self.window(sq, di, c), long);
-                }
-                s
-            } else {
-                [Shape::None; 4]
-            };
             let ci = c.index();
+            let old = self.shapes[sq][ci];
+            let mut new = old;
+            let long = self.rule.long_wins(c);
+            for di in dirs.clone() {
+                new[di] = if empty {
+                    pattern::lookup(self.window(sq, di, c), long)
+                } else {
+                    Shape::None
+                };
+            }
+            if new == old {
+                continue;
+            }
             self.totals[ci] += new.iter().map(|&s| shape_value(s)).sum::<i32>()
                 - old.iter().map(|&s| shape_value(s)).sum::<i32>();
             let had = old.contains(&Shape::Five);
@@ -450,14 +455,20 @@ impl Board {
         }
     }
 
-    /// Refreshes every empty cell whose window covers `sq`.
+    fn refresh(&mut self, sq: Sq) {
+        self.refresh_dirs(sq, 0..4);
+    }
+
+    /// Refreshes every empty cell whose window covers `sq`: only along the
+    /// line joining them does anything change.
     fn refresh_around(&mut self, sq: Sq) {
         self.refresh(sq);
-        for d in self.dirs {
+        for di in 0..4 {
+            let d = self.dirs[di];
             for k in (-5..=-1).chain(1..=5) {
                 if let Some(q) = sq.checked_add_signed(k * d) {
                     if self.cell(q) == Cell::Empty {
-                        self.refresh(q);
+                        self.refresh_dirs(q, di..di + 1);
                     }
                 }
             }
@@ -532,7 +543,33 @@ impl Board {
         self.to_move = c.other();
     }
 
+    fn bump_near(&mut self, sq: Sq, add: bool) {
+        let s = self.stride as isize;
+        for dy in -2..=2 {
+            for dx in -2..=2 {
+                if let Some(n) = sq
+                    .checked_add_signed(dy * s + dx)
+                    .and_then(|q| self.near.get_mut(q))
+                {
+                    *n = if add {
+                        n.saturating_add(1)
+                    } else {
+                        n.saturating_sub(1)
+                    };
+                }
+            }
+        }
+    }
+
+    /// Empty squares within two king steps of a stone (candidate moves).
+    pub fn near_squares(&self) -> Vec<Sq> {
+        self.squares()
+            .filter(|&q| self.near[q] > 0 && self.cells[q] == Cell::Empty)
+            .collect()
+    }
+
     fn put(&mut self, sq: Sq, c: Color) {
+        self.bump_near(sq, true);
         self.cells[sq] = c.stone();
         self.hash ^= zobrist(sq, c);
         self.history.push((sq, c));
@@ -543,6 +580,7 @@ impl Board {
     pub fn unmake(&mut self) {
         if let Some((sq, c)) = self.history.pop() {
             self.cells[sq] = Cell::Empty;
+            self.bump_near(sq, false);
             self.hash ^= zobrist(sq, c);
             self.refresh_around(sq);
             self.to_move = c;
@@ -561,6 +599,7 @@ impl Board {
             .ok_or_else(|| format!("{p} has no stone"))?;
         let (_, c) = self.history.remove(pos);
         self.cells[sq] = Cell::Empty;
+        self.bump_near(sq, false);
         self.hash ^= zobrist(sq, c);
         self.refresh_around(sq);
         self.to_move = c;

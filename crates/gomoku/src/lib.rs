@@ -6,6 +6,7 @@ pub mod board;
 pub mod json;
 pub mod pattern;
 pub mod renju;
+pub mod search;
 pub mod threat;
 
 pub use board::{Board, Cell, Color, MoveError, Outcome, Point, Rule, Sq, WinReason};

@@ -61,31 +61,14 @@ pub fn level(s: [Shape; 4]) -> Level {
     }
 }
 
-/// The empty squares within `radius` (king steps) of some stone; the
-/// centre on an empty board.
-pub fn near(b: &Board, radius: isize) -> Vec<Sq> {
+/// The empty squares within two king steps of some stone (every four
+/// and three point is among them); the centre on an empty board.
+pub fn near(b: &Board) -> Vec<Sq> {
     if b.stones() == 0 {
         let c = crate::board::Point::new(b.width() / 2, b.height() / 2);
         return c.and_then(|p| b.sq(p)).into_iter().collect();
     }
-    let mut seen = vec![false; (b.width() + 10) * (b.height() + 10)];
-    let mut out = Vec::with_capacity(64);
-    let [e, s, _, _] = b.dirs();
-    let stones: Vec<Sq> = b.history().filter_map(|(p, _)| b.sq(p)).collect();
-    for sq in stones {
-        for dy in -radius..=radius {
-            for dx in -radius..=radius {
-                let Some(q) = sq.checked_add_signed(dy * s + dx * e) else {
-                    continue;
-                };
-                if b.is_empty(q) && !seen.get(q).copied().unwrap_or(true) {
-                    seen[q] = true;
-                    out.push(q);
-                }
-            }
-        }
-    }
-    out
+    b.near_squares()
 }
 
 /// Whether `c` may play the empty `sq` (black's forbidden points under
@@ -176,7 +159,7 @@ impl ThreatSearch {
                 Vec::new()
             }
         } else {
-            near(b, 4)
+            near(b)
                 .into_iter()
                 .filter_map(|q| {
                     let lv = level(b.shapes(q, a));
@@ -246,7 +229,7 @@ impl ThreatSearch {
         if self.vct_failed.get(&key).is_some_and(|&dp| dp >= depth) {
             return None;
         }
-        let area = near(b, 3);
+        let area = near(b);
         let mut cands: Vec<(Level, Sq)> = area
             .iter()
             .filter_map(|&q| {
@@ -313,7 +296,7 @@ impl ThreatSearch {
         if self.vcf(b, vcf_depth).is_some() {
             return None;
         }
-        let area = near(b, 3);
+        let area = near(b);
         // The attacker's winning threats now: a defence must remove them all.
         let threats: Vec<Sq> = area
             .iter()

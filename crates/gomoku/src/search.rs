@@ -1,0 +1,657 @@
+//! The player: threat-space search first (our VCF, then our VCT), then an
+//! iterative-deepening alpha-beta over a few candidate moves ranked by
+//! their line shapes, with forced replies to fours searched without
+//! spending depth.
+
+use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq};
+use crate::threat::{self, level, playable, Level, ThreatSearch};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Score of a won game; a win in n plies scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are proven results.
+pub const PROVEN: i32 = WIN - 1000;
+/// A position the side to move wins by an unstoppable threat (an open
+/// four to come), not yet proven move by move.
+const THREAT_WIN: i32 = 10_000;
+const MAX_PLY: usize = 64;
+
+pub const BENCH_DEPTH: u32 = 6;
+
+/// Fixed positions for `tengen bench --game gomoku` (Gomocup `x,y` moves).
+pub const BENCH_POSITIONS: &[(Rule, &str)] = &[
+    (Rule::Freestyle, "7,7"),
+    (Rule::Freestyle, "7,7 8,8 8,7 6,7 7,8 7,6"),
+    (Rule::Standard, "7,7 7,8 8,8 6,6 9,9 8,9 6,8"),
+    (Rule::Renju, "7,7 8,7 8,8 9,9 6,8 9,7 7,9"),
+    (Rule::Renju, "7,7 6,8 8,8 9,9 8,6 8,7 6,6 7,6 9,7"),
+    (Rule::Freestyle, "7,7 8,6 8,8 6,8 9,9 10,10 7,9 6,10 9,7"),
+];
+
+/// What to search for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Do not start another iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop at this point.
+    pub hard: Option<Duration>,
+    /// Restrict the root to these points (AGI `GO SEARCH`).
+    pub root: Option<Vec<Point>>,
+}
+
+/// Progress reports.
+#[derive(Clone, Debug)]
+pub enum Event {
+    Iteration {
+        depth: u32,
+        score: i32,
+        pv: Vec<Point>,
+        nodes: u64,
+        elapsed: Duration,
+    },
+    /// A proven winning line for the side to move.
+    Win(Vec<Point>),
+    /// Every root move was proven to lose; the move that loses slowest.
+    Lose(Point),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Point>,
+    pub ponder: Option<Point>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Point>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i16,
+    bound: u8,
+    best: u16,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+pub struct Searcher {
+    tt: Vec<Entry>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    aborted: bool,
+    killers: [[u16; 2]; MAX_PLY + 8],
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Self {
+        let n = (hash_mb.clamp(1, 4096) << 20) / std::mem::size_of::<Entry>();
+        Searcher {
+            tt: vec![Entry::default(); n.max(1024)],
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: 0,
+            start: Instant::now(),
+            hard: None,
+            node_limit: None,
+            aborted: false,
+            killers: [[0; 2]; MAX_PLY + 8],
+        }
+    }
+
+    /// The flag a front-end sets to stop the search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn set_stop_flag(&mut self, f: Arc<AtomicBool>) {
+        self.stop = f;
+    }
+
+    pub fn clear(&mut self) {
+        self.tt.iter_mut().for_each(|e| *e = Entry::default());
+    }
+
+    fn time_up(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed) || self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes & 255 == 0 {
+            if let Some(h) = self.hard {
+                if self.start.elapsed() >= h {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Picks a move for the side to move of `board`.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Event),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.hard = limits.hard;
+        self.node_limit = limits.nodes;
+        self.killers = [[0; 2]; MAX_PLY + 8];
+        let mut b = board.clone();
+        let me = b.to_move();
+        let mut result = SearchResult::default();
+        if b.outcome() != Outcome::Ongoing {
+            return result;
+        }
+        let root_filter: Option<Vec<Sq>> = limits
+            .root
+            .as_ref()
+            .map(|pts| pts.iter().filter_map(|&p| b.sq(p)).collect());
+        let allowed = |sq: Sq| root_filter.as_ref().is_none_or(|f| f.contains(&sq));
+        let mut root: Vec<Sq> = if b.stones() == 0 && root_filter.is_none() {
+            threat::near(&b)
+        } else {
+            let mut v: Vec<Sq> = b
+                .squares()
+                .filter(|&s| allowed(s) && playable(&b, s, me))
+                .collect();
+            if root_filter.is_none() {
+                let close = threat::near(&b);
+                let close: Vec<Sq> = close.into_iter().filter(|&s| playable(&b, s, me)).collect();
+                if !close.is_empty() {
+                    v = close;
+                }
+            }
+            v
+        };
+        if root.is_empty() {
+            return result;
+        }
+        // Immediate five.
+        if let Some(&f) = root.iter().find(|&&s| b.makes_five(s, me)) {
+            let p = b.point(f);
+            report(&Event::Win(vec![p]));
+            return self.finish(result, p, None, WIN - 1, 1, vec![p]);
+        }
+        // Their five points must be blocked.
+        let theirs = threat::five_points(&b, me.other(), None);
+        if !theirs.is_empty() {
+            let blocks: Vec<Sq> = theirs
+                .iter()
+                .copied()
+                .filter(|s| root.contains(s))
+                .collect();
+            if blocks.len() != theirs.len() || theirs.len() > 1 {
+                let p = b.point(blocks.first().copied().unwrap_or(root[0]));
+                report(&Event::Lose(p));
+                return self.finish(result, p, None, -(WIN - 2), 1, vec![p]);
+            }
+            root = blocks;
+        }
+        // Our VCF, then our VCT, on a budget.
+        if root_filter.is_none() && theirs.is_empty() {
+            let mut ts = ThreatSearch::new(self.threat_budget(limits, 50_000));
+            let vcf = ts.vcf(&mut b, 30);
+            let line = match vcf {
+                Some(l) => Some(l),
+                None => {
+                    ts.budget = ts.nodes + self.threat_budget(limits, 100_000);
+                    ts.vct(&mut b, 6, 12)
+                }
+            };
+            self.nodes += ts.nodes;
+            if let Some(line) = line {
+                if let Some(&first) = line.first() {
+                    let pts: Vec<Point> = line.iter().map(|&s| b.point(s)).collect();
+                    report(&Event::Win(pts.clone()));
+                    let ponder = pts.get(1).copied();
+                    return self.finish(result, b.point(first), ponder, PROVEN, 1, pts);
+                }
+            }
+        }
+        if root.len() == 1 {
+            let p = b.point(root[0]);
+            result.best = Some(p);
+            result.pv = vec![p];
+            result.nodes = self.nodes;
+            return result;
+        }
+        // Order the root once by shape, then iterate.
+        let mut ordered = self.order(&b, &root, 0, 0);
+        ordered.truncate(24);
+        let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
+        let mut best = ordered[0].1;
+        let mut best_score = 0;
+        for depth in 1..=max_depth {
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut iter_best = None;
+            let mut scores = Vec::with_capacity(ordered.len());
+            for (i, &(_, m)) in ordered.iter().enumerate() {
+                b.make(m);
+                let score = if i == 0 {
+                    -self.negamax(&mut b, depth as i32 - 1, -beta, -alpha, 1)
+                } else {
+                    let s = -self.negamax(&mut b, depth as i32 - 1, -alpha - 1, -alpha, 1);
+                    if s > alpha && !self.aborted {
+                        -self.negamax(&mut b, depth as i32 - 1, -beta, -alpha, 1)
+                    } else {
+                        s
+                    }
+                };
+                b.unmake();
+                if self.aborted {
+                    break;
+                }
+                scores.push((score, m));
+                if score > alpha {
+                    alpha = score;
+                    iter_best = Some(m);
+                }
+            }
+            if self.aborted && iter_best.is_none() {
+                break;
+            }
+            if let Some(m) = iter_best {
+                best = m;
+                best_score = alpha;
+            }
+            // Best first for the next iteration; the rest by their scores.
+            if !self.aborted {
+                ordered.sort_by_key(|&(_, m)| {
+                    let s = scores.iter().find(|x| x.1 == m).map_or(-WIN * 2, |x| x.0);
+                    std::cmp::Reverse(s)
+                });
+            }
+            let pv = self.pv(&mut b, best);
+            result.depth = depth;
+            result.pv = pv.iter().map(|&s| b.point(s)).collect();
+            report(&Event::Iteration {
+                depth,
+                score: best_score,
+                pv: result.pv.clone(),
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+            });
+            if self.aborted || best_score.abs() >= PROVEN {
+                break;
+            }
+            if limits.soft.is_some_and(|s| self.start.elapsed() >= s) {
+                break;
+            }
+        }
+        if best_score <= -PROVEN {
+            report(&Event::Lose(b.point(best)));
+        }
+        let p = b.point(best);
+        let ponder = result.pv.get(1).copied();
+        let pv = if result.pv.first() == Some(&p) {
+            result.pv.clone()
+        } else {
+            vec![p]
+        };
+        let depth = result.depth;
+        self.finish(result, p, ponder, best_score, depth, pv)
+    }
+
+    fn threat_budget(&self, limits: &Limits, default: u64) -> u64 {
+        match limits.hard {
+            // Roughly a third of the move's time at ~1M threat nodes/s.
+            Some(h) => ((h.as_millis() as u64) * 300).clamp(2_000, default),
+            None => default,
+        }
+    }
+
+    fn finish(
+        &self,
+        mut r: SearchResult,
+        best: Point,
+        ponder: Option<Point>,
+        score: i32,
+        depth: u32,
+        pv: Vec<Point>,
+    ) -> SearchResult {
+        r.best = Some(best);
+        r.ponder = ponder;
+        r.score = score;
+        r.depth = depth;
+        r.nodes = self.nodes;
+        r.pv = pv;
+        r
+    }
+
+    fn pv(&self, b: &mut Board, first: Sq) -> Vec<Sq> {
+        let mut line = vec![first];
+        b.make(first);
+        let mut made = 1;
+        while made < 12 && b.outcome() == Outcome::Ongoing {
+            let e = self.tt[(b.hash() as usize) % self.tt.len()];
+            if e.key != b.hash() || e.best == 0 {
+                break;
+            }
+            let m = e.best as Sq;
+            if !b.is_empty(m) || !playable(b, m, b.to_move()) {
+                break;
+            }
+            line.push(m);
+            b.make(m);
+            made += 1;
+        }
+        for _ in 0..made {
+            b.unmake();
+        }
+        line
+    }
+
+    /// Candidate moves with their ordering scores, best first.
+    fn order(&self, b: &Board, cells: &[Sq], tt_move: u16, ply: usize) -> Vec<(i32, Sq)> {
+        let me = b.to_move();
+        let killers = self.killers.get(ply).copied().unwrap_or([0; 2]);
+        let mut v: Vec<(i32, Sq)> = cells
+            .iter()
+            .map(|&s| {
+                let mut score = move_score(b, s, me);
+                if s as u16 == tt_move {
+                    score += 1_000_000;
+                } else if killers.contains(&(s as u16)) {
+                    score += 500;
+                }
+                (score, s)
+            })
+            .collect();
+        v.sort_by_key(|x| std::cmp::Reverse(x.0));
+        v
+    }
+
+    fn negamax(&mut self, b: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.time_up() {
+            return 0;
+        }
+        match b.outcome() {
+            Outcome::Win(..) => return -(WIN - ply as i32),
+            Outcome::Draw => return 0,
+            Outcome::Ongoing => {}
+        }
+        let me = b.to_move();
+        let you = me.other();
+        if b.five_count(me) > 0 {
+            return WIN - ply as i32 - 1;
+        }
+        let theirs = if b.five_count(you) > 0 {
+            threat::five_points(b, you, b.last_move())
+        } else {
+            Vec::new()
+        };
+        if theirs.len() >= 2 {
+            return -(WIN - ply as i32 - 2);
+        }
+        if ply >= MAX_PLY {
+            return evaluate(b);
+        }
+        if let Some(&f) = theirs.first() {
+            // Forced block: no depth spent.
+            if !playable(b, f, me) {
+                return -(WIN - ply as i32 - 2);
+            }
+            b.make(f);
+            let s = -self.negamax(b, depth, -beta, -alpha, ply + 1);
+            b.unmake();
+            return s;
+        }
+        if depth <= 0 {
+            return evaluate(b);
+        }
+        let key = b.hash();
+        let idx = (key as usize) % self.tt.len();
+        let e = self.tt[idx];
+        let mut tt_move = 0u16;
+        if e.key == key {
+            tt_move = e.best;
+            if e.depth as i32 >= depth {
+                let s = e.score;
+                if e.bound == EXACT
+                    || (e.bound == LOWER && s >= beta)
+                    || (e.bound == UPPER && s <= alpha)
+                {
+                    return s;
+                }
+            }
+        }
+        let cells = threat::near(b);
+        let mut moves = self.order(b, &cells, tt_move, ply);
+        // Our winning threat: an open four (or 4-4) ends the game.
+        if let Some(&(_, m)) = moves.first() {
+            if level(b.shapes(m, me)) >= Level::WinThreat && playable(b, m, me) {
+                return WIN - ply as i32 - 3;
+            }
+        }
+        let width = match depth {
+            d if d >= 6 => 14,
+            d if d >= 3 => 10,
+            _ => 8,
+        };
+        // When they threaten an open four, only answers and fours count.
+        let their_threat = moves
+            .iter()
+            .any(|&(_, s)| level(b.shapes(s, you)) >= Level::WinThreat);
+        if their_threat {
+            moves.retain(|&(_, s)| {
+                level(b.shapes(s, me)) >= Level::Four
+                    || level(b.shapes(s, you)) >= Level::FourThree
+                    || defends(b, s, you)
+            });
+        }
+        let orig_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = 0u16;
+        let mut searched = 0;
+        for &(_, m) in moves.iter() {
+            if searched >= width {
+                break;
+            }
+            if !playable(b, m, me) {
+                continue;
+            }
+            b.make(m);
+            let s = if searched == 0 {
+                -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(b, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            b.unmake();
+            searched += 1;
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = m as u16;
+            }
+            if s > alpha {
+                alpha = s;
+            }
+            if alpha >= beta {
+                if let Some(k) = self.killers.get_mut(ply) {
+                    if k[0] != m as u16 {
+                        k[1] = k[0];
+                        k[0] = m as u16;
+                    }
+                }
+                break;
+            }
+        }
+        if searched == 0 {
+            // Nothing playable (all points forbidden or none near): lost
+            // if they threaten, otherwise judge statically.
+            return if their_threat {
+                -(WIN - ply as i32 - 4)
+            } else {
+                evaluate(b)
+            };
+        }
+        let bound = if best <= orig_alpha {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt[idx] = Entry {
+            key,
+            score: best,
+            depth: depth as i16,
+            bound,
+            best: best_move,
+        };
+        best
+    }
+}
+
+/// Whether a stone on `s` takes away one of `you`'s winning threats (a
+/// cheap test: the stone sits on a line within reach of one).
+fn defends(b: &Board, s: Sq, you: Color) -> bool {
+    for d in b.dirs() {
+        for k in (-4..=-1).chain(1..=4) {
+            if let Some(q) = s.checked_add_signed(k * d) {
+                if b.is_empty(q) && level(b.shapes(q, you)) >= Level::WinThreat {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Ordering score of `me` playing the empty `s`: attack plus defence.
+pub fn move_score(b: &Board, s: Sq, me: Color) -> i32 {
+    let you = me.other();
+    let own = b.shapes(s, me);
+    let opp = b.shapes(s, you);
+    let mut a = level_value(level(own)) + own.iter().map(|&x| shape_value(x)).sum::<i32>();
+    let mut d = level_value(level(opp)) + opp.iter().map(|&x| shape_value(x)).sum::<i32>();
+    if b.rule() == Rule::Renju {
+        // Black's forbidden points are no threat for white to block, and a
+        // forbidden point is no move for black.
+        if you == Color::Black && level(opp) >= Level::DoubleThree && b.is_forbidden(s, you) {
+            d = 0;
+        }
+        if me == Color::Black && level(own) >= Level::DoubleThree && b.is_forbidden(s, me) {
+            a = -100_000;
+        }
+    }
+    a + d * 9 / 10
+}
+
+fn level_value(l: Level) -> i32 {
+    match l {
+        Level::Five => 100_000,
+        Level::WinThreat => 20_000,
+        Level::FourThree => 8_000,
+        Level::DoubleThree => 3_000,
+        Level::Four => 700,
+        Level::OpenThree => 500,
+        Level::Three => 60,
+        Level::Two => 20,
+        Level::None => 0,
+    }
+}
+
+/// Static evaluation from the side to move's view.
+pub fn evaluate(b: &Board) -> i32 {
+    let me = b.to_move();
+    let you = me.other();
+    let mine = b.totals(me);
+    let theirs = b.totals(you);
+    // The side to move gets a tempo bonus: its threats come first.
+    let base = (mine * 6 - theirs * 5) / 5;
+    base.clamp(-THREAT_WIN + 1, THREAT_WIN - 1)
+}
+
+/// Searches with a node budget only (deterministic): for tests and bench.
+pub fn best_move(b: &Board, depth: u32) -> SearchResult {
+    let mut s = Searcher::new(4);
+    s.think(
+        b,
+        &Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for m in moves.split_whitespace() {
+            b.play(Point::parse_xy(m).unwrap()).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn takes_a_five_and_blocks_a_four() {
+        let b = board(Rule::Freestyle, "7,7 0,0 8,7 0,1 9,7 0,2 10,7 14,14");
+        let r = best_move(&b, 2);
+        let p = r.best.unwrap();
+        assert!(p == Point { x: 6, y: 7 } || p == Point { x: 11, y: 7 });
+        let b = board(Rule::Freestyle, "7,7 0,0 8,7 0,1 9,7 0,2 10,7");
+        let r = best_move(&b, 2);
+        let p = r.best.unwrap();
+        assert!(p == Point { x: 6, y: 7 } || p == Point { x: 11, y: 7 });
+    }
+
+    #[test]
+    fn opens_in_the_centre_and_answers_nearby() {
+        let b = Board::new(15, 15, Rule::Renju).unwrap();
+        assert_eq!(best_move(&b, 3).best, Some(Point { x: 7, y: 7 }));
+        let b = board(Rule::Renju, "7,7");
+        let p = best_move(&b, 3).best.unwrap();
+        assert!((p.x as i32 - 7).abs() <= 1 && (p.y as i32 - 7).abs() <= 1);
+    }
+
+    #[test]
+    fn black_never_plays_a_forbidden_point() {
+        // (7,7) is a double three for black and the obvious shape move.
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (p, c) in [
+            ((5, 7), Color::Black),
+            ((6, 7), Color::Black),
+            ((7, 5), Color::Black),
+            ((7, 6), Color::Black),
+        ] {
+            b.place(Point::new(p.0, p.1).unwrap(), c).unwrap();
+        }
+        for p in [(0, 0), (14, 0), (0, 14), (14, 14)] {
+            b.place(Point::new(p.0, p.1).unwrap(), Color::White)
+                .unwrap();
+        }
+        b.set_to_move(Color::Black);
+        let r = best_move(&b, 3);
+        assert_ne!(r.best, Some(Point { x: 7, y: 7 }));
+        let sq = b.sq(r.best.unwrap()).unwrap();
+        assert!(!b.is_forbidden(sq, Color::Black));
+    }
+}
