@@ -1,10 +1,650 @@
-//! UCCI front-end. Placeholder until the xiangqi issue lands.
+//! The UCCI front-end (xiangqi). The reader loop stays free while a search
+//! runs on its own thread: `isready`, `stop`, `ponderhit`, `probe` and
+//! `quit` are answered at once, and the search thread prints the one
+//! `bestmove`/`nobestmove` that ends every `go`.
 
-use crate::detect::Protocol;
 use crate::io::Output;
 use crate::Start;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tengen_core::report::Event;
+use tengen_core::{Score, SearchLimits, Signals, TimeControl};
+use tengen_protocol::ucci::{self, Command, Info, OptionType, PopHash, Reply};
+use tengen_search::{SearchResult, Searcher};
+use tengen_xiangqi::eval::evaluate;
+use tengen_xiangqi::{
+    format_move, parse_move, play_moves, Board, Move, Notation, XiangqiEval, HORSE_VALUE,
+};
 
-pub fn run(_start: Start, _input: Receiver<String>, out: Output) -> u8 {
-    crate::not_built(&out, Protocol::Ucci, "xiangqi")
+type XqSearcher = Searcher<Board, XiangqiEval>;
+
+/// A score in UCCI units (100 = a horse); mates as ±(10000 - plies).
+fn ucci_score(s: Score) -> i32 {
+    match s.mate_plies() {
+        Some(p) if p > 0 => 10_000 - p,
+        Some(p) => -10_000 - p,
+        None => s.0 * 100 / HORSE_VALUE,
+    }
+}
+
+/// What `probe` can report: the searched root and principal variations.
+#[derive(Clone, Copy)]
+struct Memo {
+    best: Move,
+    score: i32,
+    depth: u32,
+}
+
+/// Resign when the search sees this much (internal units) against us,
+/// accept an offered draw when worse than this.
+const RESIGN_BELOW: i32 = -2500;
+const ACCEPT_DRAW_BELOW: i32 = -60;
+
+/// Settings the GUI can change.
+struct Settings {
+    millis: bool,
+    batch: bool,
+    debug: bool,
+    ponder: bool,
+    hash_mb: usize,
+    threads: usize,
+    /// Moves each side without capture before a draw.
+    draw_moves: u32,
+}
+
+/// Combo options whose only value is the one we play with.
+const FIXED_COMBOS: [(&str, &str); 5] = [
+    ("idle", "none"),
+    ("pruning", "large"),
+    ("knowledge", "large"),
+    ("randomness", "none"),
+    ("style", "normal"),
+];
+
+struct Frontend {
+    out: Output,
+    settings: Settings,
+    board: Board,
+    banned: Vec<Move>,
+    searcher: Arc<Mutex<XqSearcher>>,
+    memo: Arc<Mutex<HashMap<u64, Memo>>>,
+    signals: Signals,
+    /// A draw offer pending for the running search.
+    draw_offer: Arc<AtomicBool>,
+    started: Instant,
+    worker: Option<JoinHandle<()>>,
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
+    let mut fe = Frontend::new(out);
+    if let Some(game) = start.game {
+        if game != crate::games::Game::Xiangqi {
+            fe.message(&format!("UCCI plays xiangqi; --game {game} is ignored"));
+        }
+    }
+    let mut booted = false;
+    let first = start.first.into_iter();
+    for line in first.chain(input.iter()) {
+        let flow = if booted {
+            fe.handle(&line)
+        } else {
+            // Boot: only `ucci` opens the session (blank lines are skipped).
+            match ucci::parse(&line) {
+                Ok(Some(Command::Ucci)) => {
+                    booted = true;
+                    fe.handle(&line)
+                }
+                Ok(Some(Command::Quit)) => Flow::Quit,
+                _ => Flow::Continue,
+            }
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+        if fe.settings.batch {
+            // Batch mode reads nothing while thinking.
+            fe.wait();
+        }
+    }
+    fe.quit();
+    0
+}
+
+impl Frontend {
+    fn new(out: Output) -> Self {
+        Frontend {
+            out,
+            settings: Settings {
+                millis: false,
+                batch: false,
+                debug: false,
+                ponder: false,
+                hash_mb: 16,
+                threads: 1,
+                draw_moves: 60,
+            },
+            board: Board::startpos(),
+            banned: Vec::new(),
+            searcher: Arc::new(Mutex::new(Searcher::new(16))),
+            memo: Arc::new(Mutex::new(HashMap::new())),
+            signals: Signals::new(),
+            draw_offer: Arc::new(AtomicBool::new(false)),
+            started: Instant::now(),
+            worker: None,
+        }
+    }
+
+    fn reply(&self, r: Reply) {
+        self.out.line(&r.to_string());
+    }
+
+    fn message(&self, text: &str) {
+        self.reply(Reply::Info(Info::message(text)));
+    }
+
+    fn thinking(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    fn wait(&mut self) {
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    fn quit(&mut self) {
+        self.signals.stop();
+        self.wait();
+        self.reply(Reply::Bye);
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let cmd = match ucci::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.message(&format!("error: {e}"));
+                return Flow::Continue;
+            }
+        };
+        match cmd {
+            Command::Ucci => self.ucci(),
+            Command::IsReady => self.reply(Reply::ReadyOk),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { fen, moves } => match self.position(fen.as_deref(), &moves) {
+                Ok(b) => {
+                    self.board = b;
+                    self.banned.clear();
+                }
+                Err(e) => self.message(&format!("error: position not changed: {e}")),
+            },
+            Command::BanMoves(moves) => {
+                let parsed: Result<Vec<Move>, String> = moves
+                    .iter()
+                    .map(|m| parse_move(&self.board, m, Notation::Iccs))
+                    .collect();
+                match parsed {
+                    Ok(list) => self.banned = list,
+                    Err(e) => self.message(&format!("error: banmoves ignored: {e}")),
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::PonderHit { draw } => {
+                if self.thinking() && self.signals.pondering() {
+                    if draw {
+                        self.draw_offer.store(true, Ordering::Release);
+                    }
+                    self.signals
+                        .ponderhit(self.started.elapsed().as_millis() as u64);
+                }
+            }
+            Command::Stop => {
+                if self.thinking() {
+                    self.signals.stop();
+                    self.wait();
+                } else {
+                    // UCCI: a stop while idle gets `nobestmove`.
+                    self.wait();
+                    self.reply(Reply::NoBestMove);
+                }
+            }
+            Command::Probe { fen, moves } => self.probe(fen.as_deref(), &moves),
+            Command::Quit => return Flow::Quit,
+            Command::Unknown(word) => {
+                if self.settings.debug {
+                    self.message(&format!("unknown command '{word}' ignored"));
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn ucci(&self) {
+        let version = env!("CARGO_PKG_VERSION");
+        let mut lines = vec![
+            Reply::Id {
+                kind: "name",
+                text: format!("tengen {version}"),
+            },
+            Reply::Id {
+                kind: "copyright",
+                text: "the tengen developers, GPL-3.0-or-later".into(),
+            },
+            Reply::Id {
+                kind: "author",
+                text: "the tengen developers".into(),
+            },
+            Reply::Option {
+                name: "usemillisec".into(),
+                kind: OptionType::Check(false),
+            },
+            Reply::Option {
+                name: "batch".into(),
+                kind: OptionType::Check(false),
+            },
+            Reply::Option {
+                name: "debug".into(),
+                kind: OptionType::Check(false),
+            },
+            Reply::Option {
+                name: "ponder".into(),
+                kind: OptionType::Check(false),
+            },
+            Reply::Option {
+                name: "hashsize".into(),
+                kind: OptionType::Spin {
+                    min: 0,
+                    max: 65_536,
+                    default: 16,
+                },
+            },
+            Reply::Option {
+                name: "threads".into(),
+                kind: OptionType::Spin {
+                    min: 0,
+                    max: 256,
+                    default: 1,
+                },
+            },
+            Reply::Option {
+                name: "drawmoves".into(),
+                kind: OptionType::Spin {
+                    min: 1,
+                    max: 1000,
+                    default: 60,
+                },
+            },
+        ];
+        for (name, only) in FIXED_COMBOS {
+            lines.push(Reply::Option {
+                name: name.into(),
+                kind: OptionType::Combo {
+                    vars: vec![only.into()],
+                    default: only.into(),
+                },
+            });
+        }
+        lines.push(Reply::Option {
+            name: "newgame".into(),
+            kind: OptionType::Button,
+        });
+        lines.push(Reply::UcciOk);
+        let text: Vec<String> = lines.iter().map(|r| r.to_string()).collect();
+        self.out.lines(text.iter().map(String::as_str));
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let flag = |v: Option<&str>| -> Option<bool> {
+            match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+                Some("true") | Some("on") | None => Some(true),
+                Some("false") | Some("off") => Some(false),
+                _ => None,
+            }
+        };
+        let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<u64>().ok());
+        let bad = |me: &Self| {
+            me.message(&format!(
+                "error: bad value '{}' for option {name}",
+                value.unwrap_or("")
+            ))
+        };
+        match name {
+            "usemillisec" | "batch" | "debug" | "ponder" => match flag(value) {
+                Some(on) => match name {
+                    "usemillisec" => self.settings.millis = on,
+                    "batch" => self.settings.batch = on,
+                    "debug" => self.settings.debug = on,
+                    _ => self.settings.ponder = on,
+                },
+                None => bad(self),
+            },
+            "hashsize" | "threads" => {
+                if self.thinking() {
+                    self.message(&format!("option {name} not changed while thinking"));
+                    return;
+                }
+                match number(value) {
+                    Some(n) if name == "hashsize" => {
+                        // 0 = engine decides.
+                        let mb = if n == 0 { 16 } else { n.min(65_536) as usize };
+                        self.settings.hash_mb = mb;
+                        self.lock_searcher().set_hash(mb);
+                    }
+                    Some(n) => {
+                        let t = if n == 0 { 1 } else { n.min(256) as usize };
+                        self.settings.threads = t;
+                        self.lock_searcher().set_threads(t);
+                    }
+                    None => bad(self),
+                }
+            }
+            "drawmoves" => match number(value) {
+                Some(n) if (1..=1000).contains(&n) => {
+                    self.settings.draw_moves = n as u32;
+                    self.board.set_move_limit(2 * n as u32);
+                }
+                _ => bad(self),
+            },
+            "newgame" => {
+                if self.thinking() {
+                    self.message("newgame ignored while thinking");
+                    return;
+                }
+                self.lock_searcher().clear();
+                lock(&self.memo).clear();
+                self.board = self.with_limit(Board::startpos());
+                self.banned.clear();
+            }
+            _ => {
+                if let Some((_, only)) = FIXED_COMBOS.iter().find(|(n, _)| *n == name) {
+                    if value.map(|v| v.trim().to_ascii_lowercase()).as_deref() != Some(only) {
+                        self.message(&format!("option {name} supports only '{only}'; kept"));
+                    }
+                } else if self.settings.debug {
+                    // GUIs send options nobody declared: accepted silently.
+                    self.message(&format!("option {name} is not used by this engine"));
+                }
+            }
+        }
+    }
+
+    fn lock_searcher(&self) -> std::sync::MutexGuard<'_, XqSearcher> {
+        lock(&self.searcher)
+    }
+
+    fn with_limit(&self, mut b: Board) -> Board {
+        b.set_move_limit(2 * self.settings.draw_moves);
+        b
+    }
+
+    /// The position a `position`/`probe` names, checked whole.
+    fn position(&self, fen: Option<&str>, moves: &[String]) -> Result<Board, String> {
+        let base = match fen {
+            None => Board::startpos(),
+            Some(f) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        };
+        let b = play_moves(
+            &self.with_limit(base),
+            moves.iter().map(String::as_str),
+            Notation::Iccs,
+        )?;
+        Ok(b)
+    }
+
+    fn probe(&self, fen: Option<&str>, moves: &[String]) {
+        let b = match self.position(fen, moves) {
+            Ok(b) => b,
+            Err(e) => {
+                self.message(&format!("error: {e}"));
+                self.reply(Reply::PopHash(PopHash::default()));
+                return;
+            }
+        };
+        let found = lock(&self.memo).get(&b.key()).copied();
+        let hash = match found {
+            Some(m) if b.is_legal(m.best) => {
+                let score = ucci_score(Score(m.score));
+                PopHash {
+                    bestmove: Some(format_move(m.best, Notation::Iccs)),
+                    lowerbound: Some((score, m.depth)),
+                    upperbound: Some((score, m.depth)),
+                }
+            }
+            _ => PopHash::default(),
+        };
+        self.reply(Reply::PopHash(hash));
+    }
+
+    fn go(&mut self, go: ucci::Go) {
+        if self.thinking() {
+            // A `go` while thinking: finish the old search first.
+            self.signals.stop();
+        }
+        self.wait();
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        let root = self.board.clone();
+        let mut legal = Vec::new();
+        root.legal_moves(&mut legal);
+        legal.retain(|m| !self.banned.contains(m));
+        if go.depth == Some(0) && !go.infinite {
+            self.reply(Reply::Info(Info {
+                depth: Some(0),
+                score: Some(ucci_score(Score(evaluate(&root)))),
+                ..Info::default()
+            }));
+            self.reply(Reply::NoBestMove);
+            return;
+        }
+        let limits = self.limits(&go, &root);
+        self.signals = Signals::new();
+        self.signals.set_pondering(go.ponder || go.infinite);
+        self.draw_offer.store(go.draw, Ordering::Release);
+        self.started = Instant::now();
+        if legal.is_empty() {
+            // Mated, stalemated, or every move banned. In ponder or
+            // infinite mode the answer still waits for stop/ponderhit.
+            if go.ponder || go.infinite {
+                let out = self.out.clone();
+                let signals = self.signals.clone();
+                self.spawn(move || {
+                    while signals.pondering() && !signals.stopped() {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    out.line(&Reply::NoBestMove.to_string());
+                });
+            } else {
+                self.reply(Reply::NoBestMove);
+            }
+            return;
+        }
+        let root_moves = if self.banned.is_empty() {
+            Vec::new()
+        } else {
+            legal
+        };
+        let out = self.out.clone();
+        let signals = self.signals.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let memo = Arc::clone(&self.memo);
+        let draw_offer = Arc::clone(&self.draw_offer);
+        let debug = self.settings.debug;
+        self.spawn(move || {
+            let mut s = lock(&searcher);
+            let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
+            let mut on_event = |e: Event<Move>| print_event(&out, debug, e);
+            let r = s.search(&root, &XiangqiEval, &limits, &signals, only, &mut on_event);
+            drop(s);
+            remember(&memo, &root, &r);
+            let offered = draw_offer.load(Ordering::Acquire);
+            out.line(&final_reply(&r, offered).to_string());
+        });
+    }
+
+    fn spawn(&mut self, f: impl FnOnce() + Send + 'static) {
+        match std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(f)
+        {
+            Ok(h) => self.worker = Some(h),
+            Err(e) => {
+                self.message(&format!("error: cannot start a search thread: {e}"));
+                self.reply(Reply::NoBestMove);
+            }
+        }
+    }
+
+    fn limits(&self, go: &ucci::Go, root: &Board) -> SearchLimits {
+        let unit = |v: u64| {
+            if self.settings.millis {
+                Duration::from_millis(v)
+            } else {
+                Duration::from_secs(v.min(1 << 40))
+            }
+        };
+        let mut l = SearchLimits {
+            multipv: 1,
+            ponder: go.ponder,
+            infinite: go.infinite,
+            depth: go.depth,
+            nodes: go.nodes,
+            overhead: Duration::from_millis(30),
+            game_ply: (root.fullmove_number().max(1) - 1) * 2
+                + (root.side_to_move() == tengen_xiangqi::Color::Black) as u32,
+            ..SearchLimits::default()
+        };
+        if let Some(t) = go.time {
+            l.time = Some(TimeControl {
+                remaining: unit(t),
+                increment: go.increment.map(unit).unwrap_or_default(),
+                moves_to_go: go.movestogo,
+                opponent_remaining: go.opptime.map(unit),
+                ..TimeControl::default()
+            });
+        }
+        if l.is_unbounded() && !l.infinite {
+            // A bare `go`: our own default limit, ended by ourselves.
+            l.move_time = Some(Duration::from_secs(5));
+        }
+        l
+    }
+
+    fn perft(&self, depth: u32) {
+        let mut b = self.board.clone();
+        let mut lines = Vec::new();
+        let mut total = 0;
+        for (m, n) in tengen_xiangqi::perft::divide(&mut b, depth.max(1)) {
+            lines.push(format!("{}: {n}", format_move(m, Notation::Iccs)));
+            total += n;
+        }
+        lines.push(String::new());
+        lines.push(format!("Nodes searched: {total}"));
+        self.out.lines(lines.iter().map(String::as_str));
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+fn print_event(out: &Output, debug: bool, e: Event<Move>) {
+    match e {
+        Event::Line(r) => {
+            let pv =
+                r.pv.iter()
+                    .map(|&m| format_move(m, Notation::Iccs))
+                    .collect();
+            let a = Info {
+                depth: Some(r.depth),
+                score: Some(ucci_score(r.score)),
+                pv,
+                ..Info::default()
+            };
+            let b = Info {
+                time_ms: Some(r.time_ms),
+                nodes: Some(r.nodes),
+                ..Info::default()
+            };
+            let (a, b) = (Reply::Info(a).to_string(), Reply::Info(b).to_string());
+            out.lines([a.as_str(), b.as_str()]);
+        }
+        Event::CurrMove { mv, .. } => {
+            if debug {
+                let i = Info {
+                    currmove: Some(format_move(mv, Notation::Iccs)),
+                    ..Info::default()
+                };
+                out.line(&Reply::Info(i).to_string());
+            }
+        }
+        Event::Stats { nodes, time_ms, .. } => {
+            let i = Info {
+                time_ms: Some(time_ms),
+                nodes: Some(nodes),
+                ..Info::default()
+            };
+            out.line(&Reply::Info(i).to_string());
+        }
+    }
+}
+
+/// `bestmove` with the draw and resign decisions, or `nobestmove`.
+fn final_reply(r: &SearchResult<Move>, draw_offered: bool) -> Reply {
+    let Some(best) = r.best else {
+        return Reply::NoBestMove;
+    };
+    let losing_mate = r.score.mate_plies().is_some_and(|p| p < 0);
+    Reply::BestMove {
+        mv: format_move(best, Notation::Iccs),
+        ponder: r.ponder.map(|m| format_move(m, Notation::Iccs)),
+        draw: draw_offered && r.score.0 < ACCEPT_DRAW_BELOW,
+        resign: losing_mate || r.score.0 < RESIGN_BELOW,
+    }
+}
+
+/// Stores each searched root's result for `probe`, keeping the memo
+/// bounded (the transposition table itself is private to the searcher).
+fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Move>) {
+    let Some(best) = r.best else { return };
+    let mut m = lock(memo);
+    if m.len() > 100_000 {
+        m.clear();
+    }
+    m.insert(
+        root.key(),
+        Memo {
+            best,
+            score: r.score.0,
+            depth: r.depth,
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_ucci_units() {
+        assert_eq!(ucci_score(Score(HORSE_VALUE)), 100);
+        assert_eq!(ucci_score(Score(-HORSE_VALUE / 2)), -50);
+        assert_eq!(ucci_score(Score::mate_in(3)), 9997);
+        assert_eq!(ucci_score(Score::mated_in(4)), -9996);
+    }
 }
