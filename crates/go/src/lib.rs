@@ -7,3 +7,4 @@ pub mod game;
 pub mod mcts;
 pub mod patterns;
 pub mod playout;
+pub mod sgf;

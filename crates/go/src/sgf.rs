@@ -1,0 +1,353 @@
+//! SGF (FF[4]) for Go: a small parser for the main line of a game record
+//! and a writer. Variations are skipped (the first one is the main line).
+
+use crate::board::{Color, Move, Point};
+use crate::game::{fmt_num, Game};
+
+/// One node's properties, in order.
+pub type Node = Vec<(String, Vec<String>)>;
+
+/// The main line of an SGF record.
+#[derive(Debug, Default)]
+pub struct Record {
+    pub nodes: Vec<Node>,
+}
+
+/// Parses the first game tree's main line.
+pub fn parse(text: &str) -> Result<Record, String> {
+    let b: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < b.len() && b[i] != '(' {
+        i += 1;
+    }
+    if i >= b.len() {
+        return Err("no game tree".into());
+    }
+    let mut rec = Record::default();
+    // depth of parentheses; once the main line's first variation ends we
+    // skip everything else.
+    let mut depth = 0i32;
+    let mut skipping_from: Option<i32> = None;
+    while i < b.len() {
+        match b[i] {
+            '(' => {
+                depth += 1;
+                i += 1;
+            }
+            ')' => {
+                if skipping_from.is_none() {
+                    // The main line ends at its first closing parenthesis.
+                    skipping_from = Some(depth);
+                }
+                depth -= 1;
+                i += 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            ';' => {
+                i += 1;
+                let mut node: Node = Vec::new();
+                loop {
+                    while i < b.len() && b[i].is_whitespace() {
+                        i += 1;
+                    }
+                    let start = i;
+                    while i < b.len() && b[i].is_ascii_alphabetic() {
+                        i += 1;
+                    }
+                    if start == i {
+                        break;
+                    }
+                    let ident: String = b[start..i]
+                        .iter()
+                        .filter(|c| c.is_ascii_uppercase())
+                        .collect();
+                    let mut values = Vec::new();
+                    loop {
+                        while i < b.len() && b[i].is_whitespace() {
+                            i += 1;
+                        }
+                        if i >= b.len() || b[i] != '[' {
+                            break;
+                        }
+                        i += 1;
+                        let mut v = String::new();
+                        while i < b.len() && b[i] != ']' {
+                            if b[i] == '\\' && i + 1 < b.len() {
+                                i += 1;
+                            }
+                            v.push(b[i]);
+                            i += 1;
+                        }
+                        if i >= b.len() {
+                            return Err("unterminated property value".into());
+                        }
+                        i += 1;
+                        values.push(v);
+                    }
+                    if values.is_empty() {
+                        return Err(format!("property {ident} without a value"));
+                    }
+                    node.push((ident, values));
+                }
+                if skipping_from.is_none() {
+                    rec.nodes.push(node);
+                }
+            }
+            c if c.is_whitespace() => i += 1,
+            c => return Err(format!("unexpected '{c}' in SGF")),
+        }
+    }
+    if rec.nodes.is_empty() {
+        return Err("empty game tree".into());
+    }
+    Ok(rec)
+}
+
+/// `dd` style point (`a` = left column, `a` = top row); empty or `tt` on
+/// boards up to 19 is a pass.
+fn sgf_move(v: &str, size: usize) -> Result<Move, String> {
+    let bytes = v.as_bytes();
+    if bytes.is_empty() || (v == "tt" && size <= 19) {
+        return Ok(Move::Pass);
+    }
+    if bytes.len() != 2 {
+        return Err(format!("bad SGF point '{v}'"));
+    }
+    let coord = |c: u8| -> Option<usize> {
+        match c {
+            b'a'..=b'z' => Some((c - b'a') as usize),
+            b'A'..=b'Z' => Some((c - b'A') as usize + 26),
+            _ => None,
+        }
+    };
+    match (coord(bytes[0]), coord(bytes[1])) {
+        (Some(x), Some(row)) if x < size && row < size => {
+            Ok(Move::Play(Point::from_xy(x, size - 1 - row)))
+        }
+        _ => Err(format!("SGF point '{v}' is off the board")),
+    }
+}
+
+/// Points of a property value, with `aa:cc` compressed rectangles.
+fn sgf_points(v: &str, size: usize) -> Result<Vec<Point>, String> {
+    if let Some((a, b)) = v.split_once(':') {
+        let (Move::Play(p), Move::Play(q)) = (sgf_move(a, size)?, sgf_move(b, size)?) else {
+            return Err(format!("bad rectangle '{v}'"));
+        };
+        let mut out = Vec::new();
+        for x in p.x().min(q.x())..=p.x().max(q.x()) {
+            for y in p.y().min(q.y())..=p.y().max(q.y()) {
+                out.push(Point::from_xy(x, y));
+            }
+        }
+        Ok(out)
+    } else {
+        match sgf_move(v, size)? {
+            Move::Play(p) => Ok(vec![p]),
+            Move::Pass => Ok(vec![]),
+        }
+    }
+}
+
+/// Builds the game of a record, stopping before move number `upto`
+/// (1-based, as GTP `loadsgf` counts); returns it and the colour to move.
+pub fn load(
+    rec: &Record,
+    upto: Option<usize>,
+    ko_rule: crate::game::KoRule,
+) -> Result<(Game, Color), String> {
+    let root = &rec.nodes[0];
+    let prop = |node: &Node, k: &str| node.iter().find(|(i, _)| i == k).map(|(_, v)| v.clone());
+    let size = match prop(root, "SZ") {
+        Some(v) => {
+            let s = v[0].trim();
+            let n: usize = s
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad SZ '{s}'"))?;
+            if !(2..=25).contains(&n) {
+                return Err(format!("board size {n} is not supported"));
+            }
+            n
+        }
+        None => 19,
+    };
+    let komi = match prop(root, "KM") {
+        Some(v) => v[0]
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| format!("bad KM '{}'", v[0]))?,
+        None => 0.0,
+    };
+    let mut game = Game::new(size, komi);
+    game.set_ko_rule(ko_rule);
+    let mut to_move = Color::Black;
+    let mut moves_played = 0usize;
+    for node in &rec.nodes {
+        // Setup stones.
+        let mut setup = Vec::new();
+        for (k, c) in [("AB", Color::Black), ("AW", Color::White)] {
+            if let Some(vals) = prop(node, k) {
+                for v in vals {
+                    for p in sgf_points(&v, size)? {
+                        setup.push((c, p));
+                    }
+                }
+            }
+        }
+        if !setup.is_empty() {
+            if !game.moves().is_empty() {
+                return Err("setup stones after moves are not supported".into());
+            }
+            let mut all: Vec<(Color, Point)> = game
+                .board()
+                .stones(Color::Black)
+                .into_iter()
+                .map(|p| (Color::Black, p))
+                .collect();
+            all.extend(
+                game.board()
+                    .stones(Color::White)
+                    .into_iter()
+                    .map(|p| (Color::White, p)),
+            );
+            all.extend(setup.iter().copied());
+            let mut fresh = Game::new(size, komi);
+            fresh.set_ko_rule(ko_rule);
+            let black_only = all.iter().all(|(c, _)| *c == Color::Black);
+            let ok = if black_only && prop(root, "HA").is_some() {
+                let pts: Vec<Point> = all.iter().map(|&(_, p)| p).collect();
+                fresh.set_handicap(&pts)
+            } else {
+                fresh.setup(&all)
+            };
+            if !ok {
+                return Err("bad setup stones".into());
+            }
+            game = fresh;
+            to_move = if game.handicap().is_empty() {
+                Color::Black
+            } else {
+                Color::White
+            };
+        }
+        if let Some(pl) = prop(node, "PL") {
+            to_move = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
+        }
+        for (k, c) in [("B", Color::Black), ("W", Color::White)] {
+            if let Some(vals) = prop(node, k) {
+                if upto.is_some_and(|n| moves_played + 1 >= n) {
+                    return Ok((game, c));
+                }
+                let m = sgf_move(vals[0].trim(), size)?;
+                game.play(c, m)
+                    .map_err(|e| format!("move {} is illegal ({e})", moves_played + 1))?;
+                moves_played += 1;
+                to_move = c.opp();
+            }
+        }
+    }
+    Ok((game, to_move))
+}
+
+fn sgf_point(p: Point, size: usize) -> String {
+    let letter = |i: usize| {
+        (if i < 26 {
+            b'a' + i as u8
+        } else {
+            b'A' + (i - 26) as u8
+        }) as char
+    };
+    format!("{}{}", letter(p.x()), letter(size - 1 - p.y()))
+}
+
+/// Writes the game as SGF, with the result when given.
+pub fn write(game: &Game, result: Option<&str>) -> String {
+    let n = game.size();
+    let mut s = format!(
+        "(;FF[4]CA[UTF-8]GM[1]AP[tengen:{}]SZ[{n}]KM[{}]RU[Chinese]",
+        env!("CARGO_PKG_VERSION"),
+        fmt_num(game.komi())
+    );
+    if let Some(r) = result {
+        s.push_str(&format!("RE[{r}]"));
+    }
+    if !game.handicap().is_empty() {
+        s.push_str(&format!("HA[{}]AB", game.handicap().len()));
+        for &p in game.handicap() {
+            s.push_str(&format!("[{}]", sgf_point(p, n)));
+        }
+    }
+    for m in game.moves() {
+        let v = match m.mv {
+            Move::Pass => String::new(),
+            Move::Play(p) => sgf_point(p, n),
+        };
+        s.push_str(&format!("\n;{}[{v}]", m.color.letter()));
+    }
+    s.push_str(")\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{parse_vertex, vertex_name};
+    use crate::game::KoRule;
+    use crate::playout::Rng;
+
+    #[test]
+    fn reads_a_record_and_writes_it_back() {
+        let text = "(;GM[1]FF[4]SZ[9]KM[6.5]HA[2]AB[cc][gg];W[ee];B[ec](;W[]) (;W[aa]))";
+        let rec = parse(text).unwrap_or_default();
+        let (g, next) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.komi(), 6.5);
+        assert_eq!(g.moves().len(), 3);
+        assert_eq!(next, Color::Black);
+        let stones: Vec<String> = g
+            .board()
+            .stones(Color::Black)
+            .into_iter()
+            .map(vertex_name)
+            .collect();
+        assert_eq!(stones, ["G3", "C7", "E7"]);
+        assert_eq!(
+            g.board()
+                .cell(match parse_vertex("E5", 9) {
+                    Some(Move::Play(p)) => p,
+                    _ => Point::from_xy(0, 0),
+                })
+                .color(),
+            Some(Color::White)
+        );
+        // Loading up to move 2 stops before B ec.
+        let (g2, next2) = load(&rec, Some(2), KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((g2.moves().len(), next2), (1, Color::Black));
+        // Round trip.
+        let again = write(&g, None);
+        let (g3, _) = load(&parse(&again).unwrap_or_default(), None, KoRule::Positional)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g3.board().hash(), g.board().hash());
+        assert_eq!(g3.moves(), g.moves());
+    }
+
+    #[test]
+    fn fuzzed_input_is_an_error_not_a_panic() {
+        let alphabet: Vec<char> = "();[]\\:ABWSZKMaz09 \n".chars().collect();
+        let mut rng = Rng::new(99);
+        for _ in 0..20_000 {
+            let len = rng.below(40);
+            let s: String = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            if let Ok(rec) = parse(&s) {
+                let _ = load(&rec, Some(rng.below(5)), KoRule::Positional);
+            }
+        }
+    }
+}
