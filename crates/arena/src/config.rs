@@ -7,7 +7,7 @@ use crate::game::{Adjudication, DrawRule, ResignRule};
 use crate::openings::{Format, OpeningSpec};
 use crate::player::{EngineConfig, Proto};
 use crate::referee::{GameKind, Variant};
-use crate::stats::Sprt;
+use crate::stats::{Sprt, SprtModel};
 use crate::toml::{self, Value};
 use crate::tournament::{Mode, Tournament};
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ options:
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
   -openings file=F format=epd|fen|moves order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
-  -sprt elo0=E0 elo1=E1 alpha=A beta=B
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=trinomial|pentanomial]
   -draw movenumber=N movecount=N score=CP    -resign movecount=N score=CP
   -pgnout FILE (the game's record format)  -jsonout FILE  -debug FILE (transcripts)
   -ratinginterval N
@@ -226,9 +226,18 @@ fn sprt(pairs: &[(String, String)], ctx: &str) -> Result<Sprt, String> {
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
+        model: SprtModel::Trinomial,
     };
     for (k, v) in pairs {
         let field = format!("{ctx}.{k}");
+        if k == "model" {
+            s.model = match v.as_str() {
+                "trinomial" | "cutechess" => SprtModel::Trinomial,
+                "pentanomial" | "fishtest" => SprtModel::Pentanomial,
+                _ => return Err(format!("{field}: '{v}' is not trinomial or pentanomial")),
+            };
+            continue;
+        }
         let x: f64 = num(v, &field)?;
         match k.as_str() {
             "elo0" => s.elo0 = x,

@@ -198,6 +198,17 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: SprtModel,
+}
+
+/// Which likelihood the test uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// cutechess-cli: W/D/L under BayesElo (undecided until there is at
+    /// least one win, draw and loss).
+    Trinomial,
+    /// fishtest: game pairs under logistic Elo.
+    Pentanomial,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,6 +252,14 @@ impl Sprt {
         f64::from(r.wins) * (w1 / w0).ln()
             + f64::from(r.draws) * (d1 / d0).ln()
             + f64::from(r.losses) * (l1 / l0).ln()
+    }
+
+    /// The LLR under the configured model.
+    pub fn llr(&self, wdl: &Wdl, penta: &Pentanomial) -> f64 {
+        match self.model {
+            SprtModel::Trinomial => self.llr_trinomial(wdl),
+            SprtModel::Pentanomial => penta.llr(self.elo0, self.elo1),
+        }
     }
 
     pub fn verdict(&self, llr: f64) -> SprtVerdict {
@@ -317,6 +336,7 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Trinomial,
         };
         let (lo, hi) = sprt.bounds();
         assert!((lo + 2.944).abs() < 0.001 && (hi - 2.944).abs() < 0.001);
@@ -350,6 +370,7 @@ mod tests {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: SprtModel::Trinomial,
         };
         let mut p = Pentanomial::default();
         for (k, n) in [(0usize, 100u32), (1, 400), (2, 1000), (3, 400), (4, 100)] {

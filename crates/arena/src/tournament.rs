@@ -279,7 +279,7 @@ impl Tournament {
                 let _ = write!(out, "{}", elo_block(st, self.sprt));
             }
             if let (Some(sprt), 1) = (self.sprt, stats.len()) {
-                let llr = sprt.llr_trinomial(&stats[0].wdl);
+                let llr = sprt.llr(&stats[0].wdl, &stats[0].penta);
                 let verdict = sprt.verdict(llr);
                 if sprt_state.is_none_or(|(_, v)| v == SprtVerdict::Continue) {
                     sprt_state = Some((llr, verdict));
@@ -451,11 +451,12 @@ impl Tournament {
                 };
                 let _ = writeln!(
                     j,
-                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"verdict\": \"{verdict}\"}},",
+                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"model\": \"{}\", \"llr\": {}, \"lower\": {}, \"upper\": {}, \"verdict\": \"{verdict}\"}},",
                     json_num(sp.elo0),
                     json_num(sp.elo1),
                     json_num(sp.alpha),
                     json_num(sp.beta),
+                    if sp.model == crate::stats::SprtModel::Trinomial { "trinomial" } else { "pentanomial" },
                     json_num(llr),
                     json_num(lo),
                     json_num(hi)

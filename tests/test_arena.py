@@ -1,0 +1,162 @@
+"""Conformance tests for tengen-arena: real engines (Stockfish, Glaurung),
+a deliberately broken engine, records read back by python-chess, the
+JSON summary, and config errors that name the wrong field."""
+import io
+import json
+import os
+import subprocess
+import sys
+
+import chess
+import chess.pgn
+import pytest
+
+from conftest import ROOT, debian_game
+
+BROKEN = str(ROOT / "tests" / "broken_engine.py")
+STOCKFISH = debian_game("stockfish")
+GLAURUNG = debian_game("glaurung")
+
+
+def weak_stockfish(name="sf"):
+    return ["-engine", "cmd=" + STOCKFISH, "name=" + name, "option.Skill Level=0",
+            "option.Threads=1", "option.Hash=8"]
+
+
+def broken(mode, after=0):
+    return ["-engine", "cmd=" + sys.executable, "arg=" + BROKEN, "arg=" + mode,
+            "arg=%d" % after, "name=broken-" + mode]
+
+
+def run_arena(arena_bin, tmp_path, args, timeout=240):
+    pgn = tmp_path / "games.pgn"
+    summary = tmp_path / "summary.json"
+    cmd = [arena_bin] + args + ["-pgnout", str(pgn), "-jsonout", str(summary)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    games = []
+    with open(pgn) as f:
+        while True:
+            g = chess.pgn.read_game(f)
+            if g is None:
+                break
+            games.append(g)
+    return proc.stdout, games, json.loads(summary.read_text())
+
+
+def check_game_is_legal(game):
+    """python-chess replays every move; the result agrees with the board."""
+    assert not game.errors, game.errors
+    board = game.board()
+    for move in game.mainline_moves():
+        assert board.is_legal(move)
+        board.push(move)
+    if board.is_checkmate():
+        assert game.headers["Result"] == ("0-1" if board.turn == chess.WHITE else "1-0")
+    if board.is_stalemate() or board.is_insufficient_material():
+        assert game.headers["Result"] == "1/2-1/2"
+    return board
+
+
+@pytest.mark.skipif(not (STOCKFISH and GLAURUNG), reason="needs stockfish and glaurung")
+def test_stockfish_vs_glaurung_pgn_reads_back(arena_bin, tmp_path):
+    out, games, summary = run_arena(arena_bin, tmp_path, weak_stockfish() + [
+        "-engine", "cmd=" + GLAURUNG, "name=glaurung",
+        "-each", "tc=4+0.1", "-games", "2", "-openings", "plies=4", "-srand", "11",
+        "-concurrency", "2", "-maxmoves", "60"])
+    assert len(games) == 2
+    enc = summary["encounters"][0]
+    assert enc["games"] == 2 and enc["wins"] + enc["draws"] + enc["losses"] == 2
+    # The pair shares its opening with colours swapped.
+    first = [g for g in games if g.headers["White"] == "sf"][0]
+    second = [g for g in games if g.headers["White"] == "glaurung"][0]
+    book = lambda g: [n.move for n in g.mainline() if n.comment == "book"]
+    assert book(first) == book(second) and len(book(first)) == 4
+    for g in games:
+        check_game_is_legal(g)
+        assert g.headers["TimeControl"] == "4+0.1"
+        assert g.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+    assert "Score of sf vs glaurung" in out and "Elo difference" in out
+
+
+@pytest.mark.parametrize("mode,verdict,termination", [
+    ("illegal", "makes an illegal move", "rules infraction"),
+    ("crash", "disconnects", "abandoned"),
+    ("hang", "loses on time", "time forfeit"),
+    ("slow", "loses on time", "time forfeit"),
+    ("nomove", "claims to have no move", "rules infraction"),
+])
+def test_broken_engine_gets_the_right_verdict(arena_bin, tmp_path, mode, verdict, termination):
+    # Two games: the broken engine loses both, so it was restarted (or
+    # recovered) after the first fault and the match carried on.
+    out, games, summary = run_arena(arena_bin, tmp_path, broken(mode, after=2) + broken("good")[:-1] + [
+        "name=good", "-each", "tc=1+0.1", "timemargin=100", "-games", "2"])
+    assert len(games) == 2
+    for g in games:
+        loser_white = g.headers["White"] == "broken-" + mode
+        assert g.headers["Result"] == ("0-1" if loser_white else "1-0"), (g.headers, out)
+        assert g.headers["Termination"] == termination
+        final = g.end().comment if g.end().comment else ""
+        assert verdict in final, final
+        check_game_is_legal(g)
+        # The faulty move itself is not in the record: two good moves each.
+        plies = len(list(g.mainline_moves()))
+        assert plies == (4 if loser_white else 5), plies
+    enc = summary["encounters"][0]
+    assert (enc["wins"], enc["losses"]) == (0, 2)
+    assert all(verdict in r["reason"] for r in summary["games"])
+
+
+def test_garbage_output_is_not_a_fault(arena_bin, tmp_path):
+    out, games, summary = run_arena(arena_bin, tmp_path, broken("garbage") + broken("good")[:-1] + [
+        "name=good", "-each", "tc=2+0.1", "-games", "2", "-maxmoves", "15"])
+    for g in games:
+        check_game_is_legal(g)
+        assert "illegal" not in g.end().comment and "protocol" not in g.end().comment
+
+
+def test_sprt_stops_the_match(arena_bin, tmp_path):
+    # A random mover against itself-with-illegal moves loses every game:
+    # the SPRT accepts H0 (elo <= 0) for the loser long before 400 games.
+    out, games, summary = run_arena(arena_bin, tmp_path, broken("illegal", after=0) + broken("good")[:-1] + [
+        "name=good", "-each", "tc=2+0.1", "-games", "2", "-rounds", "200",
+        "-sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05", "model=pentanomial"])
+    assert summary["sprt"]["verdict"] == "H0"
+    assert summary["sprt"]["llr"] <= summary["sprt"]["lower"]
+    assert len(games) < 400
+    assert "H0 was accepted" in out
+
+
+def test_toml_config_and_bad_fields(arena_bin, tmp_path):
+    cfg = tmp_path / "match.toml"
+    cfg.write_text(f"""
+games = 2
+maxmoves = 10
+pgnout = "{tmp_path / 'toml.pgn'}"
+[each]
+tc = "2+0.1"
+[[engine]]
+name = "a"
+cmd = "{sys.executable}"
+args = ["{BROKEN}", "good"]
+[[engine]]
+name = "b"
+cmd = "{sys.executable}"
+args = ["{BROKEN}", "good"]
+""")
+    proc = subprocess.run([arena_bin, "-config", str(cfg)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "toml.pgn").read_text()
+    games = [chess.pgn.read_game(io.StringIO(t)) for t in text.split("\n\n[Event")[0:1]]
+    assert games[0].headers["Termination"] == "adjudication"
+
+    cfg.write_text(cfg.read_text().replace('tc = "2+0.1"', 'tc = "2+x"'))
+    proc = subprocess.run([arena_bin, "-config", str(cfg)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "each.tc" in proc.stderr, proc.stderr
+
+    proc = subprocess.run([arena_bin, "-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tc=1", "-games", "many"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "-games" in proc.stderr
+    proc = subprocess.run([arena_bin, "-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tcc=1"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and "engine[2].tcc" in proc.stderr
