@@ -480,11 +480,10 @@ impl Frontend {
         let searcher = Arc::clone(&self.searcher);
         let memo = Arc::clone(&self.memo);
         let draw_offer = Arc::clone(&self.draw_offer);
-        let debug = self.settings.debug;
         self.spawn(move || {
             let mut s = lock(&searcher);
             let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
-            let mut on_event = |e: Event<Move>| print_event(&out, debug, e);
+            let mut on_event = |e: Event<Move>| print_event(&out, e);
             let r = s.search(&root, &XiangqiEval, &limits, &signals, only, &mut on_event);
             drop(s);
             remember(&memo, &root, &r);
@@ -563,7 +562,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     }
 }
 
-fn print_event(out: &Output, debug: bool, e: Event<Move>) {
+fn print_event(out: &Output, e: Event<Move>) {
     match e {
         Event::Line(r) => {
             let pv =
@@ -585,13 +584,11 @@ fn print_event(out: &Output, debug: bool, e: Event<Move>) {
             out.lines([a.as_str(), b.as_str()]);
         }
         Event::CurrMove { mv, .. } => {
-            if debug {
-                let i = Info {
-                    currmove: Some(format_move(mv, Notation::Iccs)),
-                    ..Info::default()
-                };
-                out.line(&Reply::Info(i).to_string());
-            }
+            let i = Info {
+                currmove: Some(format_move(mv, Notation::Iccs)),
+                ..Info::default()
+            };
+            out.line(&Reply::Info(i).to_string());
         }
         Event::Stats { nodes, time_ms, .. } => {
             let i = Info {
