@@ -81,7 +81,11 @@ impl TimeManager {
         };
         // Time we can count on without touching the final safety margin.
         let usable = (remaining - overhead_ms * (mtg.min(10.0) + 1.0)).max(0.0);
-        let mut ideal = usable / mtg + inc * 0.8;
+        // Each move costs its thinking time plus the latency the overhead
+        // stands for, and earns the increment back: only the increment
+        // beyond the overhead is ours to spend on every move.
+        let inc_share = (inc - overhead_ms).max(0.0) * 0.9;
+        let mut ideal = usable / mtg + inc_share;
         if byo > 0.0 {
             // Byo-yomi after main time: it is a free cushion for every move.
             ideal += byo * 0.8;
@@ -94,7 +98,7 @@ impl TimeManager {
         } else if tc.moves_to_go == Some(1) {
             remaining - overhead_ms * 2.0
         } else {
-            (remaining - overhead_ms) * 0.35 + inc * 0.8
+            (remaining - overhead_ms) * 0.35 + inc_share
         };
         let hard = (ideal * 4.0).min(cap);
         // Never plan past what is actually on the clock.

@@ -370,6 +370,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 // Keep the searched lines in order, then report them all
                 // together once the last one is done.
                 self.roots[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                self.roots[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
                 if self.is_main() && pv_index + 1 == multipv {
                     self.report_lines(depth, multipv);
                 }
@@ -462,6 +463,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
     // ---------------------------------------------------------------
 
     fn report_lines(&mut self, depth: u32, multipv: usize) {
+        self.flush_nodes();
         let time_ms = self.shared.elapsed_ms();
         let nodes = self.shared.total_nodes();
         let hashfull = self.shared.tt.hashfull();
@@ -493,6 +495,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         if !self.is_main() || self.shared.elapsed_ms() < 2000 {
             return;
         }
+        self.flush_nodes();
         let rm = &self.roots[self.pv_index];
         (self.on_event)(Event::Line(Report {
             depth,
