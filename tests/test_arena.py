@@ -1,6 +1,6 @@
-"""Conformance tests for tengen-arena: real engines (Stockfish, Glaurung),
-a deliberately broken engine, records read back by python-chess, the
-JSON summary, and config errors that name the wrong field."""
+"""Conformance tests for tengen-arena: real engines (Stockfish, Glaurung,
+GNU Go), a deliberately broken engine, records read back by python-chess
+and sgfmill, the JSON summary, and config errors that name the wrong field."""
 import io
 import json
 import os
@@ -10,6 +10,7 @@ import sys
 import chess
 import chess.pgn
 import pytest
+from sgfmill import boards, sgf
 
 from conftest import ROOT, debian_game
 
@@ -160,3 +161,70 @@ args = ["{BROKEN}", "good"]
     proc = subprocess.run([arena_bin, "-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tcc=1"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "engine[2].tcc" in proc.stderr
+
+
+# --- Go over GTP ---------------------------------------------------------
+
+GNUGO = debian_game("gnugo")
+
+
+def area_score(board, size):
+    """Tromp-Taylor area: stones plus empty regions reaching one colour only."""
+    score = {"b": 0, "w": 0}
+    seen = set()
+    for r in range(size):
+        for c in range(size):
+            colour = board.get(r, c)
+            if colour:
+                score[colour] += 1
+            elif (r, c) not in seen:
+                region, borders, stack = [], set(), [(r, c)]
+                seen.add((r, c))
+                while stack:
+                    p = stack.pop()
+                    region.append(p)
+                    for q in ((p[0] + 1, p[1]), (p[0] - 1, p[1]), (p[0], p[1] + 1), (p[0], p[1] - 1)):
+                        if 0 <= q[0] < size and 0 <= q[1] < size:
+                            qc = board.get(*q)
+                            if qc:
+                                borders.add(qc)
+                            elif q not in seen:
+                                seen.add(q)
+                                stack.append(q)
+                if len(borders) == 1:
+                    score[borders.pop()] += len(region)
+    return score["b"] - score["w"]
+
+
+@pytest.mark.skipif(not GNUGO, reason="needs gnugo")
+def test_gnugo_vs_gnugo_9x9_sgf(arena_bin, tmp_path):
+    out_sgf, summary = tmp_path / "games.sgf", tmp_path / "s.json"
+    gnugo = lambda level: ["-engine", "cmd=" + GNUGO, "arg=--mode", "arg=gtp", "arg=--level",
+                           "arg=%d" % level, "arg=--capture-all-dead", "name=gnugo-%d" % level]
+    proc = subprocess.run(
+        [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "7"] + gnugo(1) + gnugo(2)
+        + ["-each", "proto=gtp", "tc=60+1", "-games", "2", "-openings", "plies=2", "-srand", "4",
+           "-pgnout", str(out_sgf), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    records = [t for t in out_sgf.read_text().split("(;") if t.strip()]
+    assert len(records) == 2
+    for text in records:
+        game = sgf.Sgf_game.from_bytes(("(;" + text).encode())
+        assert game.get_size() == 9 and game.get_komi() == 7
+        root = game.get_root()
+        assert root.get("GM") == 1 and root.get("FF") == 4
+        board = boards.Board(9)
+        moves = [n.get_move() for n in game.get_main_sequence()[1:]]
+        colours = [c for c, _ in moves if c]
+        assert colours == ["b", "w"] * (len(colours) // 2) + ["b"] * (len(colours) % 2)
+        for colour, point in moves:
+            if colour and point:
+                board.play(point[0], point[1], colour)
+        result = root.get("RE")
+        if "by Tromp-Taylor" in game.get_main_sequence()[-1].get("C"):
+            margin = area_score(board, 9) - 7
+            expected = "0" if margin == 0 else ("B+%g" % margin if margin > 0 else "W+%g" % -margin)
+            assert result == expected, (result, expected)
+    data = json.loads(summary.read_text())
+    assert data["game"] == "go" and data["encounters"][0]["games"] == 2

@@ -147,6 +147,10 @@ impl Default for Variant {
 pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
         GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
+        GameKind::Go => Ok(Box::new(crate::games::go::GoReferee::new(
+            v.board_size,
+            v.komi,
+        )?)),
         other => Err(format!(
             "no {} referee yet: its rules crate has not landed",
             other.name()

@@ -493,7 +493,7 @@ fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
     };
     let mut s = format!(
         "Elo difference: {:.1} +/- {margin}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
-        e.elo,
+        e.elo + 0.0,
         st.wdl.los() * 100.0,
         st.wdl.draw_ratio() * 100.0
     );
@@ -510,7 +510,7 @@ fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
             } else {
                 "inf".into()
             };
-            let _ = write!(s, ", pair Elo {:.1} +/- {m}", pe.elo);
+            let _ = write!(s, ", pair Elo {:.1} +/- {m}", pe.elo + 0.0);
         }
         if let Some(sp) = sprt {
             let _ = write!(s, ", pentanomial LLR {:.2}", st.penta.llr(sp.elo0, sp.elo1));

@@ -1,3 +1,4 @@
 //! One referee per game, each wrapping that game's rules crate.
 
 pub mod chess;
+pub mod go;
