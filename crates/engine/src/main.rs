@@ -8,6 +8,7 @@ mod gomocup;
 mod gtp;
 mod io;
 mod session;
+mod skill;
 mod ucci;
 mod uci;
 mod usi;
@@ -18,7 +19,11 @@ use games::Game;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tengen", version, about = "A multi-game engine: chess, xiangqi, shogi, Go, gomoku/renju")]
+#[command(
+    name = "tengen",
+    version,
+    about = "A multi-game engine: chess, xiangqi, shogi, Go, gomoku/renju"
+)]
 struct Cli {
     /// Speak this protocol instead of detecting it from the first line
     /// (uci, ucci, usi, gtp, agi, gomocup).

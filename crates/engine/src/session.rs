@@ -1,1 +1,155 @@
-//! Generic alpha-beta game session (being written).
+//! A game session for the alpha-beta games (chess, xiangqi, shogi): the
+//! searcher, the thread a search runs on, and the signals that stop it.
+//!
+//! The front-end's reader loop stays free while a search runs: `go`
+//! returns at once, `stop`/`ponderhit` flip atomics, and the search thread
+//! prints its own final reply through the `on_done` callback, so exactly
+//! one terminal reply follows every `go`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+use tengen_core::report::Event;
+use tengen_core::{SearchLimits, Signals};
+use tengen_search::{Evaluator, Position, SearchResult, Searcher};
+
+/// Notation and rule switches a front-end passes to its game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// Chess960 castling notation (king takes rook) and FEN castling.
+    pub chess960: bool,
+    /// Set by the UCI front-end: xiangqi moves with ranks 1-10 (`h3e3`)
+    /// as UCI GUIs write them, instead of ICCS ranks 0-9 (`h2e2`).
+    pub uci_ranks: bool,
+}
+
+/// What a front-end needs from an alpha-beta game beyond [`Position`]:
+/// reading and writing positions and moves in the protocol's notation.
+pub trait AbGame: Send + 'static {
+    type Pos: Position;
+    type Eval: Evaluator<Self::Pos> + Default;
+
+    fn startpos() -> Self::Pos;
+    /// Parses a FEN/SFEN, naming what is wrong on failure.
+    fn from_fen(fen: &str, flags: Flags) -> Result<Self::Pos, String>;
+    /// Parses a move, accepting it only when legal.
+    fn parse_move(
+        pos: &Self::Pos,
+        text: &str,
+        flags: Flags,
+    ) -> Result<<Self::Pos as Position>::Move, String>;
+    fn move_name(pos: &Self::Pos, m: <Self::Pos as Position>::Move, flags: Flags) -> String;
+    /// Move counts per root move at `depth` (for `go perft`).
+    fn divide(pos: &mut Self::Pos, depth: u32) -> Vec<(<Self::Pos as Position>::Move, u64)>;
+    /// Plies played since the game started (for time management).
+    fn game_ply(pos: &Self::Pos) -> u32;
+    /// Whether the first player (White, Red, Sente) is to move: UCI's
+    /// `wtime` and USI's `btime` name that player's clock.
+    fn first_player_to_move(pos: &Self::Pos) -> bool;
+}
+
+type Move<G> = <<G as AbGame>::Pos as Position>::Move;
+
+pub struct Session<G: AbGame> {
+    searcher: Arc<Mutex<Searcher<G::Pos, G::Eval>>>,
+    signals: Signals,
+    started: Instant,
+    worker: Option<JoinHandle<()>>,
+    /// True from `go` until just before the final reply is printed, so a
+    /// command that follows the reply never sees the search as running.
+    busy: Arc<AtomicBool>,
+}
+
+impl<G: AbGame> Session<G> {
+    pub fn new(hash_mb: usize) -> Self {
+        Session {
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_mb))),
+            signals: Signals::new(),
+            started: Instant::now(),
+            worker: None,
+            busy: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// True while a search has not yet handed over its final reply.
+    pub fn searching(&self) -> bool {
+        self.busy.load(Ordering::Acquire)
+    }
+
+    /// Runs `f` on the searcher once no search is running (option changes
+    /// wait for the current search rather than racing it).
+    pub fn with_searcher<R>(&mut self, f: impl FnOnce(&mut Searcher<G::Pos, G::Eval>) -> R) -> R {
+        self.wait();
+        let mut s = match self.searcher.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        f(&mut s)
+    }
+
+    /// Starts a search on its own thread. A search still running is
+    /// stopped and finished first (its reply printed), never overlapped.
+    pub fn go(
+        &mut self,
+        root: G::Pos,
+        limits: SearchLimits,
+        root_moves: Vec<Move<G>>,
+        mut on_event: impl FnMut(Event<Move<G>>) + Send + 'static,
+        on_done: impl FnOnce(SearchResult<Move<G>>) + Send + 'static,
+    ) {
+        self.stop();
+        self.wait();
+        self.signals = Signals::new();
+        self.signals.set_pondering(limits.ponder);
+        self.started = Instant::now();
+        let signals = self.signals.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let busy = Arc::clone(&self.busy);
+        busy.store(true, Ordering::Release);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut s = match searcher.lock() {
+                    Ok(g) => g,
+                    Err(p) => p.into_inner(),
+                };
+                let eval = G::Eval::default();
+                let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
+                let result = s.search(&root, &eval, &limits, &signals, only, &mut on_event);
+                drop(s);
+                busy.store(false, Ordering::Release);
+                on_done(result);
+            });
+        match spawned {
+            Ok(handle) => self.worker = Some(handle),
+            Err(e) => {
+                self.busy.store(false, Ordering::Release);
+                eprintln!("tengen: cannot start a search thread: {e}");
+            }
+        }
+    }
+
+    pub fn stop(&self) {
+        self.signals.stop();
+    }
+
+    /// The opponent played the predicted move: the ponder search goes on
+    /// as a normal one, its clock starting now.
+    pub fn ponderhit(&self) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.signals.ponderhit(ms);
+    }
+
+    pub fn pondering(&self) -> bool {
+        self.searching() && self.signals.pondering()
+    }
+
+    /// Blocks until the current search (if any) has printed its reply.
+    pub fn wait(&mut self) {
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}

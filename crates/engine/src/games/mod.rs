@@ -83,8 +83,3 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
         Game::Gomoku => gomoku::perft(args),
     }
 }
-
-/// The error of a game whose crate has not landed yet.
-pub fn not_built<T>(game: Game) -> Result<T, String> {
-    Err(format!("the game {game} is not built yet"))
-}
