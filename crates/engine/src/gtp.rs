@@ -1,10 +1,1237 @@
-//! GTP front-end. Placeholder until the Go issue lands.
+//! GTP v2 front-end for Go: every standard command, the GNU Go extensions
+//! that make sense for any engine, and the analysis commands of Lizzie,
+//! Sabaki and GoGui (`lz-analyze`, `kata-analyze`, `gogui-analyze_commands`).
+//!
+//! Lines come from the stdin reader thread; analysis commands stream until
+//! the next line arrives, which is then handled normally.
 
-use crate::detect::Protocol;
 use crate::io::Output;
 use crate::Start;
-use std::sync::mpsc::Receiver;
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+use tengen_core::{TimeControl, TimeManager};
+use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
+use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
+use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
+use tengen_go::sgf;
+use tengen_protocol::gtp::{preprocess, Command, Response};
 
-pub fn run(_start: Start, _input: Receiver<String>, out: Output) -> u8 {
-    crate::not_built(&out, Protocol::Gtp, "Go")
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "help",
+    "quit",
+    "boardsize",
+    "query_boardsize",
+    "clear_board",
+    "komi",
+    "get_komi",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "get_handicap",
+    "play",
+    "black",
+    "white",
+    "genmove",
+    "genmove_black",
+    "genmove_white",
+    "reg_genmove",
+    "gg_genmove",
+    "restricted_genmove",
+    "kgs-genmove_cleanup",
+    "undo",
+    "gg-undo",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+    "final_score",
+    "final_status",
+    "final_status_list",
+    "estimate_score",
+    "loadsgf",
+    "printsgf",
+    "showboard",
+    "is_legal",
+    "all_legal",
+    "captures",
+    "color",
+    "list_stones",
+    "countlib",
+    "findlib",
+    "accuratelib",
+    "last_move",
+    "move_history",
+    "top_moves",
+    "top_moves_black",
+    "top_moves_white",
+    "echo",
+    "echo_err",
+    "cputime",
+    "level",
+    "set_random_seed",
+    "get_random_seed",
+    "advance_random_seed",
+    "clear_cache",
+    "kgs-rules",
+    "kgs-game_over",
+    "lz-analyze",
+    "kata-analyze",
+    "analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
+    "genmove_analyze",
+    "gogui-analyze_commands",
+    "gogui-play_sequence",
+    "stop",
+    "tengen-ko_rule",
+    "tengen-threads",
+    "tengen-ownership",
+];
+
+/// A failure reply's text.
+type Fail = String;
+
+fn syntax() -> Fail {
+    "syntax error".into()
+}
+
+/// One player's clock as GTP reports it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    /// Seconds left in the current period (main time or byo-yomi).
+    left: f64,
+    /// 0 in main time, else stones (Canadian) or periods (Japanese) left.
+    stones: u32,
+    known: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TimeKind {
+    None,
+    Absolute,
+    Canadian,
+    Japanese,
+}
+
+struct Settings {
+    kind: TimeKind,
+    period: f64,
+    stones: u32,
+}
+
+/// How genmove-like commands search and report.
+struct Stream {
+    interval: Option<Duration>,
+    kata: bool,
+    ownership: bool,
+    max_moves: usize,
+}
+
+struct Session {
+    game: Game,
+    searcher: Searcher,
+    threads: usize,
+    level: u32,
+    settings: Settings,
+    clocks: [Clock; 2],
+    out: Output,
+    /// Dead stones estimated for the current position (hash, list).
+    dead_cache: Option<(u64, usize, Vec<Point>, Analysis)>,
+    started: Instant,
+}
+
+pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
+    let mut s = Session {
+        game: Game::new(19, 7.5),
+        searcher: Searcher::default(),
+        threads,
+        level: 5,
+        settings: Settings {
+            kind: TimeKind::None,
+            period: 0.0,
+            stones: 0,
+        },
+        clocks: [Clock::default(); 2],
+        out: out.clone(),
+        dead_cache: None,
+        started: Instant::now(),
+    };
+    let mut pending: VecDeque<String> = start.first.into_iter().collect();
+    loop {
+        let raw = match pending.pop_front() {
+            Some(l) => l,
+            None => match input.recv() {
+                Ok(l) => l,
+                Err(_) => return 0,
+            },
+        };
+        let Some(line) = preprocess(&raw) else {
+            continue;
+        };
+        let Some(cmd) = Command::parse(&line) else {
+            // A line holding only an id: answer it, as GNU Go does.
+            if let Some(id) = Command::bare_id(&line) {
+                out.raw(&Response::failure(Some(id), "syntax error").to_string());
+            }
+            continue;
+        };
+        let quit = cmd.name == "quit";
+        if let Some(resp) = s.handle(&cmd, &input, &mut pending) {
+            out.raw(&resp.to_string());
+        }
+        if quit {
+            return 0;
+        }
+    }
+}
+
+fn cpu_seconds() -> Option<f64> {
+    // Linux: utime and stime (fields 14 and 15) in clock ticks of 1/100 s.
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ut: f64 = f.get(11)?.parse().ok()?;
+    let st: f64 = f.get(12)?.parse().ok()?;
+    Some((ut + st) / 100.0)
+}
+
+fn parse_color(s: Option<&String>) -> Result<Color, Fail> {
+    s.and_then(|c| Color::parse(c)).ok_or_else(syntax)
+}
+
+fn parse_int<T: std::str::FromStr>(s: Option<&String>) -> Result<T, Fail> {
+    s.and_then(|v| v.parse::<T>().ok()).ok_or_else(syntax)
+}
+
+fn parse_float(s: Option<&String>) -> Result<f64, Fail> {
+    s.and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite())
+        .ok_or_else(syntax)
+}
+
+fn join_points(v: &[Point]) -> String {
+    v.iter()
+        .map(|&p| vertex_name(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Session {
+    fn point(&self, s: Option<&String>) -> Result<Point, Fail> {
+        match s.and_then(|v| parse_vertex(v, self.game.size())) {
+            Some(Move::Play(p)) => Ok(p),
+            Some(Move::Pass) => Err("invalid coordinate".into()),
+            None => Err(syntax()),
+        }
+    }
+
+    fn mv(&self, s: Option<&String>) -> Result<Move, Fail> {
+        s.and_then(|v| parse_vertex(v, self.game.size()))
+            .ok_or_else(syntax)
+    }
+
+    /// Handles one command; `None` when the reply was already streamed.
+    fn handle(
+        &mut self,
+        cmd: &Command,
+        input: &Receiver<String>,
+        pending: &mut VecDeque<String>,
+    ) -> Option<Response> {
+        let id = cmd.id;
+        let a = &cmd.args;
+        let result: Result<String, Fail> = match cmd.name.as_str() {
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("tengen".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => Ok(a
+                .first()
+                .map(|n| COMMANDS.contains(&n.as_str()))
+                .unwrap_or(false)
+                .to_string()),
+            "list_commands" | "help" => Ok(COMMANDS.join("\n")),
+            "quit" => Ok(String::new()),
+            "boardsize" => self.boardsize(a),
+            "query_boardsize" => Ok(self.game.size().to_string()),
+            "clear_board" => {
+                self.game.clear();
+                self.reset_search();
+                Ok(String::new())
+            }
+            "komi" => parse_float(a.first()).map(|k| {
+                self.game.set_komi(k);
+                self.reset_search();
+                String::new()
+            }),
+            "get_komi" => Ok(fmt_num(self.game.komi())),
+            "fixed_handicap" => self.fixed_handicap(a),
+            "place_free_handicap" => self.place_free_handicap(a),
+            "set_free_handicap" => self.set_free_handicap(a),
+            "get_handicap" => Ok(self.game.handicap().len().to_string()),
+            "play" => self.play(a),
+            "black" | "white" => {
+                let mut args = vec![cmd.name.clone()];
+                args.extend(a.iter().cloned());
+                self.play(&args)
+            }
+            "genmove" | "reg_genmove" | "gg_genmove" | "kgs-genmove_cleanup" => {
+                let play = cmd.name != "reg_genmove";
+                let cleanup = cmd.name == "kgs-genmove_cleanup";
+                parse_color(a.first()).map(|c| self.genmove(c, play, cleanup, &[], None, id).1)
+            }
+            "genmove_black" => Ok(self.genmove(Color::Black, true, false, &[], None, id).1),
+            "genmove_white" => Ok(self.genmove(Color::White, true, false, &[], None, id).1),
+            "restricted_genmove" => self.restricted_genmove(a, id),
+            "undo" => {
+                if self.game.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".into())
+                }
+            }
+            "gg-undo" => self.gg_undo(a),
+            "time_settings" => self.time_settings(a),
+            "kgs-time_settings" => self.kgs_time_settings(a),
+            "time_left" => self.time_left(a),
+            "final_score" => Ok(self.final_score().to_string()),
+            "estimate_score" => Ok(self.estimate_score()),
+            "final_status" => self.final_status(a),
+            "final_status_list" => self.final_status_list(a),
+            "loadsgf" => self.loadsgf(a),
+            "printsgf" => self.printsgf(a),
+            "showboard" => Ok(format!("\n{}", self.game.board().render())),
+            "is_legal" => parse_color(a.first()).and_then(|c| {
+                let m = self.mv(a.get(1))?;
+                Ok(if self.game.is_legal(c, m) { "1" } else { "0" }.to_string())
+            }),
+            "all_legal" => parse_color(a.first()).map(|c| join_points(&self.game.legal_points(c))),
+            "captures" => parse_color(a.first()).map(|c| self.game.board().captures(c).to_string()),
+            "color" => self.point(a.first()).map(|p| {
+                match self.game.board().cell(p) {
+                    Cell::Black => "black",
+                    Cell::White => "white",
+                    _ => "empty",
+                }
+                .to_string()
+            }),
+            "list_stones" => {
+                parse_color(a.first()).map(|c| join_points(&self.game.board().stones(c)))
+            }
+            "countlib" | "findlib" => self.point(a.first()).and_then(|p| {
+                if self.game.board().cell(p).color().is_none() {
+                    return Err("vertex must not be empty".into());
+                }
+                let libs = self.game.board().liberties(p);
+                Ok(if cmd.name == "countlib" {
+                    libs.len().to_string()
+                } else {
+                    join_points(&libs)
+                })
+            }),
+            "accuratelib" => self.accuratelib(a),
+            "last_move" => match self.game.moves().last() {
+                Some(p) => Ok(format!("{} {}", p.color.name(), move_name(p.mv))),
+                None => Err("no previous move known".into()),
+            },
+            "move_history" => Ok(self
+                .game
+                .moves()
+                .iter()
+                .rev()
+                .map(|p| format!("{} {}", p.color.name(), move_name(p.mv)))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "top_moves" | "top_moves_black" | "top_moves_white" => {
+                let c = match cmd.name.as_str() {
+                    "top_moves_black" => Color::Black,
+                    "top_moves_white" => Color::White,
+                    _ => self.game.to_move(),
+                };
+                Ok(self.top_moves(c))
+            }
+            "echo" => Ok(a.join(" ")),
+            "echo_err" => {
+                eprintln!("{}", a.join(" "));
+                Ok(a.join(" "))
+            }
+            "cputime" => Ok(format!(
+                "{:.3}",
+                cpu_seconds().unwrap_or_else(|| self.started.elapsed().as_secs_f64())
+            )),
+            "level" => parse_int::<u32>(a.first()).map(|l| {
+                self.level = l.clamp(1, 100);
+                String::new()
+            }),
+            "set_random_seed" => parse_int::<u64>(a.first()).map(|s| {
+                self.searcher.set_seed(s);
+                String::new()
+            }),
+            "get_random_seed" => Ok(self.searcher.seed().to_string()),
+            "advance_random_seed" => parse_int::<u64>(a.first()).map(|n| {
+                let s = self.searcher.seed().wrapping_add(n);
+                self.searcher.set_seed(s);
+                String::new()
+            }),
+            "clear_cache" => {
+                self.reset_search();
+                Ok(String::new())
+            }
+            "kgs-rules" => Ok(String::new()),
+            "kgs-game_over" | "stop" => Ok(String::new()),
+            "lz-analyze" | "kata-analyze" | "analyze" => {
+                return self.analyze(cmd, input, pending);
+            }
+            "lz-genmove_analyze" | "kata-genmove_analyze" | "genmove_analyze" => {
+                return self.genmove_analyze(cmd);
+            }
+            "gogui-analyze_commands" => Ok(gogui_commands()),
+            "gogui-play_sequence" => self.play_sequence(a),
+            "tengen-ko_rule" => match a.first() {
+                None => Ok(format!("{:?}", self.game.ko_rule()).to_lowercase()),
+                Some(r) => KoRule::parse(r)
+                    .map(|r| {
+                        self.game.set_ko_rule(r);
+                        String::new()
+                    })
+                    .ok_or_else(syntax),
+            },
+            "tengen-ownership" => {
+                let (_, an) = self.dead_stones();
+                let n = self.game.size();
+                let rows: Vec<String> = (0..n)
+                    .rev()
+                    .map(|y| {
+                        (0..n)
+                            .map(|x| {
+                                format!(
+                                    "{:.2}",
+                                    an.ownership.get(y * n + x).copied().unwrap_or(0.0)
+                                )
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                Ok(rows.join("\n"))
+            }
+            "tengen-threads" => parse_int::<usize>(a.first()).map(|n| {
+                self.threads = n.clamp(1, 256);
+                String::new()
+            }),
+            _ => Err("unknown command".into()),
+        };
+        Some(match result {
+            Ok(text) => Response::success(id, text),
+            Err(text) => Response::failure(id, text),
+        })
+    }
+
+    fn reset_search(&mut self) {
+        self.searcher.clear();
+        self.dead_cache = None;
+    }
+
+    fn boardsize(&mut self, a: &[String]) -> Result<String, Fail> {
+        let n: usize = parse_int(a.first())?;
+        if !(2..=25).contains(&n) {
+            return Err("unacceptable size".into());
+        }
+        let komi = self.game.komi();
+        let rule = self.game.ko_rule();
+        self.game = Game::new(n, komi);
+        self.game.set_ko_rule(rule);
+        self.reset_search();
+        Ok(String::new())
+    }
+
+    fn fixed_handicap(&mut self, a: &[String]) -> Result<String, Fail> {
+        let n: usize = parse_int(a.first())?;
+        if !self.game.board().is_empty_board() || !self.game.moves().is_empty() {
+            return Err("board not empty".into());
+        }
+        let pts = fixed_handicap(self.game.size(), n).ok_or("invalid number of stones")?;
+        if !self.game.set_handicap(&pts) {
+            return Err("invalid number of stones".into());
+        }
+        self.reset_search();
+        Ok(join_points(&pts))
+    }
+
+    fn place_free_handicap(&mut self, a: &[String]) -> Result<String, Fail> {
+        let n: usize = parse_int(a.first())?;
+        let size = self.game.size();
+        if !self.game.board().is_empty_board() || !self.game.moves().is_empty() {
+            return Err("board not empty".into());
+        }
+        if n < 2 || n >= size * size {
+            return Err("invalid number of stones".into());
+        }
+        // The fixed points first, then points far from every stone so far.
+        let mut pts = fixed_handicap(size, n.min(9))
+            .or_else(|| fixed_handicap(size, n.min(4)))
+            .unwrap_or_default();
+        let all: Vec<Point> = self.game.board().points().collect();
+        while pts.len() < n {
+            let far = all
+                .iter()
+                .copied()
+                .filter(|p| !pts.contains(p))
+                .max_by_key(|p| {
+                    let d = pts
+                        .iter()
+                        .map(|q| p.x().abs_diff(q.x()) + p.y().abs_diff(q.y()))
+                        .min()
+                        .unwrap_or(size);
+                    let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
+                    (d.min(4), line.min(3), usize::MAX - p.index())
+                });
+            match far {
+                Some(p) => pts.push(p),
+                None => break,
+            }
+        }
+        pts.truncate(n);
+        if !self.game.set_handicap(&pts) {
+            return Err("invalid number of stones".into());
+        }
+        self.reset_search();
+        Ok(join_points(&pts))
+    }
+
+    fn set_free_handicap(&mut self, a: &[String]) -> Result<String, Fail> {
+        if !self.game.board().is_empty_board() || !self.game.moves().is_empty() {
+            return Err("board not empty".into());
+        }
+        let mut pts = Vec::new();
+        for v in a {
+            match parse_vertex(v, self.game.size()) {
+                Some(Move::Play(p)) if !pts.contains(&p) => pts.push(p),
+                Some(_) => return Err("bad vertex list".into()),
+                None => return Err(syntax()),
+            }
+        }
+        let size = self.game.size();
+        if pts.len() < 2 || pts.len() >= size * size {
+            return Err("bad vertex list".into());
+        }
+        if !self.game.set_handicap(&pts) {
+            return Err("bad vertex list".into());
+        }
+        self.reset_search();
+        Ok(String::new())
+    }
+
+    fn play(&mut self, a: &[String]) -> Result<String, Fail> {
+        if a.len() < 2 {
+            return Err(syntax());
+        }
+        let c = parse_color(a.first())?;
+        let m = self.mv(a.get(1))?;
+        self.game
+            .play(c, m)
+            .map_err(|_| "illegal move".to_string())?;
+        self.dead_cache = None;
+        Ok(String::new())
+    }
+
+    fn play_sequence(&mut self, a: &[String]) -> Result<String, Fail> {
+        if !a.len().is_multiple_of(2) {
+            return Err(syntax());
+        }
+        let mut g = self.game.clone();
+        for pair in a.chunks(2) {
+            let c = parse_color(pair.first())?;
+            let m = self.mv(pair.get(1))?;
+            g.play(c, m).map_err(|_| "illegal move".to_string())?;
+        }
+        self.game = g;
+        self.dead_cache = None;
+        Ok(String::new())
+    }
+
+    fn gg_undo(&mut self, a: &[String]) -> Result<String, Fail> {
+        let n: usize = if a.is_empty() {
+            1
+        } else {
+            parse_int(a.first())?
+        };
+        if n > self.game.moves().len() {
+            return Err("cannot undo".into());
+        }
+        for _ in 0..n {
+            self.game.undo();
+        }
+        Ok(String::new())
+    }
+
+    fn accuratelib(&self, a: &[String]) -> Result<String, Fail> {
+        let c = parse_color(a.first())?;
+        let p = self.point(a.get(1))?;
+        let mut g = self.game.clone();
+        if g.board().cell(p) != Cell::Empty {
+            return Err("vertex must be empty".into());
+        }
+        if g.play(c, Move::Play(p)).is_err() {
+            return Ok("0".into());
+        }
+        Ok(g.board().liberties(p).len().to_string())
+    }
+
+    fn time_settings(&mut self, a: &[String]) -> Result<String, Fail> {
+        if a.len() != 3 {
+            return Err(syntax());
+        }
+        let main: u64 = parse_int(a.first())?;
+        let period: u64 = parse_int(a.get(1))?;
+        let stones: u32 = parse_int(a.get(2))?;
+        let kind = if period == 0 {
+            TimeKind::Absolute
+        } else if stones == 0 {
+            TimeKind::None
+        } else {
+            TimeKind::Canadian
+        };
+        self.set_time(kind, main as f64, period as f64, stones);
+        Ok(String::new())
+    }
+
+    fn kgs_time_settings(&mut self, a: &[String]) -> Result<String, Fail> {
+        let kind = a
+            .first()
+            .map(|s| s.to_ascii_lowercase())
+            .ok_or_else(syntax)?;
+        let num = |i: usize| -> Result<u64, Fail> { parse_int(a.get(i)) };
+        match kind.as_str() {
+            "none" => self.set_time(TimeKind::None, 0.0, 0.0, 0),
+            "absolute" => self.set_time(TimeKind::Absolute, num(1)? as f64, 0.0, 0),
+            "canadian" => {
+                let stones = num(3)? as u32;
+                let k = if stones == 0 {
+                    TimeKind::None
+                } else {
+                    TimeKind::Canadian
+                };
+                self.set_time(k, num(1)? as f64, num(2)? as f64, stones)
+            }
+            "byoyomi" => self.set_time(
+                TimeKind::Japanese,
+                num(1)? as f64,
+                num(2)? as f64,
+                num(3)? as u32,
+            ),
+            _ => return Err(syntax()),
+        }
+        Ok(String::new())
+    }
+
+    fn set_time(&mut self, kind: TimeKind, main: f64, period: f64, stones: u32) {
+        self.settings = Settings {
+            kind,
+            period,
+            stones,
+        };
+        let clock = if main > 0.0 {
+            Clock {
+                left: main,
+                stones: 0,
+                known: true,
+            }
+        } else {
+            Clock {
+                left: period,
+                stones,
+                known: true,
+            }
+        };
+        self.clocks = [clock; 2];
+    }
+
+    fn time_left(&mut self, a: &[String]) -> Result<String, Fail> {
+        if a.len() != 3 {
+            return Err(syntax());
+        }
+        let c = parse_color(a.first())?;
+        let t: f64 = parse_float(a.get(1))?;
+        let s: u32 = parse_int(a.get(2))?;
+        self.clocks[c.index()] = Clock {
+            left: t.max(0.0),
+            stones: s,
+            known: true,
+        };
+        Ok(String::new())
+    }
+
+    /// Search limits for a move of `c` under the clock.
+    fn limits(&self, c: Color) -> Limits {
+        let by_level = Limits {
+            playouts: Some(2000 * self.level as u64),
+            time: None,
+            threads: self.threads,
+        };
+        let st = &self.settings;
+        let clock = self.clocks[c.index()];
+        if st.kind == TimeKind::None || !clock.known {
+            return by_level;
+        }
+        let ms = |s: f64| Duration::from_millis((s.max(0.0) * 1000.0) as u64);
+        let in_main =
+            clock.stones == 0 && st.kind != TimeKind::Absolute || st.kind == TimeKind::Absolute;
+        let tc = match st.kind {
+            TimeKind::Absolute => TimeControl {
+                remaining: ms(clock.left),
+                ..Default::default()
+            },
+            TimeKind::Canadian if in_main => TimeControl {
+                remaining: ms(clock.left),
+                byoyomi: ms(st.period),
+                byoyomi_moves: st.stones.max(1),
+                ..Default::default()
+            },
+            TimeKind::Canadian => TimeControl {
+                remaining: Duration::ZERO,
+                byoyomi: ms(clock.left),
+                byoyomi_moves: clock.stones.max(1),
+                ..Default::default()
+            },
+            TimeKind::Japanese if in_main => TimeControl {
+                remaining: ms(clock.left),
+                byoyomi: ms(st.period),
+                byoyomi_moves: 0,
+                ..Default::default()
+            },
+            _ => TimeControl {
+                remaining: Duration::ZERO,
+                byoyomi: ms(st.period.min(clock.left.max(st.period))),
+                byoyomi_moves: 0,
+                ..Default::default()
+            },
+        };
+        let ply = self.game.moves().len() as u32 / 2;
+        let tm = TimeManager::new(&tc, Duration::from_millis(250), ply);
+        // MCTS has no iterations: aim between the soft and hard limits.
+        let t = (tm.soft.mul_f64(1.5)).min(tm.hard);
+        Limits {
+            playouts: None,
+            time: Some(t),
+            threads: self.threads,
+        }
+    }
+
+    /// Runs a search for `c` and picks a move; returns (move, reply text).
+    fn genmove(
+        &mut self,
+        c: Color,
+        play: bool,
+        cleanup: bool,
+        allow: &[Point],
+        stream: Option<&Stream>,
+        id: Option<u64>,
+    ) -> (Option<Analysis>, String) {
+        let start = Instant::now();
+        let limits = self.limits(c);
+        let (mv, analysis) = self.choose(c, &limits, cleanup, allow, stream, id);
+        let text = match mv {
+            None => "resign".to_string(),
+            Some(m) => {
+                if play {
+                    // The chosen move is legal by construction; keep the
+                    // board unchanged if it somehow is not.
+                    let _ = self.game.play(c, m);
+                    self.dead_cache = None;
+                }
+                move_name(m)
+            }
+        };
+        // Our own clock estimate, until the controller sends time_left.
+        let used = start.elapsed().as_secs_f64();
+        let clock = &mut self.clocks[c.index()];
+        if clock.known {
+            clock.left = (clock.left - used).max(0.0);
+        }
+        (analysis, text)
+    }
+
+    /// `None` means resign.
+    fn choose(
+        &mut self,
+        c: Color,
+        limits: &Limits,
+        cleanup: bool,
+        allow: &[Point],
+        stream: Option<&Stream>,
+        id: Option<u64>,
+    ) -> (Option<Move>, Option<Analysis>) {
+        let opp_passed = self
+            .game
+            .moves()
+            .last()
+            .is_some_and(|p| p.mv == Move::Pass && p.color == c.opp());
+        let winning_as_is = {
+            let s = self.game.tromp_taylor().0;
+            if c == Color::Black {
+                s > 0.0
+            } else {
+                s < 0.0
+            }
+        };
+        // Ending the game now wins under Tromp-Taylor: pass.
+        if opp_passed && winning_as_is && !cleanup && allow.is_empty() && stream.is_none() {
+            return (Some(Move::Pass), None);
+        }
+        let filter = RootFilter {
+            allow: allow.to_vec(),
+            avoid: Vec::new(),
+            no_pass: cleanup,
+        };
+        let out = self.out.clone();
+        let mut last_report = Instant::now();
+        let mut printed_head = false;
+        let head = Response::head(true, id);
+        let a = self.searcher.search(
+            &self.game,
+            c,
+            limits,
+            &filter,
+            &mut |now: &dyn Fn() -> Analysis| {
+                if let Some(st) = stream {
+                    if !printed_head {
+                        out.line(&head);
+                        printed_head = true;
+                    }
+                    if st.interval.is_some_and(|i| last_report.elapsed() >= i) {
+                        last_report = Instant::now();
+                        out.line(&info_line(&now(), c, st));
+                    }
+                }
+                false
+            },
+        );
+        if let Some(st) = stream {
+            if !printed_head {
+                out.line(&head);
+            }
+            out.line(&info_line(&a, c, st));
+        }
+        let size = self.game.size();
+        let best = a.candidates.first().cloned();
+        let Some(best) = best else {
+            return (Some(Move::Pass), Some(a));
+        };
+        // Resign when clearly lost after a real search.
+        if best.winrate < 0.05
+            && a.playouts >= 1000
+            && self.game.moves().len() > size * size / 3
+            && !cleanup
+        {
+            return (None, Some(a));
+        }
+        let mut choice = best.mv;
+        if choice == Move::Pass && !winning_as_is {
+            // Passing would let the game end lost: play on if we can.
+            if let Some(alt) = a
+                .candidates
+                .iter()
+                .find(|k| k.mv != Move::Pass && k.visits > 0)
+            {
+                choice = alt.mv;
+            } else if let Some(alt) = a.candidates.iter().find(|k| k.mv != Move::Pass) {
+                choice = alt.mv;
+            }
+        }
+        if !self.game.is_legal(c, choice) {
+            choice = Move::Pass;
+        }
+        (Some(choice), Some(a))
+    }
+
+    fn restricted_genmove(&mut self, a: &[String], id: Option<u64>) -> Result<String, Fail> {
+        let c = parse_color(a.first())?;
+        let mut allow = Vec::new();
+        for v in &a[1..] {
+            match parse_vertex(v, self.game.size()) {
+                Some(Move::Play(p)) => allow.push(p),
+                _ => return Err(syntax()),
+            }
+        }
+        if allow.is_empty() {
+            return Err(syntax());
+        }
+        if !allow.iter().any(|&p| self.game.is_legal(c, Move::Play(p))) {
+            return Ok("pass".into());
+        }
+        Ok(self.genmove(c, true, false, &allow, None, id).1)
+    }
+
+    /// Dead stones from the ownership statistics of a short search.
+    fn dead_stones(&mut self) -> (Vec<Point>, Analysis) {
+        let key = (self.game.board().hash(), self.game.moves().len());
+        if let Some((h, n, d, a)) = &self.dead_cache {
+            if (*h, *n) == key {
+                return (d.clone(), a.clone());
+            }
+        }
+        let c = self.game.to_move();
+        let limits = Limits {
+            playouts: Some(4000 + 500 * self.level as u64),
+            time: Some(Duration::from_secs(10)),
+            threads: self.threads,
+        };
+        let a = self
+            .searcher
+            .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
+                false
+            });
+        let b = self.game.board();
+        let mut dead = Vec::new();
+        for (i, p) in b.points().enumerate() {
+            let own = a.ownership.get(i).copied().unwrap_or(0.0);
+            match b.cell(p) {
+                Cell::Black if own < -0.4 => dead.push(p),
+                Cell::White if own > 0.4 => dead.push(p),
+                _ => {}
+            }
+        }
+        self.dead_cache = Some((key.0, key.1, dead.clone(), a.clone()));
+        (dead, a)
+    }
+
+    fn final_score(&mut self) -> Score {
+        let (dead, _) = self.dead_stones();
+        self.game.score_without(&dead)
+    }
+
+    fn estimate_score(&mut self) -> String {
+        let (_, a) = self.dead_stones();
+        let mean = a.score_mean;
+        let sd = a.score_stdev;
+        format!(
+            "{} (upper bound: {}, lower: {})",
+            Score((mean * 10.0).round() / 10.0),
+            Score(((mean + sd) * 10.0).round() / 10.0),
+            Score(((mean - sd) * 10.0).round() / 10.0)
+        )
+    }
+
+    fn final_status(&mut self, a: &[String]) -> Result<String, Fail> {
+        let p = self.point(a.first())?;
+        let (dead, _) = self.dead_stones();
+        let b = self.game.board();
+        Ok(match b.cell(p) {
+            Cell::Black | Cell::White => {
+                if dead.contains(&p) { "dead" } else { "alive" }.to_string()
+            }
+            _ => match b.owners_with(&dead)[p.index()] {
+                Some(Color::Black) => "black_territory".into(),
+                Some(Color::White) => "white_territory".into(),
+                None => "dame".into(),
+            },
+        })
+    }
+
+    fn final_status_list(&mut self, a: &[String]) -> Result<String, Fail> {
+        let kind = a.first().ok_or_else(syntax)?.as_str();
+        if !matches!(
+            kind,
+            "alive" | "dead" | "seki" | "black_territory" | "white_territory" | "dame"
+        ) {
+            return Err(syntax());
+        }
+        let (dead, _) = self.dead_stones();
+        let b = self.game.board();
+        let owners = b.owners_with(&dead);
+        let pts: Vec<Point> = b
+            .points()
+            .filter(|&p| {
+                let stone = b.cell(p).color().is_some();
+                match kind {
+                    "alive" => stone && !dead.contains(&p),
+                    "dead" => dead.contains(&p),
+                    "seki" => false,
+                    "black_territory" => {
+                        (!stone || dead.contains(&p)) && owners[p.index()] == Some(Color::Black)
+                    }
+                    "white_territory" => {
+                        (!stone || dead.contains(&p)) && owners[p.index()] == Some(Color::White)
+                    }
+                    _ => (!stone || dead.contains(&p)) && owners[p.index()].is_none(),
+                }
+            })
+            .collect();
+        // One group per line is what GNU Go does; one line is fine too.
+        Ok(join_points(&pts))
+    }
+
+    fn top_moves(&mut self, c: Color) -> String {
+        let limits = Limits {
+            playouts: Some(1000 * self.level as u64),
+            time: None,
+            threads: self.threads,
+        };
+        let a = self
+            .searcher
+            .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
+                false
+            });
+        a.candidates
+            .iter()
+            .filter(|k| k.visits > 0)
+            .take(10)
+            .map(|k| format!("{} {:.2}", move_name(k.mv), k.winrate * 100.0))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn loadsgf(&mut self, a: &[String]) -> Result<String, Fail> {
+        let path = a.first().ok_or_else(syntax)?;
+        let upto = match a.get(1) {
+            None => None,
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) => Some(n),
+                // GNU Go also accepts a vertex here; we do not.
+                Err(_) => return Err(syntax()),
+            },
+        };
+        let text = std::fs::read_to_string(path).map_err(|_| "cannot load file".to_string())?;
+        let rec = sgf::parse(&text).map_err(|_| "cannot load file".to_string())?;
+        let (game, next) = sgf::load(&rec, upto, self.game.ko_rule())
+            .map_err(|_| "cannot load file".to_string())?;
+        self.game = game;
+        self.reset_search();
+        Ok(next.name().to_string())
+    }
+
+    fn printsgf(&mut self, a: &[String]) -> Result<String, Fail> {
+        let text = sgf::write(&self.game, None);
+        match a.first() {
+            Some(path) => {
+                std::fs::write(path, &text).map_err(|_| "cannot write file".to_string())?;
+                Ok(String::new())
+            }
+            None => Ok(text.trim_end().to_string()),
+        }
+    }
+
+    /// Parses `[color] [interval] [key value...]` of the analysis commands.
+    fn analysis_args(
+        &self,
+        a: &[String],
+        kata: bool,
+    ) -> Result<(Color, Stream, Vec<Point>, Vec<Point>), Fail> {
+        let mut i = 0;
+        let mut color = self.game.to_move();
+        let mut st = Stream {
+            interval: Some(Duration::from_millis(1000)),
+            kata,
+            ownership: false,
+            max_moves: 362,
+        };
+        let mut avoid = Vec::new();
+        let mut allow = Vec::new();
+        if let Some(c) = a.first().and_then(|s| Color::parse(s)) {
+            color = c;
+            i += 1;
+        }
+        if let Some(n) = a.get(i).and_then(|s| s.parse::<u64>().ok()) {
+            st.interval = Some(Duration::from_millis(n * 10));
+            i += 1;
+        }
+        while i < a.len() {
+            let key = a[i].as_str();
+            let val = a.get(i + 1);
+            match key {
+                "interval" => {
+                    st.interval = Some(Duration::from_millis(parse_int::<u64>(val)? * 10))
+                }
+                "minmoves" => {
+                    parse_int::<u64>(val)?;
+                }
+                "maxmoves" => st.max_moves = parse_int::<usize>(val)?.max(1),
+                "ownership" => st.ownership = val.map(|v| v == "true").ok_or_else(syntax)?,
+                "ownershipStdev"
+                | "movesOwnership"
+                | "movesOwnershipStdev"
+                | "pvVisits"
+                | "pvEdgeVisits"
+                | "rootInfo" => {
+                    val.ok_or_else(syntax)?;
+                }
+                "avoid" | "allow" => {
+                    // avoid <color> <v,v,...> <depth>
+                    parse_color(val)?;
+                    let list = a.get(i + 2).ok_or_else(syntax)?;
+                    parse_int::<u32>(a.get(i + 3))?;
+                    for v in list.split(',') {
+                        match parse_vertex(v, self.game.size()) {
+                            Some(Move::Play(p)) => {
+                                if key == "avoid" {
+                                    avoid.push(p)
+                                } else {
+                                    allow.push(p)
+                                }
+                            }
+                            Some(Move::Pass) => {}
+                            None => return Err(syntax()),
+                        }
+                    }
+                    i += 2;
+                }
+                _ => return Err(syntax()),
+            }
+            i += 2;
+        }
+        Ok((color, st, avoid, allow))
+    }
+
+    /// `lz-analyze` / `kata-analyze`: stream until any input arrives.
+    fn analyze(
+        &mut self,
+        cmd: &Command,
+        input: &Receiver<String>,
+        pending: &mut VecDeque<String>,
+    ) -> Option<Response> {
+        let kata = cmd.name == "kata-analyze";
+        let (color, st, avoid, allow) = match self.analysis_args(&cmd.args, kata) {
+            Ok(x) => x,
+            Err(e) => return Some(Response::failure(cmd.id, e)),
+        };
+        self.out.line(&Response::head(true, cmd.id));
+        let filter = RootFilter {
+            allow,
+            avoid,
+            no_pass: false,
+        };
+        let limits = Limits {
+            playouts: None,
+            time: None,
+            threads: self.threads,
+        };
+        let out = self.out.clone();
+        let mut last = Instant::now();
+        let mut closed = false;
+        self.searcher.search(
+            &self.game,
+            color,
+            &limits,
+            &filter,
+            &mut |now: &dyn Fn() -> Analysis| {
+                match input.try_recv() {
+                    Ok(line) => {
+                        pending.push_back(line);
+                        return true;
+                    }
+                    Err(TryRecvError::Disconnected) => {
+                        closed = true;
+                        return true;
+                    }
+                    Err(TryRecvError::Empty) => {}
+                }
+                if st.interval.is_some_and(|i| last.elapsed() >= i) {
+                    last = Instant::now();
+                    out.line(&info_line(&now(), color, &st));
+                }
+                false
+            },
+        );
+        // The empty line that ends the response.
+        self.out.raw("\n");
+        let _ = closed;
+        None
+    }
+
+    /// `*-genmove_analyze`: info lines, then `play <move>`, then the end.
+    fn genmove_analyze(&mut self, cmd: &Command) -> Option<Response> {
+        let kata = cmd.name == "kata-genmove_analyze";
+        let (color, st, _, _) = match self.analysis_args(&cmd.args, kata) {
+            Ok(x) => x,
+            Err(e) => return Some(Response::failure(cmd.id, e)),
+        };
+        let (_, text) = self.genmove(color, true, false, &[], Some(&st), cmd.id);
+        self.out.raw(&format!("play {text}\n\n"));
+        None
+    }
+}
+
+/// One analysis line holding every candidate.
+fn info_line(a: &Analysis, color: Color, st: &Stream) -> String {
+    let mut parts = Vec::new();
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let score = a.score_mean * sign;
+    for (order, k) in a
+        .candidates
+        .iter()
+        .filter(|k| k.visits > 0)
+        .take(st.max_moves)
+        .enumerate()
+    {
+        let pv =
+            k.pv.iter()
+                .map(|&m| move_name(m))
+                .collect::<Vec<_>>()
+                .join(" ");
+        let mv = move_name(k.mv);
+        if st.kata {
+            parts.push(format!(
+                "info move {mv} visits {} utility {:.4} winrate {:.6} scoreMean {:.2} scoreStdev {:.2} scoreLead {:.2} scoreSelfplay {:.2} prior {:.6} lcb {:.6} utilityLcb {:.4} order {order} pv {pv}",
+                k.visits,
+                k.winrate * 2.0 - 1.0,
+                k.winrate,
+                score,
+                a.score_stdev,
+                score,
+                score,
+                k.prior,
+                k.lcb,
+                k.lcb * 2.0 - 1.0,
+            ));
+        } else {
+            parts.push(format!(
+                "info move {mv} visits {} winrate {} prior {} lcb {} order {order} pv {pv}",
+                k.visits,
+                (k.winrate * 10000.0).round() as i64,
+                (k.prior * 10000.0).round() as i64,
+                (k.lcb * 10000.0).round() as i64,
+            ));
+        }
+    }
+    let mut line = parts.join(" ");
+    if st.kata && st.ownership {
+        // Row-major from the top-left, side to move's view.
+        let n = (a.ownership.len() as f64).sqrt() as usize;
+        let mut own = Vec::with_capacity(a.ownership.len());
+        for y in (0..n).rev() {
+            for x in 0..n {
+                let v = a.ownership.get(y * n + x).copied().unwrap_or(0.0) * sign;
+                own.push(format!("{v:.3}"));
+            }
+        }
+        line.push_str(" ownership ");
+        line.push_str(&own.join(" "));
+    }
+    line
+}
+
+fn gogui_commands() -> String {
+    [
+        "dboard/Ownership/tengen-ownership",
+        "none/Final score/final_score",
+        "plist/Dead stones/final_status_list dead",
+        "plist/Alive stones/final_status_list alive",
+        "string/Estimate score/estimate_score",
+        "pspairs/Top moves/top_moves",
+        "plist/All legal/all_legal %c",
+        "string/Last move/last_move",
+        "string/Move history/move_history",
+        "string/Liberties/countlib %p",
+        "plist/Find liberties/findlib %p",
+        "none/Set ko rule/tengen-ko_rule %s",
+    ]
+    .join("\n")
 }

@@ -1,16 +1,224 @@
-//! Go: placeholder until its issue lands.
+//! Go: `legal`, `perft` and `bench` for `--game go`.
+//!
+//! Positions are an empty board of `--size` (default 19) plus `--moves`,
+//! either GTP vertices with colours alternating from Black (`D4 Q16 pass`)
+//! or coloured (`B:D4 W:pass`). Pass is a legal move; two passes in a row
+//! end the game, after which there is no legal move.
 
-use super::{not_built, Game};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use std::time::Instant;
+use tengen_go::board::{move_name, parse_vertex, Color, Move};
+use tengen_go::game::{Game, KoRule};
+use tengen_go::mcts::{Limits, RootFilter, Searcher};
+use tengen_go::playout::{playout, Rng};
 
-pub fn bench(_args: &BenchArgs) -> Result<String, String> {
-    not_built(Game::Go)
+fn build(args: &PositionArgs) -> Result<Game, String> {
+    let size = args.size.unwrap_or(19);
+    if !(2..=25).contains(&size) {
+        return Err(format!("board size {size} is not supported (2..25)"));
+    }
+    if args.position != "startpos" && !args.position.is_empty() {
+        return Err(format!(
+            "Go positions are given as --size and --moves, not '{}'",
+            args.position
+        ));
+    }
+    let mut game = Game::new(size, 7.5);
+    if let Some(r) = &args.rule {
+        let rule = KoRule::parse(r)
+            .ok_or_else(|| format!("unknown ko rule '{r}' (simple, positional, situational)"))?;
+        game.set_ko_rule(rule);
+    }
+    let mut next = Color::Black;
+    for (i, token) in args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .enumerate()
+    {
+        let (color, vertex) = match token.split_once(':') {
+            Some((c, v)) => (
+                Color::parse(c).ok_or_else(|| format!("move {}: bad colour '{c}'", i + 1))?,
+                v,
+            ),
+            None => (next, token),
+        };
+        let mv = parse_vertex(vertex, size)
+            .ok_or_else(|| format!("move {}: bad vertex '{vertex}' for size {size}", i + 1))?;
+        game.play(color, mv)
+            .map_err(|e| format!("move {} ({token}) is illegal: {e}", i + 1))?;
+        next = color.opp();
+    }
+    Ok(game)
 }
 
-pub fn legal(_args: &PositionArgs) -> Result<String, String> {
-    not_built(Game::Go)
+/// Legal moves of the side to move: every legal point, then pass; none
+/// once the game is over.
+fn legal_moves(game: &Game) -> Vec<Move> {
+    if game.is_over() {
+        return Vec::new();
+    }
+    let c = game.to_move();
+    let mut v: Vec<Move> = game.legal_points(c).into_iter().map(Move::Play).collect();
+    v.push(Move::Pass);
+    v
 }
 
-pub fn perft(_args: &PerftArgs) -> Result<String, String> {
-    not_built(Game::Go)
+pub fn legal(args: &PositionArgs) -> Result<String, String> {
+    let game = build(args)?;
+    let mut out = String::new();
+    for m in legal_moves(&game) {
+        out.push_str(&move_name(m));
+        out.push('\n');
+    }
+    if game.is_over() {
+        let s = game.tromp_taylor();
+        let who = if s.0 > 0.0 {
+            "black"
+        } else if s.0 < 0.0 {
+            "white"
+        } else {
+            "draw"
+        };
+        out.push_str(&format!("result: {who} Tromp-Taylor score {s}\n"));
+    } else {
+        out.push_str("result: ongoing\n");
+    }
+    Ok(out)
+}
+
+fn perft_count(game: &mut Game, depth: u32) -> u64 {
+    let moves = legal_moves(game);
+    if depth <= 1 {
+        return moves.len() as u64;
+    }
+    let c = game.to_move();
+    let mut n = 0;
+    for m in moves {
+        if game.play(c, m).is_ok() {
+            n += perft_count(game, depth - 1);
+            game.undo();
+        }
+    }
+    n
+}
+
+pub fn perft(args: &PerftArgs) -> Result<String, String> {
+    let mut game = build(&args.pos)?;
+    if args.depth == 0 {
+        return Ok("1\n".into());
+    }
+    let mut out = String::new();
+    if args.divide {
+        let c = game.to_move();
+        let mut total = 0;
+        for m in legal_moves(&game) {
+            if game.play(c, m).is_ok() {
+                let n = if args.depth > 1 {
+                    perft_count(&mut game, args.depth - 1)
+                } else {
+                    1
+                };
+                game.undo();
+                out.push_str(&format!("{}: {n}\n", move_name(m)));
+                total += n;
+            }
+        }
+        out.push_str(&format!("\n{total}\n"));
+    } else {
+        out.push_str(&format!("{}\n", perft_count(&mut game, args.depth)));
+    }
+    Ok(out)
+}
+
+/// Playout speed on empty 9x9 and 19x19 boards (one thread), then a
+/// fixed-playout search; `--depth N` sets thousands of playouts.
+pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    let thousands = args.depth.unwrap_or(20).max(1) as u64;
+    let mut out = String::new();
+    let mut signature = 0u64;
+    for size in [9usize, 19] {
+        let n = thousands * 1000 / if size == 19 { 4 } else { 1 };
+        let mut rng = Rng::new(12345);
+        let empty = Game::new(size, 7.5);
+        let t = Instant::now();
+        let mut moves = 0u64;
+        for _ in 0..n {
+            let mut b = empty.board().clone();
+            let o = playout(&mut b, Color::Black, &mut rng, 0);
+            moves += b.stone_count() as u64;
+            signature = signature
+                .wrapping_mul(31)
+                .wrapping_add(o.black_margin as i64 as u64);
+        }
+        let secs = t.elapsed().as_secs_f64().max(1e-9);
+        out.push_str(&format!(
+            "{size}x{size}: {n} playouts in {secs:.3} s: {:.0} playouts/s ({moves} stones)\n",
+            n as f64 / secs
+        ));
+    }
+    // A genmove at a fixed playout count.
+    let game = Game::new(9, 7.0);
+    let mut s = Searcher::new(1);
+    let limits = Limits {
+        playouts: Some(thousands * 500),
+        time: None,
+        threads: 1,
+    };
+    let t = Instant::now();
+    let a = s.search(
+        &game,
+        Color::Black,
+        &limits,
+        &RootFilter::default(),
+        &mut |_| false,
+    );
+    out.push_str(&format!(
+        "genmove 9x9 at {} playouts: {:.3} s, best {}\n",
+        a.playouts,
+        t.elapsed().as_secs_f64(),
+        a.candidates
+            .first()
+            .map(|c| move_name(c.mv))
+            .unwrap_or_default()
+    ));
+    out.push_str(&format!("signature {signature}\n"));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(size: usize, moves: &[&str]) -> PositionArgs {
+        PositionArgs {
+            game: crate::games::Game::Go,
+            position: "startpos".into(),
+            moves: moves.iter().map(|s| s.to_string()).collect(),
+            chess960: false,
+            size: Some(size),
+            rule: None,
+            black: None,
+            white: None,
+            to_move: None,
+        }
+    }
+
+    #[test]
+    fn small_board_perft_counts_passes_and_game_end() {
+        // 2x2: 4 points + pass at the root.
+        let p = PerftArgs {
+            pos: pos(2, &[]),
+            depth: 1,
+            divide: false,
+        };
+        assert_eq!(perft(&p).as_deref(), Ok("5\n"));
+        // After two passes the game is over.
+        let out = legal(&pos(3, &["pass", "pass"])).unwrap_or_default();
+        assert!(out.starts_with("result: white"), "{out}");
+        let out = legal(&pos(9, &["B:E5", "W:E5"]));
+        assert!(out.is_err());
+        assert!(legal(&pos(9, &["K9"])).is_err());
+        assert!(legal(&pos(26, &[])).is_err());
+    }
 }
