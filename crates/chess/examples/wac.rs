@@ -1,4 +1,4 @@
-//! `cargo run --release -p tengen-chess --example wac -- [ms per position] [count]`:
+//! `cargo run --release -p tengen-chess --example wac -- [ms per position | <N>n] [count]`:
 //! runs the generic searcher with this crate's evaluation on the Win At
 //! Chess suite and counts the positions where it plays a `bm` move.
 
@@ -14,7 +14,10 @@ const EPD: &str = include_str!(concat!(
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let ms: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let arg = args.get(1).cloned().unwrap_or_else(|| "200".into());
+    // "300000n" searches a fixed number of nodes: reproducible comparisons.
+    let node_limit: Option<u64> = arg.strip_suffix('n').and_then(|n| n.parse().ok());
+    let ms: u64 = arg.parse().unwrap_or(200);
     let count: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(300);
     let eval = Eval::default();
     let mut searcher: Searcher<Board, Eval> = Searcher::new(64);
@@ -35,7 +38,8 @@ fn main() {
             .split_whitespace()
             .collect();
         let limits = SearchLimits {
-            move_time: Some(Duration::from_millis(ms)),
+            move_time: node_limit.is_none().then(|| Duration::from_millis(ms)),
+            nodes: node_limit,
             ..SearchLimits::default()
         };
         let signals = Signals::new();
@@ -59,7 +63,7 @@ fn main() {
     }
     let s = start.elapsed().as_secs_f64();
     println!(
-        "solved {solved}/{total} at {ms} ms each; {nodes} nodes, {:.0} nps",
+        "solved {solved}/{total} at {arg} each; {nodes} nodes, {:.0} nps",
         nodes as f64 / s
     );
 }

@@ -653,18 +653,18 @@ fn king_safety(b: &Board, c: Color, info: &Info) -> S {
     let units = info.king_units[c.index()];
     let n = info.king_attackers[c.index()];
     let weak_zone = info.zone[c.index()] & info.att[them.index()] & !info.att2[c.index()];
-    let mut danger = units + 2 * weak_zone.count_ones() as i32;
-    if !their_queen {
-        danger /= 2;
-    }
     if n >= 2 || (their_queen && n >= 1) {
-        mg -= (danger * danger * 3 / 2).min(600);
+        let mut danger = units + weak_zone.count_ones() as i32;
+        if !their_queen {
+            danger /= 2;
+        }
+        mg -= (danger * danger / 4).min(500);
     }
     // Shelter counts less without enemy heavy pieces.
     if !their_queen && b.pieces(them, PieceKind::Rook) == 0 {
         mg /= 2;
     }
-    S(mg, -(danger / 2).min(40))
+    S(mg, -(units / 2).min(30))
 }
 
 /// Relative rank of the pawn in `bb` closest to `c`'s back rank.
