@@ -237,16 +237,17 @@ fn zobrist(sq: Sq, c: Color) -> u64 {
 
 /// Weight of a shape in the running evaluation totals.
 pub fn shape_value(s: Shape) -> i32 {
+    // Superlinear, so that stones working together on one line are worth
+    // more than the same stones scattered.
     match s {
-        Shape::None | Shape::Overline => 0,
-        Shape::One => 1,
-        Shape::Two => 3,
-        Shape::OpenTwo => 8,
-        Shape::Three => 10,
-        Shape::OpenThree => 30,
-        Shape::Four => 35,
-        Shape::OpenFour | Shape::FourFour => 120,
-        Shape::Five => 400,
+        Shape::None | Shape::Overline | Shape::One => 0,
+        Shape::Two => 1,
+        Shape::OpenTwo => 2,
+        Shape::Three => 6,
+        Shape::OpenThree => 20,
+        Shape::Four => 28,
+        Shape::OpenFour | Shape::FourFour => 100,
+        Shape::Five => 300,
     }
 }
 

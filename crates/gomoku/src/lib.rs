@@ -4,9 +4,11 @@
 
 pub mod board;
 pub mod json;
+pub mod opening;
 pub mod pattern;
 pub mod renju;
 pub mod search;
+pub mod session;
 pub mod threat;
 
 pub use board::{Board, Cell, Color, MoveError, Outcome, Point, Rule, Sq, WinReason};
