@@ -143,10 +143,12 @@ impl Board {
 
     fn retain_legal(&self, start: usize, out: &mut Vec<Move>) {
         let us = self.side;
+        let king = self.kings[us.index()];
+        let in_check = self.in_check;
         let mut w = start;
         for r in start..out.len() {
             let m = out[r];
-            if !self.leaves_king_attacked(m, us) {
+            if (!in_check && m.from != king && cannot_expose(king, m)) || !self.leaves_king_attacked(m, us) {
                 out[w] = m;
                 w += 1;
             }
@@ -214,6 +216,19 @@ impl Board {
             }
         }
     }
+}
+
+/// Whether a move by a piece other than the general, made while not in
+/// check, certainly leaves the general safe: its own general can only be
+/// exposed along the general's rank or file (rook, cannon, facing
+/// generals, a new cannon screen) or through a horse leg, which is a
+/// point diagonally next to the general.
+#[inline]
+fn cannot_expose(king: Square, m: Move) -> bool {
+    let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
+    let df = m.from.file().abs_diff(king.file());
+    let dr = m.from.rank().abs_diff(king.rank());
+    !on_lines(m.from) && !on_lines(m.to) && !(df == 1 && dr == 1)
 }
 
 #[cfg(test)]

@@ -1,10 +1,60 @@
-//! Xiangqi glue: the `bench`, `legal` and `perft` subcommands.
+//! Xiangqi glue: the game binding for the generic alpha-beta session
+//! (UCI for xiangqi) and the `bench`, `legal` and `perft` subcommands.
 
+use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use std::time::Instant;
 use tengen_core::{SearchLimits, Signals};
 use tengen_search::Searcher;
-use tengen_xiangqi::{format_move, parse_move, Board, Color, Notation, Outcome, XiangqiEval};
+use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiEval};
+
+/// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
+/// front-end sets `uci_ranks` (Fairy-Stockfish's UCI convention).
+// Until the UCI front-end lists xiangqi among its variants nothing names it.
+#[allow(dead_code)]
+pub struct XiangqiGame;
+
+#[allow(dead_code)]
+fn notation(flags: Flags) -> Notation {
+    if flags.uci_ranks {
+        Notation::Uci
+    } else {
+        Notation::Iccs
+    }
+}
+
+impl AbGame for XiangqiGame {
+    type Pos = Board;
+    type Eval = XiangqiEval;
+
+    fn startpos() -> Board {
+        Board::startpos()
+    }
+
+    fn from_fen(fen: &str, _flags: Flags) -> Result<Board, String> {
+        Board::from_fen(fen)
+    }
+
+    fn parse_move(pos: &Board, text: &str, flags: Flags) -> Result<Move, String> {
+        parse_move(pos, text, notation(flags))
+    }
+
+    fn move_name(_pos: &Board, m: Move, flags: Flags) -> String {
+        format_move(m, notation(flags))
+    }
+
+    fn divide(pos: &mut Board, depth: u32) -> Vec<(Move, u64)> {
+        tengen_xiangqi::perft::divide(pos, depth.max(1))
+    }
+
+    fn game_ply(pos: &Board) -> u32 {
+        (pos.fullmove_number().max(1) - 1) * 2 + (pos.side_to_move() == Color::Black) as u32
+    }
+
+    fn first_player_to_move(pos: &Board) -> bool {
+        pos.side_to_move() == Color::Red
+    }
+}
 
 /// The position of `--position` and `--moves` (ICCS), every step checked.
 fn position(args: &PositionArgs) -> Result<Board, String> {
