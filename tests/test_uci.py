@@ -419,3 +419,42 @@ def test_legal_and_perft_subcommands(tengen_bin):
         timeout=10,
     )
     assert p.returncode == 2 and "e2e5" in p.stderr
+
+
+def test_xiangqi_over_uci_with_uci_variant(raw):
+    import pyffish
+
+    raw.send("setoption name UCI_Variant value xiangqi")
+    raw.send("isready")
+    raw.expect(lambda l: l == "readyok")
+    fen = pyffish.start_fen("xiangqi")
+    moves = []
+    for _ in range(6):
+        raw.send("position startpos moves " + " ".join(moves))
+        raw.send("go depth 3")
+        line, _ = raw.expect(is_bestmove)
+        move = line.split()[1]
+        assert move in pyffish.legal_moves("xiangqi", fen, moves), (moves, move)
+        moves.append(move)
+    raw.send("position startpos moves " + " ".join(moves))
+    raw.send("go perft 2")
+    line, _ = raw.expect(lambda l: l.startswith("Nodes searched"))
+    after = pyffish.legal_moves("xiangqi", fen, moves)
+    expected = sum(len(pyffish.legal_moves("xiangqi", fen, moves + [m])) for m in after)
+    assert line == f"Nodes searched: {expected}"
+
+
+def test_xiangqi_over_uci_from_the_command_line(tengen_bin):
+    import pyffish
+
+    p = subprocess.run(
+        [tengen_bin, "--game", "xiangqi"],
+        input="uci\nposition startpos moves h3e3\ngo depth 3\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    best = [l for l in p.stdout.splitlines() if l.startswith("bestmove")]
+    assert best, p.stdout
+    fen = pyffish.start_fen("xiangqi")
+    assert best[0].split()[1] in pyffish.legal_moves("xiangqi", fen, ["h3e3"])

@@ -19,7 +19,7 @@ use tengen_search::Position;
 type Move<G> = <<G as AbGame>::Pos as Position>::Move;
 
 /// Games a UCI GUI can pick with `UCI_Variant`.
-const VARIANTS: &[Game] = &[Game::Chess];
+const VARIANTS: &[Game] = &[Game::Chess, Game::Xiangqi];
 
 fn uci_options() -> Options {
     let mut o = Options::new();
@@ -122,11 +122,18 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         }
         let _ = options.set("UCI_Variant", Some(game.name()));
         // Each playable variant gets its own monomorphised front-end.
-        let exit = Frontend::<crate::games::chess::ChessGame>::new(&options, out.clone()).run(
-            &mut options,
-            &input,
-            pending.take(),
-        );
+        let exit = match game {
+            Game::Xiangqi => Frontend::<crate::games::xiangqi::XiangqiGame>::new(
+                &options,
+                out.clone(),
+            )
+            .run(&mut options, &input, pending.take()),
+            _ => Frontend::<crate::games::chess::ChessGame>::new(&options, out.clone()).run(
+                &mut options,
+                &input,
+                pending.take(),
+            ),
+        };
         match exit {
             Exit::Quit => return 0,
             Exit::Switch(g) => game = g,
