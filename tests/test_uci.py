@@ -458,3 +458,19 @@ def test_xiangqi_over_uci_from_the_command_line(tengen_bin):
     assert best, p.stdout
     fen = pyffish.start_fen("xiangqi")
     assert best[0].split()[1] in pyffish.legal_moves("xiangqi", fen, ["h3e3"])
+
+
+def test_lazy_smp_threads_search_together(raw):
+    raw.send("setoption name Threads value 2")
+    raw.send("setoption name Hash value 32")
+    raw.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    raw.send("go depth 9")
+    line, seen = raw.expect(is_bestmove, timeout=60)
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    assert chess.Move.from_uci(line.split()[1]) in board.legal_moves
+    depths = [int(l.split()[2]) for l in seen if l.startswith("info depth") and " pv " in l]
+    assert max(depths) == 9
+    raw.send("setoption name Clear Hash")
+    raw.send("ucinewgame")
+    raw.send("isready")
+    raw.expect(lambda l: l == "readyok")
