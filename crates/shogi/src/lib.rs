@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod board;
+pub mod dfpn;
 pub mod eval;
 pub mod geometry;
 pub mod movegen;
@@ -15,8 +16,9 @@ pub mod types;
 mod zobrist;
 
 pub use board::{Board, STARTPOS};
+pub use dfpn::{solve as solve_tsume, TsumeLimits, TsumeResult};
 pub use eval::Eval;
-pub use movegen::{perft, Gen};
+pub use movegen::{divide, perft, Gen};
 pub use position::{parse_usi_move, EndReason, Outcome, Position, Repetition};
 pub use searchable::BENCH_FENS;
 pub use types::{Color, Kind, Move, Piece, Square};

@@ -375,6 +375,21 @@ pub fn perft(b: &mut Board, depth: u32) -> u64 {
     total
 }
 
+/// Perft per root move, in generation order (`go perft`).
+pub fn divide(b: &mut Board, depth: u32) -> Vec<(Move, u64)> {
+    let mut moves = Vec::with_capacity(160);
+    b.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| {
+            let c = b.do_move(m);
+            let n = perft(b, depth.saturating_sub(1));
+            b.undo_move(m, c);
+            (m, n)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,16 +1,94 @@
-//! Shogi: placeholder until its issue lands.
+//! Shogi glue: the `bench`, `legal` and `perft` subcommands.
 
-use super::{not_built, Game};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use std::time::Instant;
+use tengen_core::{SearchLimits, Signals};
+use tengen_search::Searcher;
+use tengen_shogi::{Eval, Position};
 
-pub fn bench(_args: &BenchArgs) -> Result<String, String> {
-    not_built(Game::Shogi)
+/// The position of `--position` (SFEN or `startpos`) and `--moves` (USI),
+/// every step checked.
+fn position(args: &PositionArgs) -> Result<Position, String> {
+    let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
+    Position::from_usi(&args.position, &moves).map_err(|e| format!("bad position: {e}"))
 }
 
-pub fn legal(_args: &PositionArgs) -> Result<String, String> {
-    not_built(Game::Shogi)
+/// Every legal move in USI notation, sorted, then `result: ...`, where
+/// `black` is sente.
+pub fn legal(args: &PositionArgs) -> Result<String, String> {
+    let pos = position(args)?;
+    let mut moves = Vec::new();
+    pos.board().legal_moves(&mut moves);
+    let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    names.sort();
+    let mut out = String::new();
+    for n in names {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    let result = pos
+        .outcome()
+        .map_or_else(|| "ongoing".to_string(), |o| o.describe());
+    out.push_str(&format!("result: {result}\n"));
+    Ok(out)
 }
 
-pub fn perft(_args: &PerftArgs) -> Result<String, String> {
-    not_built(Game::Shogi)
+pub fn perft(args: &PerftArgs) -> Result<String, String> {
+    let pos = position(&args.pos)?;
+    let mut board = pos.board().clone();
+    if args.divide {
+        let mut out = String::new();
+        let mut total = 0;
+        for (m, n) in tengen_shogi::divide(&mut board, args.depth.max(1)) {
+            out.push_str(&format!("{m}: {n}\n"));
+            total += n;
+        }
+        out.push_str(&format!("\nNodes searched: {total}\n"));
+        Ok(out)
+    } else {
+        Ok(format!("{}\n", tengen_shogi::perft(&mut board, args.depth)))
+    }
+}
+
+/// Default depth of `tengen bench --game shogi`.
+const BENCH_DEPTH: u32 = 9;
+
+pub fn bench(args: &BenchArgs) -> Result<String, String> {
+    let depth = args.depth.unwrap_or(BENCH_DEPTH);
+    let mut searcher: Searcher<Position, Eval> = Searcher::new(args.hash);
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    let mut out = String::new();
+    for (i, sfen) in tengen_shogi::BENCH_FENS.iter().enumerate() {
+        let pos =
+            Position::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        // A clean slate per position keeps the count a signature of the code.
+        searcher.clear();
+        let r = searcher.search(
+            &pos,
+            &Eval,
+            &SearchLimits::depth(depth),
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        nodes += r.nodes;
+        let best = r
+            .best
+            .map(|m| m.to_string())
+            .unwrap_or_else(|| "resign".into());
+        out.push_str(&format!(
+            "position {:>2}: bestmove {best:<6} score {:>6} nodes {}\n",
+            i + 1,
+            r.score.0,
+            r.nodes
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    out.push_str(&format!(
+        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
+        (secs * 1000.0) as u64,
+        (nodes as f64 / secs) as u64
+    ));
+    Ok(out)
 }
