@@ -228,3 +228,39 @@ def test_gnugo_vs_gnugo_9x9_sgf(arena_bin, tmp_path):
             assert result == expected, (result, expected)
     data = json.loads(summary.read_text())
     assert data["game"] == "go" and data["encounters"][0]["games"] == 2
+
+
+# --- Shogi over USI ---------------------------------------------------------
+
+FAIRY = debian_game("fairy-stockfish")
+
+
+@pytest.mark.skipif(not FAIRY, reason="needs fairy-stockfish")
+def test_fairy_stockfish_shogi_csa_reads_back(arena_bin, tmp_path):
+    import cshogi
+    import cshogi.CSA as CSA
+    fsf = lambda skill: ["-engine", "cmd=" + FAIRY, "name=fsf-%d" % skill, "option.Skill Level=%d" % skill]
+    out, records, summary = tmp_path / "games.csa", None, tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "shogi"] + fsf(0) + fsf(3)
+        + ["-each", "proto=usi", "tc=2+b0.5", "option.Move Overhead=250", "option.Threads=1",
+           "timemargin=200", "-games", "2", "-maxmoves", "60", "-openings", "plies=2", "-srand", "9",
+           "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    parts = ["V2.2" + p for p in out.read_text().split("V2.2") if p.strip()]
+    assert len(parts) == 2
+    by_names = {(g["first"], g["second"]): g for g in data["games"]}
+    for text in parts:
+        rec = CSA.Parser.parse_str(text)[0]
+        board = cshogi.Board()
+        for m in rec.moves:
+            assert board.is_legal(m)
+            board.push(m)
+        game = by_names[tuple(rec.names)]
+        assert len(rec.moves) == game["plies"]
+        expected = {"1-0": cshogi.BLACK_WIN, "0-1": cshogi.WHITE_WIN, "1/2-1/2": cshogi.DRAW}[game["result"]]
+        assert rec.win == expected, (rec.endgame, game)
+        if "checkmated" in game["reason"]:
+            assert board.is_game_over()

@@ -200,9 +200,7 @@ fn run(
                     format!("{name} claims to have no move, but has legal moves"),
                 )
             }
-            Answer::ClaimWin => {
-                return Ending::win(side.other(), format!("{name} makes a false win claim"))
-            }
+            Answer::ClaimWin => return referee.claim_win(),
         };
         match referee.play(&mv) {
             Ok(notation) => {

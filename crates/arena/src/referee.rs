@@ -86,6 +86,15 @@ pub trait Referee: Send {
     fn last_move_irreversible(&self) -> bool {
         false
     }
+    /// The side to move claims a win by the game's rules (USI `bestmove
+    /// win`); the ruling either way.
+    fn claim_win(&self) -> Ending {
+        let side = self.side_to_move();
+        Ending::win(
+            side.other(),
+            format!("{} makes a false win claim", self.side_name(side)),
+        )
+    }
     /// The game record (PGN, SGF, KIF...) of a finished game.
     fn record(&self, game: &GameRecord) -> String;
 }
@@ -147,6 +156,7 @@ impl Default for Variant {
 pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
         GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
+        GameKind::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
         GameKind::Go => Ok(Box::new(crate::games::go::GoReferee::new(
             v.board_size,
             v.komi,

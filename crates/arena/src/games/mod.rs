@@ -2,3 +2,4 @@
 
 pub mod chess;
 pub mod go;
+pub mod shogi;

@@ -1,0 +1,356 @@
+//! Shogi refereed by `tengen-shogi`: checkmate, sennichite (a draw, or a
+//! loss for the side giving perpetual check), entering-king declarations
+//! (`bestmove win`), illegal drops (nifu, drop-pawn mate); records in CSA.
+
+use crate::game::GameRecord;
+use crate::player::GameSetup;
+use crate::referee::{Ending, Outcome, Referee, Side};
+use std::fmt::Write as _;
+use tengen_shogi::{Color, EndReason, Kind, Outcome as ShogiOutcome, Position};
+
+pub struct ShogiReferee {
+    pos: Position,
+    start: Option<String>,
+}
+
+impl Default for ShogiReferee {
+    fn default() -> Self {
+        ShogiReferee {
+            pos: Position::startpos(),
+            start: None,
+        }
+    }
+}
+
+fn side_of(c: Color) -> Side {
+    match c {
+        Color::Black => Side::First,
+        Color::White => Side::Second,
+    }
+}
+
+/// CSA's two-letter piece names.
+fn csa_kind(k: Kind) -> &'static str {
+    match k {
+        Kind::Pawn => "FU",
+        Kind::Lance => "KY",
+        Kind::Knight => "KE",
+        Kind::Silver => "GI",
+        Kind::Gold => "KI",
+        Kind::Bishop => "KA",
+        Kind::Rook => "HI",
+        Kind::King => "OU",
+        Kind::ProPawn => "TO",
+        Kind::ProLance => "NY",
+        Kind::ProKnight => "NK",
+        Kind::ProSilver => "NG",
+        Kind::Horse => "UM",
+        Kind::Dragon => "RY",
+    }
+}
+
+/// USI square `7g` to CSA digits `77`.
+fn csa_square(usi: &str) -> Option<String> {
+    let b = usi.as_bytes();
+    if b.len() != 2 || !(b'1'..=b'9').contains(&b[0]) || !(b'a'..=b'i').contains(&b[1]) {
+        return None;
+    }
+    Some(format!("{}{}", b[0] as char, b[1] - b'a' + 1))
+}
+
+impl ShogiReferee {
+    /// A legal USI move as CSA: `+7776FU`, `-0055KA` (drop), the piece
+    /// written as it stands after the move.
+    fn csa_move(&self, usi: &str) -> Option<String> {
+        let board = self.pos.board();
+        let sign = match board.side_to_move() {
+            Color::Black => '+',
+            Color::White => '-',
+        };
+        let m = board.parse_move(usi).ok()?;
+        let to = csa_square(&m.to().to_string())?;
+        match m.from() {
+            Some(from) => {
+                let kind = board.piece_at(from)?.kind();
+                let kind = if m.is_promotion() {
+                    kind.promote()
+                } else {
+                    kind
+                };
+                Some(format!(
+                    "{sign}{}{to}{}",
+                    csa_square(&from.to_string())?,
+                    csa_kind(kind)
+                ))
+            }
+            None => Some(format!("{sign}00{to}{}", csa_kind(m.drop_kind()?))),
+        }
+    }
+}
+
+impl Referee for ShogiReferee {
+    fn reset(&mut self, start: Option<&str>) -> Result<(), String> {
+        match start {
+            None => {
+                self.pos = Position::startpos();
+                self.start = None;
+            }
+            Some(sfen) => {
+                let sfen = sfen.trim().strip_prefix("sfen ").unwrap_or(sfen.trim());
+                self.pos =
+                    Position::from_usi(sfen, &[]).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
+                self.start = Some(self.pos.board().to_sfen());
+            }
+        }
+        Ok(())
+    }
+
+    fn start_for_engines(&self) -> Option<String> {
+        self.start.clone()
+    }
+
+    fn side_to_move(&self) -> Side {
+        side_of(self.pos.board().side_to_move())
+    }
+
+    fn side_name(&self, side: Side) -> &'static str {
+        match side {
+            Side::First => "Sente",
+            Side::Second => "Gote",
+        }
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        let m = self.pos.board().parse_move(mv.trim())?;
+        let csa = self
+            .csa_move(mv.trim())
+            .ok_or_else(|| format!("cannot write {mv} in CSA"))?;
+        self.pos.play(m);
+        Ok(csa)
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        Some(match self.pos.outcome()? {
+            ShogiOutcome::Draw => Ending::draw("Draw by sennichite"),
+            ShogiOutcome::Win {
+                winner,
+                reason: EndReason::Checkmate,
+            } => Ending::win(
+                side_of(winner),
+                format!("{} is checkmated", self.side_name(side_of(winner).other())),
+            ),
+            ShogiOutcome::Win {
+                winner,
+                reason: EndReason::PerpetualCheck,
+            } => Ending::win(
+                side_of(winner),
+                format!(
+                    "{} loses by perpetual check (sennichite)",
+                    self.side_name(side_of(winner).other())
+                ),
+            ),
+        })
+    }
+
+    fn claim_win(&self) -> Ending {
+        let side = self.side_to_move();
+        if self.pos.board().can_declare_win() {
+            Ending::win(
+                side,
+                format!("{} wins by entering-king declaration", self.side_name(side)),
+            )
+        } else {
+            Ending::win(
+                side.other(),
+                format!(
+                    "{} makes a false entering-king declaration",
+                    self.side_name(side)
+                ),
+            )
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.pos.board().legal_moves(&mut moves);
+        moves.into_iter().map(|m| m.to_string()).collect()
+    }
+
+    fn setup(&self) -> GameSetup {
+        GameSetup::default()
+    }
+
+    fn record(&self, game: &GameRecord) -> String {
+        csa(game)
+    }
+}
+
+/// CSA `P1`..`P9` lines, hands and side to move from an SFEN.
+fn csa_position(sfen: &str) -> Option<String> {
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let (board, side, hand) = (f.first()?, f.get(1)?, f.get(2).copied().unwrap_or("-"));
+    let kind_of = |c: char, promoted: bool| -> Option<&'static str> {
+        let base = match c.to_ascii_uppercase() {
+            'P' => Kind::Pawn,
+            'L' => Kind::Lance,
+            'N' => Kind::Knight,
+            'S' => Kind::Silver,
+            'G' => Kind::Gold,
+            'B' => Kind::Bishop,
+            'R' => Kind::Rook,
+            'K' => Kind::King,
+            _ => return None,
+        };
+        Some(csa_kind(if promoted { base.promote() } else { base }))
+    };
+    let mut out = String::new();
+    for (r, rank) in board.split('/').enumerate() {
+        let _ = write!(out, "P{}", r + 1);
+        let mut promoted = false;
+        for c in rank.chars() {
+            if c == '+' {
+                promoted = true;
+            } else if let Some(n) = c.to_digit(10) {
+                for _ in 0..n {
+                    out.push_str(" * ");
+                }
+            } else {
+                let sign = if c.is_ascii_uppercase() { '+' } else { '-' };
+                let _ = write!(out, "{sign}{}", kind_of(c, promoted)?);
+                promoted = false;
+            }
+        }
+        out.push('\n');
+    }
+    let (mut black, mut white) = (String::new(), String::new());
+    let mut count = 0u32;
+    for c in hand.chars().filter(|&c| c != '-') {
+        if let Some(d) = c.to_digit(10) {
+            count = count * 10 + d;
+            continue;
+        }
+        let piece = format!("00{}", kind_of(c, false)?);
+        let target = if c.is_ascii_uppercase() {
+            &mut black
+        } else {
+            &mut white
+        };
+        for _ in 0..count.max(1) {
+            target.push_str(&piece);
+        }
+        count = 0;
+    }
+    if !black.is_empty() {
+        let _ = writeln!(out, "P+{black}");
+    }
+    if !white.is_empty() {
+        let _ = writeln!(out, "P-{white}");
+    }
+    out.push_str(if *side == "w" { "-\n" } else { "+\n" });
+    Some(out)
+}
+
+/// CSA file format v2.2: names, start position, moves with times
+/// (`T<seconds>`), and the ending as a special move (`%TORYO` ...).
+pub fn csa(game: &GameRecord) -> String {
+    let mut s = String::from("V2.2\n");
+    let _ = writeln!(s, "N+{}", game.players[0]);
+    let _ = writeln!(s, "N-{}", game.players[1]);
+    let _ = writeln!(s, "$EVENT:{}", game.event);
+    let _ = writeln!(s, "$START_TIME:{} 00:00:00", game.date.replace('.', "/"));
+    if game.time_control != "-" {
+        let _ = writeln!(s, "'time control {}", game.time_control);
+    }
+    match game.start.as_deref().and_then(csa_position) {
+        Some(p) => s.push_str(&p),
+        None => s.push_str("PI\n+\n"),
+    }
+    for m in &game.moves {
+        let _ = writeln!(s, "{}", m.notation);
+        let _ = writeln!(s, "T{}", m.elapsed_ms / 1000);
+    }
+    let reason = &game.ending.reason;
+    // CSA's endings speak of the side to move at the end, except
+    // ILLEGAL_ACTION, which names the loser with its sign.
+    let first_to_move = game
+        .start
+        .as_deref()
+        .and_then(|f| f.split_whitespace().nth(1))
+        != Some("w");
+    let first_at_end = first_to_move == game.moves.len().is_multiple_of(2);
+    let at_end = if first_at_end {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let special = match game.ending.outcome {
+        Outcome::Draw if reason.contains("sennichite") => "%SENNICHITE".to_string(),
+        Outcome::Draw if reason.contains("move limit") => "%JISHOGI".to_string(),
+        Outcome::Draw => "%CHUDAN".to_string(),
+        Outcome::Win(w) if w == at_end => {
+            if reason.contains("declaration") {
+                "%KACHI".to_string()
+            } else {
+                let sign = if w == Side::First { '-' } else { '+' };
+                format!("%{sign}ILLEGAL_ACTION")
+            }
+        }
+        Outcome::Win(_) => {
+            if reason.contains("on time") {
+                "%TIME_UP".to_string()
+            } else if reason.contains("illegal")
+                || reason.contains("false")
+                || reason.contains("claims")
+            {
+                "%ILLEGAL_MOVE".to_string()
+            } else {
+                "%TORYO".to_string()
+            }
+        }
+    };
+    let _ = writeln!(s, "{special}");
+    let result = match game.ending.outcome {
+        Outcome::Win(Side::First) => "sente win",
+        Outcome::Win(Side::Second) => "gote win",
+        Outcome::Draw => "draw",
+    };
+    let _ = writeln!(s, "'{result}: {reason}");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn referees_and_writes_csa() {
+        let mut r = ShogiReferee::default();
+        r.reset(None).unwrap();
+        assert_eq!(r.legal_moves().len(), 30);
+        assert_eq!(r.play("7g7f").unwrap(), "+7776FU");
+        assert_eq!(r.play("3c3d").unwrap(), "-3334FU");
+        assert_eq!(r.play("8h2b+").unwrap(), "+8822UM");
+        assert_eq!(r.play("3a2b").unwrap(), "-3122GI");
+        assert_eq!(r.play("B*4e").unwrap(), "+0045KA");
+        assert_eq!(r.play("B*5e").unwrap(), "-0055KA");
+        assert!(r.play("B*1e").unwrap_err().contains("bishop"));
+        assert!(r.play("junk").is_err());
+        assert_eq!(r.side_to_move(), Side::First);
+        assert!(!r.claim_win().reason.contains("wins"));
+        assert!(r.reset(Some("nonsense")).is_err());
+    }
+
+    #[test]
+    fn csa_start_positions() {
+        let p = csa_position("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+            .unwrap();
+        assert!(
+            p.starts_with("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n"),
+            "{p}"
+        );
+        assert!(p.ends_with("+\n"));
+        let p = csa_position("4k4/9/9/9/9/9/9/9/4K4 w 2Pb 1").unwrap();
+        assert!(p.starts_with("P1 *  *  *  * -OU"), "{p}");
+        assert!(p.contains("P+00FU00FU\nP-00KA\n-\n"), "{p}");
+    }
+}
