@@ -715,9 +715,10 @@ impl Session {
             },
         };
         let ply = self.game.moves().len() as u32 / 2;
-        let tm = TimeManager::new(&tc, Duration::from_millis(250), ply);
-        // MCTS has no iterations: aim between the soft and hard limits.
-        let t = (tm.soft.mul_f64(1.5)).min(tm.hard);
+        // GUIs and a busy machine add latency: keep a wide margin.
+        let tm = TimeManager::new(&tc, Duration::from_millis(400), ply);
+        // MCTS has no iterations to finish: the soft limit is the target.
+        let t = tm.soft.min(tm.hard);
         Limits {
             playouts: None,
             time: Some(t),
@@ -890,13 +891,21 @@ impl Session {
                 false
             });
         let b = self.game.board();
+        // A chain is dead when the playouts give its points, on average,
+        // to the opponent. Light playouts blur ownership (a dead stone
+        // sometimes lives when the owner ignores it), hence the low bar.
+        let n = b.size();
+        let own_at = |p: Point| a.ownership.get(p.y() * n + p.x()).copied().unwrap_or(0.0);
         let mut dead = Vec::new();
-        for (i, p) in b.points().enumerate() {
-            let own = a.ownership.get(i).copied().unwrap_or(0.0);
-            match b.cell(p) {
-                Cell::Black if own < -0.4 => dead.push(p),
-                Cell::White if own > 0.4 => dead.push(p),
-                _ => {}
+        for p in b.points() {
+            let Some(c) = b.cell(p).color() else {
+                continue;
+            };
+            let stones = b.chain_stones(p);
+            let avg = stones.iter().map(|&q| own_at(q)).sum::<f64>() / stones.len() as f64;
+            let for_owner = if c == Color::Black { avg } else { -avg };
+            if for_owner < -0.2 {
+                dead.push(p);
             }
         }
         self.dead_cache = Some((key.0, key.1, dead.clone(), a.clone()));
