@@ -525,6 +525,21 @@ def _play_game(ours, theirs, tengen_black, size=9, komi=7.0, max_moves=200):
     return moves, ("b" if score > 0 else "w"), score
 
 
+def _our_score(tengen_bin, size, moves):
+    """Tromp-Taylor result from `tengen legal` after the game's moves."""
+    args = []
+    for colour, mv in moves:
+        v = "pass" if mv is None else f"{COLUMNS[mv[1]]}{mv[0] + 1}"
+        args.append(f"{colour.upper()}:{v}")
+    out = subprocess.run(
+        [tengen_bin, "legal", "--game", "go", "--size", str(size), "--moves", *args],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout
+    last = out.strip().split("\n")[-1]
+    assert last.startswith("result: "), out
+    return last
+
+
 @pytest.mark.skipif(debian_game("gnugo") is None, reason="GNU Go is not installed")
 def test_games_against_gnugo_to_both_passes(tengen_bin):
     gnugo = debian_game("gnugo")
@@ -535,13 +550,17 @@ def test_games_against_gnugo_to_both_passes(tengen_bin):
         try:
             ours.ok("tengen-threads 1")
             ours.ok("level 1")
-            moves, winner, score = _play_game(ours, theirs, tengen_black)
+            moves, winner, score = _play_game(ours, theirs, tengen_black, komi=7.5)
+            assert len(moves) >= 10
             if score is not None:
-                # Tromp-Taylor by the engine on its own board, once dead
-                # stones are kept (every stone alive): compare with sgfmill.
-                assert len(moves) >= 10
+                # Both passed: our scorer and the sgfmill replay agree.
+                res = _our_score(tengen_bin, 9, moves)
+                who = "black" if score > 0 else "white"
+                assert res.startswith(f"result: {who} "), (res, score)
+                assert res.endswith(f"{'B' if score > 0 else 'W'}+{abs(score):g}"), (res, score)
             results.append((tengen_black, winner, score, len(moves)))
         finally:
             ours.close()
             theirs.close()
+    print(results)
     assert len(results) == 2
