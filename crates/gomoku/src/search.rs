@@ -204,6 +204,9 @@ impl Searcher {
         // Our VCF, then our VCT, on a budget.
         if root_filter.is_none() && theirs.is_empty() {
             let mut ts = ThreatSearch::new(self.threat_budget(limits, 50_000));
+            ts.stop = Some(self.stop.clone());
+            // The threat search gets a third of the move's time at most.
+            ts.deadline = limits.hard.map(|h| self.start + h / 3);
             let vcf = ts.vcf(&mut b, 30);
             let line = match vcf {
                 Some(l) => Some(l),
@@ -309,8 +312,8 @@ impl Searcher {
 
     fn threat_budget(&self, limits: &Limits, default: u64) -> u64 {
         match limits.hard {
-            // Roughly a third of the move's time at ~1M threat nodes/s.
-            Some(h) => ((h.as_millis() as u64) * 300).clamp(2_000, default),
+            // The deadline bounds a timed search; nodes bound the rest.
+            Some(h) => (h.as_millis() as u64 * 2_000).max(2_000),
             None => default,
         }
     }

@@ -6,6 +6,9 @@
 use crate::board::{Board, Color, Outcome, Rule, Sq};
 use crate::pattern::Shape;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// What one stone of a colour on a point threatens, strongest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -113,6 +116,11 @@ pub fn has_threat(b: &Board, c: Color, min: Level, cells: &[Sq]) -> Option<Sq> {
 pub struct ThreatSearch {
     pub nodes: u64,
     pub budget: u64,
+    /// Give up at this instant (the caller's share of the move time).
+    pub deadline: Option<Instant>,
+    /// Give up when this flag is raised (the front-end's stop).
+    pub stop: Option<Arc<AtomicBool>>,
+    out_of_time: bool,
     vcf_failed: HashMap<u64, u32>,
     vct_failed: HashMap<u64, u32>,
 }
@@ -122,13 +130,27 @@ impl ThreatSearch {
         ThreatSearch {
             nodes: 0,
             budget,
+            deadline: None,
+            stop: None,
+            out_of_time: false,
             vcf_failed: HashMap::new(),
             vct_failed: HashMap::new(),
         }
     }
 
-    pub fn exhausted(&self) -> bool {
-        self.nodes >= self.budget
+    pub fn exhausted(&mut self) -> bool {
+        if self.out_of_time || self.nodes >= self.budget {
+            return true;
+        }
+        if self.nodes & 63 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed));
+            self.out_of_time = late || stopped;
+        }
+        self.out_of_time
     }
 
     /// A VCF for the side to move: its moves and the forced replies, ending
@@ -308,6 +330,9 @@ impl ThreatSearch {
         }
         let mut defences = Vec::new();
         for &q in &area {
+            if self.exhausted() {
+                return None;
+            }
             if !playable(b, q, d) {
                 continue;
             }
