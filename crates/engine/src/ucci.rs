@@ -520,7 +520,7 @@ impl Frontend {
             infinite: go.infinite,
             depth: go.depth,
             nodes: go.nodes,
-            overhead: Duration::from_millis(30),
+            overhead: Duration::from_millis(50),
             game_ply: (root.fullmove_number().max(1) - 1) * 2
                 + (root.side_to_move() == tengen_xiangqi::Color::Black) as u32,
             ..SearchLimits::default()

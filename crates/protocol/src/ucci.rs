@@ -143,6 +143,15 @@ fn parse_position(rest: &[&str], what: &str) -> Result<(Option<String>, Vec<Stri
     }
 }
 
+/// A clock value: GUIs send negative times when a flag has fallen (or a
+/// clock was overdrawn by lag); they count as zero.
+fn clock(field: &str, tok: Option<&str>) -> Result<u64, String> {
+    let t = tok.ok_or_else(|| format!("'{field}' needs a value"))?;
+    t.parse::<i64>()
+        .map(|v| v.max(0) as u64)
+        .map_err(|_| format!("'{field}' expects a number, got '{t}'"))
+}
+
 fn parse_go(rest: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut i = 0;
@@ -166,12 +175,12 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
             "depth" if val == Some("infinite") => go.infinite = true,
             "depth" => go.depth = Some(number("depth", val)?),
             "nodes" => go.nodes = Some(number("nodes", val)?),
-            "time" => go.time = Some(number("time", val)?),
+            "time" => go.time = Some(clock("time", val)?),
             "movestogo" => go.movestogo = Some(number("movestogo", val)?),
-            "increment" => go.increment = Some(number("increment", val)?),
-            "opptime" => go.opptime = Some(number("opptime", val)?),
+            "increment" => go.increment = Some(clock("increment", val)?),
+            "opptime" => go.opptime = Some(clock("opptime", val)?),
             "oppmovestogo" => go.oppmovestogo = Some(number("oppmovestogo", val)?),
-            "oppincrement" => go.oppincrement = Some(number("oppincrement", val)?),
+            "oppincrement" => go.oppincrement = Some(clock("oppincrement", val)?),
             "perft" => go.perft = Some(number("perft", val)?),
             other => return Err(format!("go: unknown parameter '{other}'")),
         }
@@ -457,10 +466,19 @@ mod tests {
             panic!()
         };
         assert_eq!(g.perft, Some(3));
+        let Command::Go(g) = p("go time -140 increment 100 opptime -5") else {
+            panic!()
+        };
+        assert_eq!(
+            (g.time, g.opptime),
+            (Some(0), Some(0)),
+            "negative clocks count as zero"
+        );
         for bad in [
             "go depth",
             "go depth x",
-            "go time -5",
+            "go depth -1",
+            "go time x",
             "go nodes 1e9",
             "go sideways 3",
             "go ponder draw time 5",
