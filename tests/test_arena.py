@@ -264,3 +264,37 @@ def test_fairy_stockfish_shogi_csa_reads_back(arena_bin, tmp_path):
         assert rec.win == expected, (rec.endgame, game)
         if "checkmated" in game["reason"]:
             assert board.is_game_over()
+
+
+# --- Xiangqi over UCCI -------------------------------------------------------
+
+
+def split_pgn(text, first_tag):
+    return [first_tag + p if i else p for i, p in enumerate(text.split("\n\n" + first_tag)) if p.strip()]
+
+
+@pytest.mark.skipif(not FAIRY, reason="needs fairy-stockfish")
+def test_tengen_vs_fairy_stockfish_xiangqi_pgn(arena_bin, tengen_bin, tmp_path):
+    import cchess
+    out, summary = tmp_path / "games.pgn", tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "xiangqi", "-engine", "cmd=" + tengen_bin, "name=tengen",
+         "-engine", "cmd=" + FAIRY, "name=fsf", "option.Skill Level=0",
+         "-each", "proto=ucci", "tc=4+0.2", "timemargin=200", "-games", "2", "-maxmoves", "25",
+         "-openings", "plies=2", "-srand", "5", "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    games = split_pgn(out.read_text(), "[Game")
+    assert len(games) == 2
+    for n, text in enumerate(games):
+        path = tmp_path / ("one%d.pgn" % n)
+        path.write_text(text)
+        g = cchess.read_from_pgn(str(path))
+        assert g.info["variant"] == "xiangqi" and g.info["format"] == "ICCS"
+        moves = g.dump_iccs_moves()[0] if g.dump_iccs_moves() else []
+        # cchess stops at the first move it finds illegal: all were read.
+        assert len(moves) == int(g.info["plycount"])
+        record = [r for r in data["games"] if (r["first"], r["second"]) == (g.info["red"], g.info["black"])][0]
+        assert record["result"] == g.info["result"] and record["plies"] == len(moves)
+        assert record["reason"] == g.info["terminationdetails"]

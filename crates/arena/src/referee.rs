@@ -157,6 +157,7 @@ pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
         GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
         GameKind::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
+        GameKind::Xiangqi => Ok(Box::new(crate::games::xiangqi::XiangqiReferee::default())),
         GameKind::Go => Ok(Box::new(crate::games::go::GoReferee::new(
             v.board_size,
             v.komi,

@@ -111,7 +111,7 @@ impl Referee for ChessReferee {
 }
 
 /// The PGN termination tag for an ending's reason.
-fn termination(reason: &str) -> &'static str {
+pub(crate) fn termination(reason: &str) -> &'static str {
     if reason.contains("on time") {
         "time forfeit"
     } else if reason.starts_with("adjudication") {

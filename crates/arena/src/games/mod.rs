@@ -3,3 +3,4 @@
 pub mod chess;
 pub mod go;
 pub mod shogi;
+pub mod xiangqi;
