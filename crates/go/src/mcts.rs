@@ -10,7 +10,7 @@ use crate::game::Game;
 use crate::patterns;
 use crate::playout::{self, is_bad_self_atari, Rng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// RAVE equivalence: visits after which AMAF and real values weigh equally.
@@ -19,6 +19,8 @@ const RAVE_EQUIV: f64 = 3000.0;
 const VIRTUAL_LOSS: u32 = 2;
 /// A leaf is expanded once it has this many visits.
 const EXPAND_AT: u32 = 2;
+/// The tree stops growing at this many nodes (about 100 MB).
+const MAX_NODES: usize = 1_000_000;
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -184,19 +186,19 @@ impl Searcher {
         })
     }
 
-    /// Searches the position for `color` within `limits`, calling
-    /// `progress` every `report_every` (if any) with the current analysis.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the position for `color` within `limits`. `poll` runs on
+    /// the calling thread every few milliseconds; it may build the current
+    /// analysis through the closure it gets, and returns true to stop.
     pub fn search(
         &mut self,
         game: &Game,
         color: Color,
         limits: &Limits,
         filter: &RootFilter,
-        stop: &AtomicBool,
-        report_every: Option<Duration>,
-        progress: &mut dyn FnMut(&Analysis),
+        poll: &mut dyn FnMut(&dyn Fn() -> Analysis) -> bool,
     ) -> Analysis {
+        let stop = AtomicBool::new(false);
+        let stop = &stop;
         let start = Instant::now();
         let root_board = game.board().clone();
         let mut tree = self.reuse(game, color).unwrap_or_else(|| Tree {
@@ -252,25 +254,21 @@ impl Searcher {
                     }
                 });
             }
-            // The calling thread reports progress until the budget ends.
-            let mut last = Instant::now();
+            // The calling thread polls until the budget ends.
             while !out_of_budget() {
-                std::thread::sleep(Duration::from_millis(2));
-                if let Some(every) = report_every {
-                    if last.elapsed() >= every {
-                        last = Instant::now();
-                        let a = {
-                            let tree = lock(&shared);
-                            analyse(
-                                &tree,
-                                &root_board,
-                                komi,
-                                done.load(Ordering::Relaxed),
-                                start,
-                            )
-                        };
-                        progress(&a);
-                    }
+                std::thread::sleep(Duration::from_millis(3));
+                let now = || {
+                    let tree = lock(&shared);
+                    analyse(
+                        &tree,
+                        &root_board,
+                        komi,
+                        done.load(Ordering::Relaxed),
+                        start,
+                    )
+                };
+                if poll(&now) {
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
             finished.store(true, Ordering::Relaxed);
@@ -501,7 +499,7 @@ fn one_iteration(
         let moves = tree_moves(&board, to_move);
         let leaf = *path.last().unwrap_or(&0);
         let mut tree = lock(shared);
-        if !tree.nodes[leaf].expanded {
+        if !tree.nodes[leaf].expanded && tree.nodes.len() < MAX_NODES {
             expand(&mut tree.nodes, leaf, &board, to_move, &moves);
         }
     }
@@ -640,9 +638,6 @@ fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant)
     }
 }
 
-/// Shared flag type for stopping searches from another thread.
-pub type StopFlag = Arc<AtomicBool>;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,7 +660,6 @@ mod tests {
         }
         play(&mut g, Color::White, "C3");
         let mut s = Searcher::new(1);
-        let stop = AtomicBool::new(false);
         let limits = Limits {
             playouts: Some(3000),
             time: None,
@@ -676,9 +670,7 @@ mod tests {
             Color::Black,
             &limits,
             &RootFilter::default(),
-            &stop,
-            None,
-            &mut |_| {},
+            &mut |_| false,
         );
         assert_eq!(
             a.candidates[0].mv,
@@ -691,7 +683,6 @@ mod tests {
     fn tree_is_reused_after_two_moves() {
         let mut g = Game::new(7, 7.5);
         let mut s = Searcher::new(3);
-        let stop = AtomicBool::new(false);
         let limits = Limits {
             playouts: Some(2000),
             time: None,
@@ -702,9 +693,7 @@ mod tests {
             Color::Black,
             &limits,
             &RootFilter::default(),
-            &stop,
-            None,
-            &mut |_| {},
+            &mut |_| false,
         );
         let best = a.candidates[0].mv;
         let reply = a.candidates[0].pv.get(1).copied();

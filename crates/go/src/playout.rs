@@ -71,9 +71,8 @@ fn local_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Optio
     };
     buf.clear();
     // 1. Capture: the last-moved chain or its neighbours, in atari.
-    let mut around = vec![last];
-    around.extend(b.neighbors(last));
-    for &q in &around {
+    let nb = b.neighbors(last);
+    for q in [last, nb[0], nb[1], nb[2], nb[3]] {
         if b.cell(q).color() == Some(c.opp()) {
             if let Some(lib) = b.atari_liberty(q) {
                 if b.is_legal(c, Move::Play(lib)) && !buf.contains(&lib) {
