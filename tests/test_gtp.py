@@ -564,3 +564,54 @@ def test_games_against_gnugo_to_both_passes(tengen_bin):
             theirs.close()
     print(results)
     assert len(results) == 2
+
+
+# ---------------------------------------------------------------- perft
+
+
+def _py_perft(size, depth):
+    """Independent perft on sgfmill boards: suicide illegal, positional
+    superko, pass legal, two passes end the game."""
+
+    def key(b):
+        return tuple(b.get(r, c) for r in range(size) for c in range(size))
+
+    def rec(b, colour, seen, passes, d):
+        if passes >= 2:
+            return 0
+        moves = []
+        for r in range(size):
+            for c in range(size):
+                if b.get(r, c) is not None:
+                    continue
+                nb = b.copy()
+                nb.play(r, c, colour)
+                if nb.get(r, c) is None:  # sgfmill lets stones suicide
+                    continue
+                k = key(nb)
+                if k in seen:
+                    continue
+                moves.append((nb, k))
+        moves.append((b, None))  # pass
+        if d == 1:
+            return len(moves)
+        other = "w" if colour == "b" else "b"
+        total = 0
+        for nb, k in moves:
+            if k is None:
+                total += rec(b, other, seen, passes + 1, d - 1)
+            else:
+                total += rec(nb, other, seen | {k}, 0, d - 1)
+        return total
+
+    b = boards.Board(size)
+    return rec(b, "b", {key(b)}, 0, depth)
+
+
+@pytest.mark.parametrize("size,depth", [(2, 4), (2, 6), (3, 3), (3, 4), (4, 3)])
+def test_perft_matches_an_independent_board(tengen_bin, size, depth):
+    out = subprocess.run(
+        [tengen_bin, "perft", "--game", "go", "--size", str(size), "--depth", str(depth)],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert int(out.strip()) == _py_perft(size, depth)
