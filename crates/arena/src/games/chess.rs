@@ -200,7 +200,7 @@ pub fn pgn(game: &GameRecord, chess960: bool) -> String {
         } else {
             let score = match m.score {
                 Some(tengen_protocol::host::EngineScore::Cp(cp)) => {
-                    // From White's view, as cutechess prints.
+                    // From White's view, so a reader can follow the game's swing.
                     let cp = if black { -cp } else { cp };
                     format!(
                         "{}{:.2}",
