@@ -3,10 +3,7 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use std::time::Instant;
 use tengen_chess::{Board, Color, Eval, Move};
-use tengen_core::{SearchLimits, Signals};
-use tengen_search::Searcher;
 
 pub struct ChessGame;
 
@@ -112,42 +109,15 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
 const BENCH_DEPTH: u32 = 12;
 
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
-    let depth = args.depth.unwrap_or(BENCH_DEPTH);
-    let mut searcher: Searcher<Board, Eval> = Searcher::new(args.hash);
-    let eval = Eval::default();
-    let mut nodes = 0u64;
-    let start = Instant::now();
-    let mut out = String::new();
-    for (i, fen) in tengen_chess::BENCH_FENS.iter().enumerate() {
-        let board = Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        // Every position starts from a clean slate so the count is a
-        // signature of the code alone.
-        searcher.clear();
-        let r = searcher.search(
-            &board,
-            &eval,
-            &SearchLimits::depth(depth),
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
-        nodes += r.nodes;
-        let best = r
-            .best
-            .map(|m| board.move_to_uci(m, false))
-            .unwrap_or_else(|| "(none)".into());
-        out.push_str(&format!(
-            "position {:>2}: bestmove {best:<6} score {:>6} nodes {}\n",
-            i + 1,
-            r.score.0,
-            r.nodes
-        ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    out.push_str(&format!(
-        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
-        (secs * 1000.0) as u64,
-        (nodes as f64 / secs) as u64
-    ));
-    Ok(out)
+    let positions = tengen_chess::BENCH_FENS
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(super::bench_search::<Board, Eval>(
+        &positions,
+        args.depth.unwrap_or(BENCH_DEPTH),
+        args.hash,
+        |b, m| b.move_to_uci(m, false),
+    ))
 }

@@ -10,6 +10,9 @@ pub mod xiangqi;
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use std::fmt;
 use std::str::FromStr;
+use std::time::Instant;
+use tengen_core::{SearchLimits, Signals};
+use tengen_search::{Evaluator, Position, Searcher};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Game {
@@ -82,4 +85,49 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
         Game::Go => go::perft(args),
         Game::Gomoku => gomoku::perft(args),
     }
+}
+
+/// `tengen bench` for an alpha-beta game: each position searched to a
+/// fixed depth on one thread from a clean slate, so the node total is a
+/// signature of the code alone; then the speed.
+pub fn bench_search<P: Position, E: Evaluator<P> + Default>(
+    positions: &[P],
+    depth: u32,
+    hash_mb: usize,
+    move_name: impl Fn(&P, P::Move) -> String,
+) -> String {
+    let mut searcher: Searcher<P, E> = Searcher::new(hash_mb);
+    let eval = E::default();
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    let mut out = String::new();
+    for (i, pos) in positions.iter().enumerate() {
+        searcher.clear();
+        let r = searcher.search(
+            pos,
+            &eval,
+            &SearchLimits::depth(depth),
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        nodes += r.nodes;
+        let best = r
+            .best
+            .map(|m| move_name(pos, m))
+            .unwrap_or_else(|| "(none)".into());
+        out.push_str(&format!(
+            "position {:>2}: bestmove {best:<6} score {:>6} nodes {}\n",
+            i + 1,
+            r.score.0,
+            r.nodes
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    out.push_str(&format!(
+        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
+        (secs * 1000.0) as u64,
+        (nodes as f64 / secs) as u64
+    ));
+    out
 }
