@@ -297,6 +297,7 @@ const KNIGHT_OUTPOST: S = S(28, 14);
 const BISHOP_OUTPOST: S = S(14, 6);
 const TEMPO: i32 = 14;
 const HANGING: S = S(-25, -15);
+const MINOR_ON_MAJOR: S = S(-28, -18);
 /// Attacker weights on the king zone, by piece kind.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
@@ -387,6 +388,8 @@ struct Info {
     att: [Bitboard; 2],
     /// Squares attacked twice by each side.
     att2: [Bitboard; 2],
+    /// Squares attacked by each side's pieces of each kind.
+    att_by: [[Bitboard; 6]; 2],
     /// King zone of each side.
     zone: [Bitboard; 2],
     /// Weighted attacks on each side's king zone, and attacker count.
@@ -440,6 +443,7 @@ impl Eval {
             ],
             att: [0; 2],
             att2: [0; 2],
+            att_by: [[0; 6]; 2],
             zone: [0; 2],
             king_units: [0; 2],
             king_attackers: [0; 2],
@@ -454,6 +458,8 @@ impl Eval {
             info.zone[c.index()] = k | forward;
             info.att[c.index()] = info.pawn_att[c.index()] | attacks::king(ksq);
             info.att2[c.index()] = info.pawn_att[c.index()] & attacks::king(ksq);
+            info.att_by[c.index()][PieceKind::Pawn.index()] = info.pawn_att[c.index()];
+            info.att_by[c.index()][PieceKind::King.index()] = attacks::king(ksq);
         }
         for c in Color::BOTH {
             total += pieces(b, c, &mut info) * c.sign();
@@ -563,6 +569,7 @@ fn pieces(b: &Board, c: Color, info: &mut Info) -> S {
             };
             info.att2[ci] |= info.att[ci] & att;
             info.att[ci] |= att;
+            info.att_by[ci][kind.index()] |= att;
             let hits = att & their_zone;
             if hits != 0 {
                 info.king_attackers[ti] += 1;
@@ -653,8 +660,28 @@ fn king_safety(b: &Board, c: Color, info: &Info) -> S {
     let units = info.king_units[c.index()];
     let n = info.king_attackers[c.index()];
     let weak_zone = info.zone[c.index()] & info.att[them.index()] & !info.att2[c.index()];
+    // Checks the enemy could give from squares we do not guard.
+    let t = attacks::tables();
+    let occ = b.occupied();
+    let safe = !info.att[c.index()] & !b.color_bb(them);
+    let by = &info.att_by[them.index()];
+    let rook_lines = t.rook(ksq, occ);
+    let bishop_lines = t.bishop(ksq, occ);
+    let mut checks = 0;
+    if attacks::knight(ksq) & by[PieceKind::Knight.index()] & safe != 0 {
+        checks += 4;
+    }
+    if bishop_lines & by[PieceKind::Bishop.index()] & safe != 0 {
+        checks += 3;
+    }
+    if rook_lines & by[PieceKind::Rook.index()] & safe != 0 {
+        checks += 5;
+    }
+    if (rook_lines | bishop_lines) & by[PieceKind::Queen.index()] & safe != 0 {
+        checks += 6;
+    }
     if n >= 2 || (their_queen && n >= 1) {
-        let mut danger = units + weak_zone.count_ones() as i32;
+        let mut danger = units + weak_zone.count_ones() as i32 + checks;
         if !their_queen {
             danger /= 2;
         }
@@ -727,11 +754,17 @@ fn passed(b: &Board, c: Color, set: Bitboard, info: &Info) -> S {
 /// Pieces attacked by enemy pawns, or attacked and not defended.
 fn threats(b: &Board, c: Color, info: &Info) -> S {
     let them = c.flip();
+    let by = &info.att_by[them.index()];
     let pieces = b.color_bb(c) & !b.kind_bb(PieceKind::Pawn) & !b.kind_bb(PieceKind::King);
     let by_pawns = pieces & info.pawn_att[them.index()];
     let hanging =
         b.color_bb(c) & !b.kind_bb(PieceKind::King) & info.att[them.index()] & !info.att[c.index()];
+    let majors = b.color_bb(c) & (b.kind_bb(PieceKind::Rook) | b.kind_bb(PieceKind::Queen));
+    let by_minors = majors & (by[PieceKind::Knight.index()] | by[PieceKind::Bishop.index()]);
+    let queen_by_rook = b.pieces(c, PieceKind::Queen) & by[PieceKind::Rook.index()];
     HANGING * (by_pawns.count_ones() as i32 * 2 + hanging.count_ones() as i32)
+        + MINOR_ON_MAJOR * (by_minors.count_ones() as i32)
+        + MINOR_ON_MAJOR * (queen_by_rook.count_ones() as i32)
 }
 
 /// Out of 64: how much of the endgame score the stronger side keeps.

@@ -11,8 +11,11 @@ use crate::types::{
 };
 
 #[inline]
-fn emit_promotions(list: &mut MoveList, from: Square, to: Square) {
+fn emit_promotions(list: &mut MoveList, from: Square, to: Square, queen_only: bool) {
     list.push(Move::promotion(from, to, PieceKind::Queen));
+    if queen_only {
+        return;
+    }
     list.push(Move::promotion(from, to, PieceKind::Knight));
     list.push(Move::promotion(from, to, PieceKind::Rook));
     list.push(Move::promotion(from, to, PieceKind::Bishop));
@@ -20,11 +23,12 @@ fn emit_promotions(list: &mut MoveList, from: Square, to: Square) {
 
 /// Moves whose destination is `to` and origin `to - delta`.
 #[inline]
-fn emit_shifted(list: &mut MoveList, targets: Bitboard, delta: i32, promote: bool) {
+/// `promote`: 0 = no, 1 = all four pieces, 2 = queen only (quiescence).
+fn emit_shifted(list: &mut MoveList, targets: Bitboard, delta: i32, promote: u8) {
     for to in Squares(targets) {
         let from = Square::from_index((to.index() as i32 - delta) as usize);
-        if promote {
-            emit_promotions(list, from, to);
+        if promote > 0 {
+            emit_promotions(list, from, to, promote == 2);
         } else {
             list.push(Move::normal(from, to));
         }
@@ -32,8 +36,8 @@ fn emit_shifted(list: &mut MoveList, targets: Bitboard, delta: i32, promote: boo
 }
 
 impl Board {
-    /// Appends the legal moves; with `tactical`, only captures and
-    /// promotions (and no castling).
+    /// Appends the legal moves; with `tactical`, only captures and queen
+    /// promotions (no under-promotions, no castling), for quiescence.
     pub fn generate_legal(&self, list: &mut MoveList, tactical: bool) {
         let t = attacks::tables();
         let us = self.side;
@@ -133,15 +137,16 @@ impl Board {
         if !tactical {
             let single = shift(movers, up) & empty;
             let double = shift(single & rank3, up) & empty & check_mask;
-            emit_shifted(list, single & check_mask, up, false);
-            emit_shifted(list, double, 2 * up, false);
+            emit_shifted(list, single & check_mask, up, 0);
+            emit_shifted(list, double, 2 * up, 0);
         }
-        emit_shifted(list, shift(movers & !FILE_A, left) & caps, left, false);
-        emit_shifted(list, shift(movers & !FILE_H, right) & caps, right, false);
+        emit_shifted(list, shift(movers & !FILE_A, left) & caps, left, 0);
+        emit_shifted(list, shift(movers & !FILE_H, right) & caps, right, 0);
+        let promo = if tactical { 2 } else { 1 };
         if promoters != 0 {
-            emit_shifted(list, shift(promoters, up) & empty & check_mask, up, true);
-            emit_shifted(list, shift(promoters & !FILE_A, left) & caps, left, true);
-            emit_shifted(list, shift(promoters & !FILE_H, right) & caps, right, true);
+            emit_shifted(list, shift(promoters, up) & empty & check_mask, up, promo);
+            emit_shifted(list, shift(promoters & !FILE_A, left) & caps, left, promo);
+            emit_shifted(list, shift(promoters & !FILE_H, right) & caps, right, promo);
         }
 
         // Pinned pawns move only along the pin line, and never out of check.
@@ -159,7 +164,7 @@ impl Board {
                 }
                 for to in Squares(dests & line) {
                     if to.bb() & (RANK_1 | RANK_8) != 0 {
-                        emit_promotions(list, from, to);
+                        emit_promotions(list, from, to, tactical);
                     } else {
                         list.push(Move::normal(from, to));
                     }
