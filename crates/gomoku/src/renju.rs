@@ -107,7 +107,11 @@ impl Grid<'_> {
             }
             self.set(q, Cell::Black);
             let (a, b) = self.run(p, d);
-            let straight = b - a + 1 == 4
+            // The four must include the added stone: a line that already
+            // holds four stones in a row is no three.
+            let straight = a <= k
+                && k <= b
+                && b - a + 1 == 4
                 && self.at(p + (a - 1) * d) == Cell::Empty
                 && self.at(p + (b + 1) * d) == Cell::Empty
                 && self.at(p + (a - 2) * d) != Cell::Black

@@ -119,3 +119,50 @@ fn win_detection_agrees_with_the_referee() {
         }
     }
 }
+
+/// Found by the random cross-check against the judge: a three whose
+/// straight-four point also lies on a line that already holds a four in a
+/// row must not count that line as a second three.
+#[test]
+fn nested_check_ignores_lines_already_holding_four() {
+    let moves = [
+        (5, 10),
+        (6, 7),
+        (6, 6),
+        (10, 5),
+        (7, 6),
+        (8, 5),
+        (10, 7),
+        (5, 5),
+        (4, 9),
+        (4, 10),
+        (6, 10),
+        (8, 6),
+        (10, 8),
+        (10, 9),
+        (7, 8),
+        (4, 6),
+        (8, 10),
+        (9, 5),
+        (6, 9),
+        (9, 7),
+        (9, 9),
+        (10, 10),
+        (5, 6),
+        (5, 8),
+        (9, 4),
+        (5, 4),
+        (5, 7),
+        (6, 5),
+        (4, 5),
+        (10, 6),
+        (5, 9),
+        (8, 7),
+    ];
+    let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+    for (x, y) in moves {
+        b.play(Point::new(x, y).unwrap()).unwrap();
+    }
+    let sq = b.sq(Point::new(4, 8).unwrap()).unwrap();
+    assert_eq!(b.foul(sq, Color::Black), Foul::DoubleThree);
+}
