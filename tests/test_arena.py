@@ -298,3 +298,41 @@ def test_tengen_vs_fairy_stockfish_xiangqi_pgn(arena_bin, tengen_bin, tmp_path):
         record = [r for r in data["games"] if (r["first"], r["second"]) == (g.info["red"], g.info["black"])][0]
         assert record["result"] == g.info["result"] and record["plies"] == len(moves)
         assert record["reason"] == g.info["terminationdetails"]
+
+
+# --- Gomoku over Gomocup -----------------------------------------------------
+
+
+def has_five(stones, colour):
+    own = {p for c, p in stones if c == colour}
+    for (r, c) in own:
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            if all((r + k * dr, c + k * dc) in own for k in range(5)):
+                return True
+    return False
+
+
+def test_tengen_gomocup_self_play_sgf(arena_bin, tengen_bin, tmp_path):
+    out, summary = tmp_path / "games.sgf", tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "gomoku", "-engine", "cmd=" + tengen_bin, "name=t1",
+         "-engine", "cmd=" + tengen_bin, "name=t2", "-each", "proto=gomocup", "tc=5+0.1",
+         "timemargin=200", "-games", "2", "-openings", "plies=2", "-srand", "3",
+         "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    assert data["protocols"] == ["gomocup", "gomocup"]
+    records = [t for t in out.read_text().split("(;") if t.strip()]
+    assert len(records) == 2
+    for text, result in zip(records, data["games"]):
+        game = sgf.Sgf_game.from_bytes(("(;" + text).encode())
+        root = game.get_root()
+        assert root.get("GM") == 4 and game.get_size() == 15
+        moves = [n.get_move() for n in game.get_main_sequence()[1:] if n.get_move()[0]]
+        points = [p for _, p in moves]
+        assert len(set(points)) == len(points) == result["plies"]
+        assert [c for c, _ in moves] == (["b", "w"] * 200)[: len(moves)]
+        if "makes five" in result["reason"]:
+            winner = "b" if result["result"] == "1-0" else "w"
+            assert has_five(moves, winner) and moves[-1][0] == winner

@@ -19,13 +19,14 @@ usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAM
        tengen-arena -config match.toml
 
 engine keys (for -engine and -each):
-  cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp
+  cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp|gomocup|agi
   option.NAME=VALUE  initstr=LINE (repeatable)  tc=TC  st=SECONDS  depth=N  nodes=N
   timemargin=MS  handshake=MS  restart=on|off
   TC: [moves/]base[+inc] in seconds (40/60+0.5, 10+0.1), +bP[xN] byo-yomi,
       +cN/P Canadian (N moves in P seconds)
 options:
-  -variant chess|chess960|xiangqi|shogi|go|gomoku   -boardsize N  -komi K
+  -variant chess|chess960|xiangqi|shogi|go|gomoku|renju  -boardsize N  -komi K
+  -rule freestyle|standard|renju (gomoku)
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
   -openings file=F format=epd|fen|moves order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
@@ -159,10 +160,24 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
             t.variant.chess960 = lower == "chess960" || lower == "fischerandom";
             if t.variant.kind == GameKind::Gomoku {
                 t.variant.board_size = 15;
+                t.variant.rule = if lower == "renju" {
+                    "renju".into()
+                } else {
+                    "freestyle".into()
+                };
             }
         }
         "boardsize" => t.variant.board_size = num(v, field)?,
         "komi" => t.variant.komi = num(v, field)?,
+        "rule" => {
+            let r = v.to_ascii_lowercase();
+            if !["freestyle", "standard", "renju"].contains(&r.as_str()) {
+                return Err(format!(
+                    "{field}: '{v}' is not freestyle, standard or renju"
+                ));
+            }
+            t.variant.rule = r;
+        }
         "games" => t.games = positive(num(v, field)?, field)?,
         "rounds" => t.rounds = positive(num(v, field)?, field)?,
         "concurrency" => t.concurrency = positive(num(v, field)?, field)?,

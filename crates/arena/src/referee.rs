@@ -139,6 +139,8 @@ pub struct Variant {
     pub chess960: bool,
     pub board_size: u32,
     pub komi: f64,
+    /// Gomoku rule: freestyle, standard (exact five) or renju.
+    pub rule: String,
 }
 
 impl Default for Variant {
@@ -148,23 +150,27 @@ impl Default for Variant {
             chess960: false,
             board_size: 19,
             komi: 7.5,
+            rule: "freestyle".into(),
         }
     }
 }
 
-/// Builds the referee for a variant, or says why there is none yet.
+/// Builds the referee for a variant (errors name a bad board size or rule).
 pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
         GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
         GameKind::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
         GameKind::Xiangqi => Ok(Box::new(crate::games::xiangqi::XiangqiReferee::default())),
+        GameKind::Gomoku => {
+            let rule: tengen_gomoku::Rule = v.rule.parse()?;
+            Ok(Box::new(crate::games::gomoku::GomokuReferee::new(
+                v.board_size,
+                rule,
+            )?))
+        }
         GameKind::Go => Ok(Box::new(crate::games::go::GoReferee::new(
             v.board_size,
             v.komi,
         )?)),
-        other => Err(format!(
-            "no {} referee yet: its rules crate has not landed",
-            other.name()
-        )),
     }
 }

@@ -414,6 +414,12 @@ impl Tournament {
         let _ = writeln!(j, "  \"game\": {},", json_str(self.variant.kind.name()));
         let names: Vec<String> = self.engines.iter().map(|e| json_str(&e.name)).collect();
         let _ = writeln!(j, "  \"engines\": [{}],", names.join(", "));
+        let protos: Vec<String> = self
+            .engines
+            .iter()
+            .map(|e| json_str(e.proto.name()))
+            .collect();
+        let _ = writeln!(j, "  \"protocols\": [{}],", protos.join(", "));
         j.push_str("  \"encounters\": [\n");
         for (k, st) in s.encounters.iter().enumerate() {
             let e = st.wdl.elo();

@@ -2,5 +2,6 @@
 
 pub mod chess;
 pub mod go;
+pub mod gomoku;
 pub mod shogi;
 pub mod xiangqi;

@@ -4,6 +4,8 @@
 //! hang (at the next game), and turns every protocol's way of failing
 //! into a [`Fault`] the game can rule on.
 
+mod agi;
+mod gomocup;
 mod gtp;
 mod ucilike;
 
@@ -13,6 +15,8 @@ use crate::referee::Side;
 use std::time::{Duration, Instant};
 use tengen_protocol::host::EngineScore;
 
+pub use agi::AgiPlayer;
+pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};
 
@@ -97,6 +101,8 @@ pub struct GameSetup {
     pub board_size: Option<u32>,
     pub komi: Option<f64>,
     pub chess960: bool,
+    /// Gomocup's `INFO rule` bit mask (0 freestyle, 1 exact five, 4 renju).
+    pub rule: Option<u32>,
     /// Extra per-game commands for the protocol (e.g. GTP `time_settings`).
     pub time_settings: Option<crate::clock::TimeControl>,
 }
@@ -182,28 +188,9 @@ pub fn make_player(
             transcript,
         )),
         Proto::Gtp => Box::new(GtpPlayer::new(cfg.clone(), label, transcript)),
-        Proto::Gomocup | Proto::Agi => Box::new(Unsupported(cfg.name.clone(), cfg.proto)),
+        Proto::Gomocup => Box::new(GomocupPlayer::new(cfg.clone(), label, transcript)),
+        Proto::Agi => Box::new(AgiPlayer::new(cfg.clone(), label, transcript)),
     }
-}
-
-/// A protocol whose player is not written yet: every game is refused
-/// with a clear message instead of half-working.
-struct Unsupported(String, Proto);
-
-impl Player for Unsupported {
-    fn name(&self) -> &str {
-        &self.0
-    }
-    fn new_game(&mut self, _: &GameSetup) -> Result<(), String> {
-        Err(format!("the {} host is not written yet", self.1.name()))
-    }
-    fn think(&mut self, _: &MoveRequest<'_>) -> Result<Thought, Fault> {
-        Err(Fault::Protocol(format!(
-            "the {} host is not written yet",
-            self.1.name()
-        )))
-    }
-    fn quit(&mut self) {}
 }
 
 /// A process plus the bookkeeping every protocol shares.

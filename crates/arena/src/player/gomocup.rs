@@ -1,0 +1,205 @@
+//! Gomocup "pbrain" brains (gomoku, renju). The brain keeps its own board:
+//! the player sends only the opponent's last move (`TURN`) when the brain
+//! is in step, and the whole board (`BOARD`) otherwise; `INFO` lines carry
+//! the rule and the clock before every move.
+
+use super::ucilike::fault_text;
+use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use crate::process::Transcript;
+use crate::referee::Side;
+use std::time::{Duration, Instant};
+use tengen_protocol::host::gomocup::{parse_reply, Command, Owner, Point, Reply};
+
+pub struct GomocupPlayer {
+    conn: Conn,
+    started_once: bool,
+    /// Moves on the brain's board, in order.
+    seen: Vec<String>,
+    size: u32,
+}
+
+impl GomocupPlayer {
+    pub fn new(cfg: EngineConfig, label: String, transcript: Option<Transcript>) -> Self {
+        GomocupPlayer {
+            conn: Conn::new(cfg, label, transcript),
+            started_once: false,
+            seen: Vec::new(),
+            size: 15,
+        }
+    }
+
+    /// Waits for `OK` (after START/RESTART); `ERROR`/`UNKNOWN` fail.
+    fn expect_ok(&mut self, what: &str) -> Result<(), String> {
+        let deadline = Instant::now() + self.conn.cfg.handshake_timeout;
+        let reply = self.conn.wait_for(deadline, |l| match parse_reply(l) {
+            Reply::Ok => Some(Ok(())),
+            Reply::Error(e) | Reply::Unknown(e) => Some(Err(e)),
+            _ => None,
+        });
+        match reply {
+            Ok((Ok(()), _)) => Ok(()),
+            Ok((Err(e), _)) => Err(format!("'{what}' refused: {e}")),
+            Err(e) => Err(format!("no OK after '{what}': {}", fault_text(&e))),
+        }
+    }
+
+    fn start(&mut self, setup: &GameSetup) -> Result<(), String> {
+        self.size = setup.board_size.unwrap_or(15);
+        let start = Command::Start(self.size).to_string();
+        self.conn.send(&start).map_err(|e| fault_text(&e))?;
+        self.expect_ok(&start)?;
+        let mut lines: Vec<String> = self
+            .conn
+            .cfg
+            .options
+            .iter()
+            .map(|(k, v)| {
+                Command::Info {
+                    key: k.clone(),
+                    value: v.clone(),
+                }
+                .to_string()
+            })
+            .collect();
+        lines.extend(self.conn.cfg.init.iter().cloned());
+        if let Some(rule) = setup.rule {
+            lines.push(
+                Command::Info {
+                    key: "rule".into(),
+                    value: rule.to_string(),
+                }
+                .to_string(),
+            );
+        }
+        lines.push(
+            Command::Info {
+                key: "game_type".into(),
+                value: "1".into(),
+            }
+            .to_string(),
+        );
+        for line in lines {
+            self.conn.send(&line).map_err(|e| fault_text(&e))?;
+        }
+        self.seen.clear();
+        Ok(())
+    }
+}
+
+fn point(wire: &str) -> Option<Point> {
+    Point::parse(wire)
+}
+
+impl Player for GomocupPlayer {
+    fn name(&self) -> &str {
+        &self.conn.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+        if !self.conn.alive() {
+            if self.started_once && !self.conn.cfg.restart {
+                return Err("the brain is gone and restart is off".into());
+            }
+            self.started_once = true;
+            self.conn.spawn()?;
+        }
+        // START on a running brain resets it, as the protocol allows.
+        self.start(setup)
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let me = req.clocks[req.to_move.index()];
+        let mut info = Vec::new();
+        if let Some(mt) = me.movetime_ms {
+            info.push(("timeout_turn", mt));
+            info.push(("timeout_match", 0));
+        } else {
+            // Whole-game time: the remaining time is the budget; a move
+            // may use at most what is left plus the increment.
+            info.push((
+                "timeout_turn",
+                me.left_ms + me.inc_ms + me.byoyomi_ms.unwrap_or(0),
+            ));
+            info.push(("time_left", me.left_ms + me.byoyomi_ms.unwrap_or(0)));
+        }
+        for (k, v) in info {
+            self.conn.send(
+                &Command::Info {
+                    key: k.into(),
+                    value: v.to_string(),
+                }
+                .to_string(),
+            )?;
+        }
+        let n = self.seen.len();
+        let in_step = n <= req.moves.len() && req.moves[..n] == self.seen[..];
+        let cmd = if in_step && req.moves.is_empty() {
+            Command::Begin
+        } else if in_step && req.moves.len() == n + 1 {
+            let p = point(&req.moves[n])
+                .ok_or_else(|| Fault::Protocol(format!("bad point {}", req.moves[n])))?;
+            Command::Turn(p)
+        } else {
+            // Owner by colour: the side to move owns the stones played on
+            // its turns.
+            let mut stones = Vec::new();
+            for (k, mv) in req.moves.iter().enumerate() {
+                let p = point(mv).ok_or_else(|| Fault::Protocol(format!("bad point {mv}")))?;
+                let side = if k % 2 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                stones.push((
+                    p,
+                    if side == req.to_move {
+                        Owner::Own
+                    } else {
+                        Owner::Opponent
+                    },
+                ));
+            }
+            Command::Board(stones)
+        };
+        let sent = self.conn.send(&cmd.to_string())?;
+        self.seen = req.moves.to_vec();
+        let result = self
+            .conn
+            .wait_for(sent + req.timeout, |l| match parse_reply(l) {
+                Reply::Move(p) | Reply::Suggest(p) => Some(Ok(p)),
+                Reply::Error(e) | Reply::Unknown(e) => Some(Err(e)),
+                _ => None,
+            });
+        match result {
+            Ok((Ok(p), at)) => {
+                let mv = p.to_string();
+                self.seen.push(mv.clone());
+                Ok(Thought {
+                    answer: Answer::Move(mv),
+                    elapsed: at.saturating_duration_since(sent),
+                    score: None,
+                    depth: None,
+                })
+            }
+            Ok((Err(e), _)) => Err(Fault::Protocol(format!(
+                "brain answered ERROR/UNKNOWN: {e}"
+            ))),
+            Err(e) => {
+                // A late brain cannot be interrupted reliably: kill it; it
+                // is restarted for the next game.
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn quit(&mut self) {
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.shutdown("END", Duration::from_secs(1));
+        }
+        self.conn.proc = None;
+    }
+}
