@@ -1,10 +1,49 @@
 //! Shogi glue: the `bench`, `legal` and `perft` subcommands.
 
+use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use std::time::Instant;
 use tengen_core::{SearchLimits, Signals};
 use tengen_search::Searcher;
-use tengen_shogi::{Eval, Position};
+use tengen_shogi::{Color, Eval, Move, Position};
+
+/// Shogi as the USI front-end's session sees it.
+pub struct ShogiGame;
+
+impl AbGame for ShogiGame {
+    type Pos = Position;
+    type Eval = Eval;
+
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+
+    fn from_fen(fen: &str, _flags: Flags) -> Result<Position, String> {
+        Position::from_usi(fen, &[])
+    }
+
+    fn parse_move(pos: &Position, text: &str, _flags: Flags) -> Result<Move, String> {
+        pos.board().parse_move(text)
+    }
+
+    fn move_name(_pos: &Position, m: Move, _flags: Flags) -> String {
+        m.to_string()
+    }
+
+    fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+        let mut board = pos.board().clone();
+        tengen_shogi::divide(&mut board, depth.max(1))
+    }
+
+    fn game_ply(pos: &Position) -> u32 {
+        // SFEN move numbers count plies from 1.
+        pos.board().move_number().saturating_sub(1)
+    }
+
+    fn first_player_to_move(pos: &Position) -> bool {
+        pos.board().side_to_move() == Color::Black
+    }
+}
 
 /// The position of `--position` (SFEN or `startpos`) and `--moves` (USI),
 /// every step checked.
