@@ -228,7 +228,7 @@ fn cannot_expose(king: Square, m: Move) -> bool {
     let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
     let df = m.from.file().abs_diff(king.file());
     let dr = m.from.rank().abs_diff(king.rank());
-    !on_lines(m.from) && !on_lines(m.to) && !(df == 1 && dr == 1)
+    !(on_lines(m.from) || on_lines(m.to) || (df == 1 && dr == 1))
 }
 
 #[cfg(test)]

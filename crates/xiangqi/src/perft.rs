@@ -8,15 +8,24 @@ pub fn perft(board: &mut Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut moves = Vec::with_capacity(64);
-    board.legal_moves(&mut moves);
+    // One move buffer per ply, reused across the whole tree.
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(128)).collect();
+    count(board, depth, &mut buffers)
+}
+
+fn count(board: &mut Board, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((moves, rest)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    moves.clear();
+    board.legal_moves(moves);
     if depth == 1 {
         return moves.len() as u64;
     }
     let mut n = 0;
-    for &m in &moves {
+    for &m in moves.iter() {
         board.make(m);
-        n += perft(board, depth - 1);
+        n += count(board, depth - 1, rest);
         board.unmake(m);
     }
     n
