@@ -522,3 +522,55 @@ def test_game_against_fairy_stockfish(tengen_bin):
     finally:
         us.close()
         fs.close()
+
+
+# --- tengen legal / perft --game xiangqi -------------------------------------------
+
+def run_cli(tengen_bin, *args):
+    return subprocess.run([tengen_bin, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_legal_matches_pyffish(tengen_bin):
+    moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", "--position", START, "--moves", *moves)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-1] == "result: ongoing"
+    assert set(lines[:-1]) == legal_iccs(START, moves)
+
+
+def test_cli_legal_results(tengen_bin):
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", "--position",
+                "3R1kbr1/4R4/9/9/p6rp/9/P5P1P/9/9/3K5 b - - 0 22")
+    assert r.stdout.splitlines() == ["result: white checkmate"]
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", "--position", "4k4/5P3/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert r.stdout.splitlines() == ["result: white stalemate"]
+    checks = "h0h9 d9d8 h9h8 d8d9 h8h9 d9d8 h9h8 d8d9 h8h9".split()
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", "--position", "3k5/9/9/9/9/9/9/9/9/5K1R1 w - - 0 1",
+                "--moves", *checks)
+    assert r.stdout.splitlines()[-1] == "result: black perpetual-check"
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", "--position", "r2k5/9/9/9/9/9/9/9/9/5K2R w - - 119 80",
+                "--moves", "i0i1")
+    assert r.stdout.splitlines()[-1] == "result: draw move-limit"
+
+
+def test_cli_perft_and_divide(tengen_bin):
+    r = run_cli(tengen_bin, "perft", "--game", "xiangqi", "--position", "startpos", "--depth", "3")
+    assert r.stdout.strip() == "79666"
+    r = run_cli(tengen_bin, "perft", "--game", "xiangqi", "--position", "startpos", "--depth", "2", "--divide")
+    lines = r.stdout.splitlines()
+    assert lines[-1] == "Nodes searched: 1920"
+    assert len([l for l in lines if ": " in l and not l.startswith("Nodes")]) == 44
+
+
+@pytest.mark.parametrize("args", [
+    ["--position", "rnbakabnr/9/9 w"],
+    ["--position", "startpos", "--moves", "h2e3"],
+    ["--position", "startpos", "--moves", "zz"],
+    ["--position", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"],
+])
+def test_cli_bad_input_exits_2(tengen_bin, args):
+    r = run_cli(tengen_bin, "legal", "--game", "xiangqi", *args)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("tengen:")
