@@ -83,8 +83,10 @@ impl TimeManager {
         let usable = (remaining - overhead_ms * (mtg.min(10.0) + 1.0)).max(0.0);
         // Each move costs its thinking time plus the latency the overhead
         // stands for, and earns the increment back: only the increment
-        // beyond the overhead is ours to spend on every move.
-        let inc_share = (inc - overhead_ms).max(0.0) * 0.9;
+        // beyond the overhead is ours to spend, and a quarter of that is
+        // banked so a low clock grows back a reserve against stalls (a
+        // busy machine can stop a process for a few hundred ms).
+        let inc_share = (inc - overhead_ms).max(0.0) * 0.75;
         let mut ideal = usable / mtg + inc_share;
         if byo > 0.0 {
             // Byo-yomi after main time: it is a free cushion for every move.
