@@ -148,7 +148,9 @@ impl Board {
         let mut w = start;
         for r in start..out.len() {
             let m = out[r];
-            if (!in_check && m.from != king && cannot_expose(king, m)) || !self.leaves_king_attacked(m, us) {
+            if (!in_check && m.from != king && cannot_expose(king, m))
+                || !self.leaves_king_attacked(m, us)
+            {
                 out[w] = m;
                 w += 1;
             }
