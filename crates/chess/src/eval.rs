@@ -866,6 +866,29 @@ mod tests {
     }
 
     #[test]
+    fn symmetric_along_random_games() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut b = Board::startpos();
+            for _ in 0..120 {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.play(moves[(x % moves.len() as u64) as usize]);
+                let fen = b.to_fen(false);
+                assert_eq!(ev(&fen), ev(&mirror_fen(&fen)), "{fen}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
     fn start_position_is_about_even() {
         let e = ev(crate::board::START_FEN);
         assert!((0..=40).contains(&e), "{e}");
