@@ -100,7 +100,9 @@ impl TimeManager {
         } else if tc.moves_to_go == Some(1) {
             remaining - overhead_ms * 2.0
         } else {
-            (remaining - overhead_ms) * 0.35 + inc_share
+            // Keep a few increments in hand: the hard limit only reaches
+            // into the clock beyond them.
+            (remaining - overhead_ms - 3.0 * inc).max(0.0) * 0.2 + inc_share
         };
         let hard = (ideal * 4.0).min(cap);
         // Never plan past what is actually on the clock.
@@ -167,6 +169,25 @@ mod tests {
             remaining += 10.0;
             assert!(remaining > 0.0, "flagged at move {ply}");
         }
+    }
+
+    #[test]
+    fn a_low_clock_with_increment_grows_back() {
+        // 10 s + 0.1 s, down to 250 ms: moves that run halfway between the
+        // soft and hard limits, plus 10 ms of latency, rebuild a reserve.
+        let mut remaining = 250.0f64;
+        for ply in 0..40 {
+            let tc = TimeControl {
+                remaining: Duration::from_micros((remaining * 1000.0) as u64),
+                increment: ms(100),
+                ..Default::default()
+            };
+            let tm = TimeManager::new(&tc, ms(10), 120 + ply);
+            let used = (tm.soft + tm.hard).as_secs_f64() * 500.0 + 10.0;
+            remaining += 100.0 - used;
+            assert!(remaining > 0.0);
+        }
+        assert!(remaining > 450.0, "only {remaining} ms after 40 moves");
     }
 
     #[test]
