@@ -469,6 +469,7 @@ impl Eval {
             total += passed(b, c, entry.passed[c.index()], &info) * c.sign();
             total += threats(b, c, &info) * c.sign();
         }
+        total += mop_up(b);
         let sf = scale_factor(b, total.1);
         if sf == 0 {
             return 0;
@@ -767,6 +768,44 @@ fn threats(b: &Board, c: Color, info: &Info) -> S {
         + MINOR_ON_MAJOR * (queen_by_rook.count_ones() as i32)
 }
 
+/// Against a bare king: drive it to the edge (to the right corner for
+/// bishop and knight) and bring our king close, so the mate is found
+/// without a deep search.
+fn mop_up(b: &Board) -> S {
+    for strong in Color::BOTH {
+        let weak = strong.flip();
+        if b.color_bb(weak) != b.pieces(weak, PieceKind::King) || !b.has_mating_material(strong) {
+            continue;
+        }
+        let wk = b.king_square(weak);
+        let sk = b.king_square(strong);
+        let centre = |sq: Square| {
+            let f = sq.file() as i32;
+            let r = sq.rank() as i32;
+            (2 * f - 7).abs().max((2 * r - 7).abs())
+        };
+        let mut v = 20 * centre(wk) + 10 * (7 - sk.distance(wk) as i32);
+        let bishops = b.pieces(strong, PieceKind::Bishop);
+        let heavy = b.pieces(strong, PieceKind::Rook) | b.pieces(strong, PieceKind::Queen);
+        if heavy == 0 && b.pieces(strong, PieceKind::Pawn) == 0 && bishops != 0 {
+            // Mate only happens in a corner of the bishop's colour.
+            let corners: [Square; 2] = if bishops & DARK_SQUARES != 0 {
+                [Square::A1, Square::from_index(63)]
+            } else {
+                [Square::H1, Square::from_index(56)]
+            };
+            let d = corners
+                .iter()
+                .map(|c| c.distance(wk) as i32)
+                .min()
+                .unwrap_or(0);
+            v += 25 * (7 - d);
+        }
+        return S(0, v) * strong.sign();
+    }
+    S(0, 0)
+}
+
 /// Out of 64: how much of the endgame score the stronger side keeps.
 fn scale_factor(b: &Board, eg: i32) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
@@ -916,6 +955,16 @@ mod tests {
         let ocb = ev("4k1b1/8/8/8/8/8/P7/2B1K3 w - - 0 1");
         let same = ev("4kb2/8/8/8/8/8/P7/2B1K3 w - - 0 1");
         assert!(ocb < same, "{ocb} {same}");
+    }
+
+    #[test]
+    fn mop_up_drives_the_king_to_the_edge() {
+        assert!(ev("8/8/8/3k4/8/8/8/R3K3 w - - 0 1") < ev("3k4/8/8/8/8/8/8/R3K3 w - - 0 1"));
+        assert!(ev("7k/8/5K2/8/8/8/8/R7 w - - 0 1") > ev("7k/8/8/8/8/2K5/8/R7 w - - 0 1"));
+        // KBN v K: the bishop's corner is worse for the defender.
+        let dark = ev("k7/8/8/8/8/8/8/2B1KN2 w - - 0 1");
+        let light = ev("7k/8/8/8/8/8/8/2B1KN2 w - - 0 1");
+        assert!(dark < light, "{dark} {light}");
     }
 
     #[test]
