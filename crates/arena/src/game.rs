@@ -252,3 +252,251 @@ fn run(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{GameSetup, Thought};
+    use std::collections::VecDeque;
+
+    /// A toy game: any single lowercase letter is a legal move, and the
+    /// game is drawn after `length` plies.
+    struct Toy {
+        plies: usize,
+        length: usize,
+    }
+
+    impl Referee for Toy {
+        fn reset(&mut self, _: Option<&str>) -> Result<(), String> {
+            self.plies = 0;
+            Ok(())
+        }
+        fn start_for_engines(&self) -> Option<String> {
+            None
+        }
+        fn side_to_move(&self) -> Side {
+            if self.plies % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            }
+        }
+        fn side_name(&self, side: Side) -> &'static str {
+            if side == Side::First {
+                "First"
+            } else {
+                "Second"
+            }
+        }
+        fn play(&mut self, mv: &str) -> Result<String, String> {
+            if mv.len() == 1 && mv.chars().all(|c| c.is_ascii_lowercase()) {
+                self.plies += 1;
+                Ok(mv.to_uppercase())
+            } else {
+                Err("not a letter".into())
+            }
+        }
+        fn ending(&self) -> Option<Ending> {
+            (self.plies >= self.length).then(|| Ending::draw("toy game over"))
+        }
+        fn legal_moves(&self) -> Vec<String> {
+            vec!["a".into()]
+        }
+        fn setup(&self) -> GameSetup {
+            GameSetup::default()
+        }
+        fn record(&self, _: &GameRecord) -> String {
+            String::new()
+        }
+    }
+
+    /// Answers from a script; after it runs out, plays "a" instantly.
+    struct Scripted {
+        answers: VecDeque<Result<Thought, Fault>>,
+        started: bool,
+        result: Option<Option<bool>>,
+    }
+
+    fn answer(mv: &str, ms: u64, cp: Option<i32>) -> Result<Thought, Fault> {
+        Ok(Thought {
+            answer: Answer::Move(mv.into()),
+            elapsed: Duration::from_millis(ms),
+            score: cp.map(EngineScore::Cp),
+            depth: Some(1),
+        })
+    }
+
+    fn scripted(answers: Vec<Result<Thought, Fault>>) -> Scripted {
+        Scripted {
+            answers: answers.into(),
+            started: false,
+            result: None,
+        }
+    }
+
+    impl Player for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+        fn new_game(&mut self, _: &GameSetup) -> Result<(), String> {
+            self.started = true;
+            Ok(())
+        }
+        fn think(&mut self, _: &MoveRequest<'_>) -> Result<Thought, Fault> {
+            self.answers
+                .pop_front()
+                .unwrap_or_else(|| answer("a", 0, None))
+        }
+        fn game_over(&mut self, won: Option<bool>) {
+            self.result = Some(won);
+        }
+        fn quit(&mut self) {}
+    }
+
+    fn spec(tc: Option<&str>) -> GameSpec {
+        let tc = tc.map(|t| TimeControl::parse(t).unwrap());
+        GameSpec {
+            opening: Opening::default(),
+            tc: [tc, tc],
+            margin: Duration::from_millis(50),
+            adjudication: Adjudication::default(),
+        }
+    }
+
+    fn run_toy(
+        a: &mut Scripted,
+        b: &mut Scripted,
+        spec: &GameSpec,
+        length: usize,
+    ) -> (Vec<PlayedMove>, Ending) {
+        let mut toy = Toy { plies: 0, length };
+        play(&mut toy, [a, b], spec)
+    }
+
+    #[test]
+    fn plays_to_the_end_and_tells_both() {
+        let (mut a, mut b) = (scripted(vec![]), scripted(vec![]));
+        let (moves, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 6);
+        assert_eq!(moves.len(), 6);
+        assert_eq!(end, Ending::draw("toy game over"));
+        assert!(a.started && b.started);
+        assert_eq!((a.result, b.result), (Some(None), Some(None)));
+    }
+
+    #[test]
+    fn faults_lose_with_the_reason() {
+        let (mut a, mut b) = (
+            scripted(vec![answer("a", 0, None), answer("7", 0, None)]),
+            scripted(vec![]),
+        );
+        let (moves, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 20);
+        assert_eq!(moves.len(), 2, "the illegal move is not recorded");
+        assert_eq!(end.outcome, Outcome::Win(Side::Second));
+        assert!(
+            end.reason
+                .contains("First makes an illegal move: 7 (not a letter)"),
+            "{}",
+            end.reason
+        );
+        assert_eq!((a.result, b.result), (Some(Some(false)), Some(Some(true))));
+
+        let (mut a, mut b) = (scripted(vec![]), scripted(vec![Err(Fault::Timeout)]));
+        let (_, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 20);
+        assert_eq!(end, Ending::win(Side::First, "Second loses on time"));
+
+        let (mut a, mut b) = (
+            scripted(vec![Err(Fault::Crashed("the engine exited".into()))]),
+            scripted(vec![]),
+        );
+        let (_, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 20);
+        assert_eq!(
+            end,
+            Ending::win(Side::Second, "First disconnects: the engine exited")
+        );
+
+        let resign = Ok(Thought {
+            answer: Answer::Resign,
+            elapsed: Duration::ZERO,
+            score: None,
+            depth: None,
+        });
+        let (mut a, mut b) = (scripted(vec![resign]), scripted(vec![]));
+        let (_, end) = run_toy(&mut a, &mut b, &spec(None), 20);
+        assert_eq!(end, Ending::win(Side::Second, "First resigns"));
+    }
+
+    #[test]
+    fn the_arena_clock_decides_time_losses() {
+        // 1 s + 0 and a 50 ms margin: 600 + 420 ms is within the margin,
+        // the next 100 ms is not.
+        let (mut a, mut b) = (
+            scripted(vec![
+                answer("a", 600, None),
+                answer("b", 420, None),
+                answer("c", 100, None),
+            ]),
+            scripted(vec![]),
+        );
+        let (moves, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 20);
+        assert_eq!(moves.len(), 4);
+        assert_eq!(end, Ending::win(Side::Second, "First loses on time"));
+    }
+
+    #[test]
+    fn adjudication_by_scores_and_move_cap() {
+        let mut s = spec(None);
+        s.adjudication.resign = Some(ResignRule {
+            movecount: 3,
+            score: 600,
+        });
+        let lost = |n: usize| {
+            (0..n)
+                .map(|_| answer("z", 0, Some(-700)))
+                .collect::<Vec<_>>()
+        };
+        let (mut a, mut b) = (scripted(vec![]), scripted(lost(3)));
+        let (moves, end) = run_toy(&mut a, &mut b, &s, 50);
+        assert_eq!(
+            end,
+            Ending::win(Side::First, "adjudication: Second resigns by score")
+        );
+        assert_eq!(moves.len(), 6);
+        // A better score in between restarts the count.
+        let mut script = lost(2);
+        script.push(answer("z", 0, Some(-100)));
+        script.extend(lost(3));
+        let (mut a, mut b) = (scripted(vec![]), scripted(script));
+        let (moves, _) = run_toy(&mut a, &mut b, &s, 50);
+        assert_eq!(moves.len(), 12);
+
+        let mut s = spec(None);
+        s.adjudication.draw = Some(DrawRule {
+            movenumber: 3,
+            movecount: 2,
+            score: 10,
+        });
+        let level = |n: usize| (0..n).map(|_| answer("q", 0, Some(5))).collect::<Vec<_>>();
+        let (mut a, mut b) = (scripted(level(10)), scripted(level(10)));
+        let (moves, end) = run_toy(&mut a, &mut b, &s, 50);
+        assert_eq!(end, Ending::draw("adjudication: draw by score"));
+        // Counting starts at full move 3 (ply 5) and needs 4 plies.
+        assert_eq!(moves.len(), 8);
+
+        let mut s = spec(None);
+        s.adjudication.max_moves = Some(3);
+        s.opening.moves = vec!["k".into(), "l".into()];
+        let (mut a, mut b) = (scripted(vec![]), scripted(vec![]));
+        let (moves, end) = run_toy(&mut a, &mut b, &s, 50);
+        assert!(moves[0].book && moves[1].book && !moves[2].book);
+        assert_eq!(moves.len(), 2 + 6);
+        assert!(end.reason.contains("move limit of 3 moves"));
+
+        s.opening.moves = vec!["K".into()];
+        let (_, end) = run_toy(&mut a, &mut b, &s, 50);
+        assert!(
+            end.reason.starts_with("aborted: illegal opening move K"),
+            "{}",
+            end.reason
+        );
+    }
+}
