@@ -275,7 +275,7 @@ mod tests {
             None
         }
         fn side_to_move(&self) -> Side {
-            if self.plies % 2 == 0 {
+            if self.plies.is_multiple_of(2) {
                 Side::First
             } else {
                 Side::Second
