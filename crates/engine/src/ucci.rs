@@ -43,6 +43,9 @@ struct Memo {
 /// accept an offered draw when worse than this.
 const RESIGN_BELOW: i32 = -2500;
 const ACCEPT_DRAW_BELOW: i32 = -60;
+/// Offer a draw from this move number on when the score is this level.
+const OFFER_DRAW_AFTER_MOVE: u32 = 60;
+const OFFER_DRAW_WITHIN: i32 = 5;
 
 /// Settings the GUI can change.
 struct Settings {
@@ -488,7 +491,7 @@ impl Frontend {
             drop(s);
             remember(&memo, &root, &r);
             let offered = draw_offer.load(Ordering::Acquire);
-            out.line(&final_reply(&r, offered).to_string());
+            out.line(&final_reply(&r, offered, root.fullmove_number()).to_string());
         });
     }
 
@@ -601,16 +604,23 @@ fn print_event(out: &Output, e: Event<Move>) {
     }
 }
 
-/// `bestmove` with the draw and resign decisions, or `nobestmove`.
-fn final_reply(r: &SearchResult<Move>, draw_offered: bool) -> Reply {
+/// `bestmove` with the draw and resign decisions, or `nobestmove`. An
+/// offered draw is accepted when we stand worse; we offer one ourselves
+/// late in a game the search calls dead level.
+fn final_reply(r: &SearchResult<Move>, draw_offered: bool, move_number: u32) -> Reply {
     let Some(best) = r.best else {
         return Reply::NoBestMove;
     };
     let losing_mate = r.score.mate_plies().is_some_and(|p| p < 0);
+    let accept = draw_offered && r.score.0 < ACCEPT_DRAW_BELOW;
+    let offer = !draw_offered
+        && move_number >= OFFER_DRAW_AFTER_MOVE
+        && r.depth >= 8
+        && r.score.0.abs() <= OFFER_DRAW_WITHIN;
     Reply::BestMove {
         mv: format_move(best, Notation::Iccs),
         ponder: r.ponder.map(|m| format_move(m, Notation::Iccs)),
-        draw: draw_offered && r.score.0 < ACCEPT_DRAW_BELOW,
+        draw: accept || offer,
         resign: losing_mate || r.score.0 < RESIGN_BELOW,
     }
 }
@@ -636,6 +646,55 @@ fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Mov
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn result(score: i32, depth: u32) -> SearchResult<Move> {
+        let b = Board::startpos();
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        SearchResult {
+            best: moves.first().copied(),
+            ponder: None,
+            score: Score(score),
+            depth,
+            nodes: 0,
+        }
+    }
+
+    fn words(r: Reply) -> Vec<String> {
+        r.to_string().split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn draw_and_resign_decisions() {
+        let has = |r: Reply, w: &str| words(r).iter().any(|x| x == w);
+        assert!(
+            has(final_reply(&result(-100, 10), true, 20), "draw"),
+            "accept when worse"
+        );
+        assert!(
+            !has(final_reply(&result(50, 10), true, 20), "draw"),
+            "decline when better"
+        );
+        assert!(
+            !has(final_reply(&result(0, 10), false, 20), "draw"),
+            "no offer early"
+        );
+        assert!(
+            has(final_reply(&result(0, 10), false, 80), "draw"),
+            "offer when dead level"
+        );
+        assert!(has(final_reply(&result(-3000, 10), false, 20), "resign"));
+        assert!(has(
+            final_reply(&result(Score::mated_in(5).0, 3), false, 20),
+            "resign"
+        ));
+        assert!(!has(final_reply(&result(-300, 10), false, 20), "resign"));
+        let none = SearchResult {
+            best: None,
+            ..result(0, 1)
+        };
+        assert_eq!(final_reply(&none, false, 1), Reply::NoBestMove);
+    }
 
     #[test]
     fn scores_in_ucci_units() {
