@@ -336,3 +336,43 @@ def test_tengen_gomocup_self_play_sgf(arena_bin, tengen_bin, tmp_path):
         if "makes five" in result["reason"]:
             winner = "b" if result["result"] == "1-0" else "w"
             assert has_five(moves, winner) and moves[-1][0] == winner
+
+
+# --- tengen against the reference engines -------------------------------------
+
+
+@pytest.mark.skipif(not STOCKFISH, reason="needs stockfish")
+def test_tengen_vs_stockfish_chess(arena_bin, tengen_bin, tmp_path):
+    out, games, summary = run_arena(arena_bin, tmp_path, [
+        "-engine", "cmd=" + tengen_bin, "name=tengen", "option.Hash=16"] + weak_stockfish() + [
+        "-each", "tc=3+0.05", "timemargin=150", "-games", "2", "-maxmoves", "40",
+        "-openings", "plies=4", "-srand", "2"])
+    assert len(games) == 2
+    for g in games:
+        check_game_is_legal(g)
+        assert "illegal" not in g.end().comment and "disconnects" not in g.end().comment
+    assert summary["encounters"][0]["games"] == 2
+
+
+@pytest.mark.skipif(not GNUGO, reason="needs gnugo")
+def test_tengen_vs_gnugo_9x9(arena_bin, tengen_bin, tmp_path):
+    out_sgf, summary = tmp_path / "games.sgf", tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "7",
+         "-engine", "cmd=" + tengen_bin, "name=tengen",
+         "-engine", "cmd=" + GNUGO, "arg=--mode", "arg=gtp", "arg=--level", "arg=1",
+         "arg=--capture-all-dead", "name=gnugo",
+         "-each", "proto=gtp", "tc=20+0.2", "timemargin=200", "-games", "2", "-maxmoves", "60",
+         "-pgnout", str(out_sgf), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    for r in data["games"]:
+        assert "illegal" not in r["reason"] and "disconnects" not in r["reason"], r
+    records = [t for t in out_sgf.read_text().split("(;") if t.strip()]
+    for text in records:
+        game = sgf.Sgf_game.from_bytes(("(;" + text).encode())
+        board = boards.Board(9)
+        for colour, point in (n.get_move() for n in game.get_main_sequence()[1:]):
+            if colour and point:
+                board.play(point[0], point[1], colour)
