@@ -245,14 +245,13 @@ impl Board {
         (checkers, pinned)
     }
 
-    /// King and rook destinations of a castle by `c` with the rook on `rook`.
+    /// King and rook destinations of a castle with the rook on `rook`.
     #[inline]
-    pub(crate) fn castle_targets(c: Color, king: Square, rook: Square) -> (Square, Square) {
+    pub(crate) fn castle_targets(king: Square, rook: Square) -> (Square, Square) {
         let rank = king.rank();
         if rook.file() > king.file() {
             (Square::from_coords(6, rank), Square::from_coords(5, rank))
         } else {
-            let _ = c;
             (Square::from_coords(2, rank), Square::from_coords(3, rank))
         }
     }
@@ -282,7 +281,7 @@ impl Board {
             match m.kind() {
                 MoveKind::Castle => {
                     let rook = Piece::new(us, PieceKind::Rook);
-                    let (kto, rto) = Board::castle_targets(us, from, to);
+                    let (kto, rto) = Board::castle_targets(from, to);
                     self.remove(piece, from);
                     self.remove(rook, to);
                     self.put(piece, kto);
@@ -369,7 +368,7 @@ impl Board {
             MoveKind::Castle => {
                 let king = Piece::new(us, PieceKind::King);
                 let rook = Piece::new(us, PieceKind::Rook);
-                let (kto, rto) = Board::castle_targets(us, from, to);
+                let (kto, rto) = Board::castle_targets(from, to);
                 self.remove(king, kto);
                 self.remove(rook, rto);
                 self.put(king, from);

@@ -201,7 +201,7 @@ impl Board {
             let Some(rsq) = self.castle_rooks[us.index()][side] else {
                 continue;
             };
-            let (kto, rto) = Board::castle_targets(us, ksq, rsq);
+            let (kto, rto) = Board::castle_targets(ksq, rsq);
             let movers = ksq.bb() | rsq.bb();
             let need_empty =
                 (t.between(ksq, kto) | kto.bb() | t.between(rsq, rto) | rto.bb()) & !movers;

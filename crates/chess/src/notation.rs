@@ -47,7 +47,7 @@ impl Board {
             return "0000".to_string();
         }
         let to = if m.is_castle() && !chess960 {
-            Board::castle_targets(self.side, m.from(), m.to()).0
+            Board::castle_targets(m.from(), m.to()).0
         } else {
             m.to()
         };
