@@ -324,6 +324,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn random_move_text_never_panics() {
+        let boards = [
+            Board::startpos(),
+            Board::from_fen("r3k2r/1P6/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1").unwrap(),
+        ];
+        let alphabet = "abcdefghKQRBNOo0-=x+#12345678qrbn \u{e9}";
+        let chars: Vec<char> = alphabet.chars().collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 8) as usize;
+            let text: String = (0..len)
+                .map(|i| chars[((x >> (i * 6)) as usize) % chars.len()])
+                .collect();
+            for b in &boards {
+                for c960 in [false, true] {
+                    if let Ok(m) = b.parse_uci_move(&text, c960) {
+                        assert!(b.legal_moves().contains(&m));
+                    }
+                }
+                if let Ok(m) = b.parse_san(&text) {
+                    assert!(b.legal_moves().contains(&m));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn uci_castling_both_notations() {
         let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         let m = b.parse_uci_move("e1g1", false).unwrap();
