@@ -376,3 +376,34 @@ def test_tengen_vs_gnugo_9x9(arena_bin, tengen_bin, tmp_path):
         for colour, point in (n.get_move() for n in game.get_main_sequence()[1:]):
             if colour and point:
                 board.play(point[0], point[1], colour)
+
+
+# --- schedules and opening books ---------------------------------------------
+
+
+def test_round_robin_gauntlet_and_epd_book(arena_bin, tmp_path):
+    book = tmp_path / "book.epd"
+    fens = ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2"]
+    book.write_text("\n".join(f + ' bm e4; id "x";' for f in fens) + "\n")
+    good = lambda name: broken("good")[:-1] + ["name=" + name]
+    out, games, summary = run_arena(arena_bin, tmp_path, good("a") + good("b") + good("c") + [
+        "-each", "tc=2+0.1", "-games", "2", "-rounds", "2", "-maxmoves", "4", "-concurrency", "2",
+        "-openings", "file=" + str(book), "format=epd", "order=sequential"])
+    # Three pairings, two rounds of a game pair each.
+    assert len(games) == 12 and len(summary["encounters"]) == 3
+    for enc in summary["encounters"]:
+        assert enc["games"] == 4 and sum(enc["pentanomial"]) == 2
+    starts = {}
+    for g in games:
+        check_game_is_legal(g)
+        assert g.headers["SetUp"] == "1" and g.headers["FEN"] in fens
+        key = (frozenset((g.headers["White"], g.headers["Black"])), g.headers["Round"])
+        starts.setdefault(key, set()).add(g.headers["FEN"])
+    # Each game pair (same engines, same round) shares its opening.
+    assert all(len(s) == 1 for s in starts.values())
+
+    out, games, summary = run_arena(arena_bin, tmp_path, good("a") + good("b") + good("c") + [
+        "-tournament", "gauntlet", "-each", "tc=2+0.1", "-games", "2", "-maxmoves", "3"])
+    assert len(games) == 4
+    assert all("a" in (g.headers["White"], g.headers["Black"]) for g in games)
