@@ -376,3 +376,17 @@ def test_legal_reports_results_and_errors(tengen_bin):
         [tengen_bin, "perft", "--game", "gomoku", "--size", "5", "--depth", "2"], capture_output=True, text=True
     )
     assert "Nodes searched: 600" in r.stdout
+
+
+def test_found_win_is_announced_and_played(brain):
+    brain.send("START 15", "INFO timeout_turn 1000")
+    assert brain.reply() == "OK"
+    brain.send("BOARD", "6,7,1", "7,7,1", "8,7,1", "0,0,2", "0,14,2", "14,0,2", "DONE")
+    lines = []
+    while True:
+        line = brain.line()
+        lines.append(line)
+        if not line.startswith(("MESSAGE", "DEBUG")):
+            break
+    assert any(l.startswith("MESSAGE") and "win" in l for l in lines), lines
+    assert xy(lines[-1]) in [(5, 7), (9, 7)]  # the straight four

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 use tengen_core::{TimeControl, TimeManager};
-use tengen_gomoku::search::{Event, Limits, SearchResult, Searcher};
+use tengen_gomoku::search::{Event, Limits, SearchResult, Searcher, PROVEN};
 use tengen_gomoku::session::Background;
 use tengen_gomoku::{opening, Board, Color, Outcome, Point, Rule};
 use tengen_protocol::gomocup::{Command, CommandReader, Reply, Xy};
@@ -425,6 +425,10 @@ impl Front {
             r.nodes,
             pv.join(" ")
         )));
+        if r.score.abs() >= PROVEN && r.best.is_some() {
+            let who = if r.score > 0 { "win" } else { "loss" };
+            self.reply(Reply::Message(format!("tengen: forced {who} found")));
+        }
         if let Some(b) = self.board.as_mut() {
             let c = b.to_move();
             if b.place(p, c).is_err() {
