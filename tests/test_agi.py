@@ -276,3 +276,25 @@ def test_reports_a_found_win(agi):
     assert any(" WIN " in l + " " for l in lines if l.startswith("INFO")), lines
     move = bestmove(lines)[1]
     assert move in ["76", "7A"]  # the straight four
+
+
+def test_random_garbage_never_kills_the_engine(agi):
+    import random
+
+    rng = random.Random(5)
+    words = ["POSITION", "MOVES", "STATU", "GO", "SEARCH", "TIME", "DOMOVE", "SETRULE", "SETOPTION", "STOP", "PONDER"]
+    agi.send("AGI")
+    agi.until("AGIOK")
+    for _ in range(300):
+        parts = [rng.choice(words) for _ in range(rng.randint(1, 3))]
+        parts.append(rng.choice(["78", "7", "00", "EF", "FF", "786", "é", "0", "123456", ""]))
+        line = " ".join(parts)
+        if line.startswith("GO") and "PONDER" not in line:
+            continue  # a GO would owe a BESTMOVE; covered elsewhere
+        agi.send(line)
+    agi.send("STOP", "POSITION MOVES 78", "ISREADY")
+    agi.until("READYOK", timeout=30)
+    agi.send("GO TIME 500")
+    bm = bestmove(agi.until("BESTMOVE", timeout=30))
+    assert bm[1] != "78"
+    assert agi.p.poll() is None

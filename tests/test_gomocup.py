@@ -390,3 +390,27 @@ def test_found_win_is_announced_and_played(brain):
             break
     assert any(l.startswith("MESSAGE") and "win" in l for l in lines), lines
     assert xy(lines[-1]) in [(5, 7), (9, 7)]  # the straight four
+
+
+def test_random_garbage_never_kills_the_brain(tengen_bin):
+    rng = random.Random(99)
+    words = ["START", "TURN", "BOARD", "DONE", "INFO", "TAKEBACK", "PLAY", "SWAP2BOARD", "RESTART", "RECTSTART", "ABOUT"]
+    b = Brain(tengen_bin)
+    b.send("START 15", "INFO timeout_turn 30")
+    assert b.reply() == "OK"
+    for _ in range(300):
+        parts = [rng.choice(words)] if rng.random() < 0.7 else []
+        for _ in range(rng.randint(0, 3)):
+            parts.append(rng.choice(["7,7", "-1,3", "99999999999,1", "3,3,1", "a,b", "15,15", "0,0", "é", ",", "20"]))
+        b.send(" ".join(parts))
+    b.send("DONE", "START 15")
+    # Drain until the brain answers the final START.
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = b.line(timeout=60)
+        assert line is not None, "the brain died"
+        if line == "OK" and b.q.empty():
+            break
+    b.send("BEGIN")
+    assert xy(b.reply()) == (7, 7)
+    b.close()
