@@ -405,6 +405,11 @@ def test_batch_mode_reads_after_bestmove(eng):
     lines = eng.until(lambda l: l == "readyok", timeout=10)
     kinds = [l.split()[0] for l in lines if not l.startswith("info")]
     assert kinds == ["bestmove", "readyok"], lines
+    # A search that cannot end on its own still listens in batch mode.
+    eng.send("go infinite")
+    eng.silent_for(0.3)
+    eng.send("stop")
+    bestmove(eng.until(terminator, timeout=3))
 
 
 def test_quit_while_thinking_exits_at_once(tengen_bin):

@@ -114,8 +114,9 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         if flow == Flow::Quit {
             break;
         }
-        if fe.settings.batch {
-            // Batch mode reads nothing while thinking.
+        if fe.settings.batch && !fe.signals.pondering() {
+            // Batch mode reads nothing while thinking; a ponder or
+            // infinite search still listens, or nothing could end it.
             fe.wait();
         }
     }
