@@ -69,3 +69,45 @@ fn no_move_means_no_best_move() {
     );
     assert!(r.best.is_none());
 }
+
+#[test]
+fn does_not_complete_a_perpetual_chase() {
+    // The red rook has chased the unprotected black horse twice; c0a0
+    // would repeat the position and lose by perpetual chase.
+    let b = Board::from_fen("3k5/9/n8/9/9/9/9/9/9/2R2K3 w").unwrap();
+    let b =
+        tengen_xiangqi::play_moves(&b, "c0a0 a7c8 a0c0 c8a7".split(' '), Notation::Iccs).unwrap();
+    let mut s: Searcher<Board, XiangqiEval> = Searcher::new(8);
+    let r = s.search(
+        &b,
+        &XiangqiEval,
+        &SearchLimits::depth(5),
+        &Signals::new(),
+        None,
+        &mut |_| {},
+    );
+    assert_ne!(format_move(r.best.unwrap(), Notation::Iccs), "c0a0");
+    assert!(r.score.0 > 200, "a rook against a horse: {}", r.score.0);
+}
+
+#[test]
+fn banned_root_moves_are_respected() {
+    let b = Board::startpos();
+    let mut all = Vec::new();
+    b.legal_moves(&mut all);
+    let only: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|m| m.to_string() == "i0i1")
+        .collect();
+    let mut s: Searcher<Board, XiangqiEval> = Searcher::new(8);
+    let r = s.search(
+        &b,
+        &XiangqiEval,
+        &SearchLimits::depth(4),
+        &Signals::new(),
+        Some(&only),
+        &mut |_| {},
+    );
+    assert_eq!(format_move(r.best.unwrap(), Notation::Iccs), "i0i1");
+}
