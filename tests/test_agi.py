@@ -98,6 +98,7 @@ def test_handshake_and_the_drafts_example(agi):
     agi.send("POSITION MOVES 78685A69", "GO TIME 3000")
     lines = agi.until("BESTMOVE")
     assert any(l.startswith("INFO DEPTH") for l in lines)
+    assert any(l.startswith("INFO SEARCH ") for l in lines)
     bm = bestmove(lines)
     move = bm[1]
     assert len(move) == 2 and move not in stones("78685A69")

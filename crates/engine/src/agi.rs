@@ -390,6 +390,10 @@ impl Front {
                     win: line.first().map(|&p| to_pt(p)).into_iter().collect(),
                     ..Info::default()
                 },
+                Event::RootMoves(moves) => Info {
+                    search: moves.iter().map(|&p| to_pt(p)).collect(),
+                    ..Info::default()
+                },
                 Event::Lose(p) => Info {
                     score: Some(-PROVEN as i64),
                     lose: vec![to_pt(*p)],

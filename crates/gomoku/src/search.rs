@@ -57,6 +57,8 @@ pub enum Event {
     Win(Vec<Point>),
     /// Every root move was proven to lose; the move that loses slowest.
     Lose(Point),
+    /// The root moves the alpha-beta search will look at, best first.
+    RootMoves(Vec<Point>),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -235,6 +237,9 @@ impl Searcher {
         // Order the root once by shape, then iterate.
         let mut ordered = self.order(&b, &root, 0, 0);
         ordered.truncate(24);
+        report(&Event::RootMoves(
+            ordered.iter().map(|&(_, s)| b.point(s)).collect(),
+        ));
         let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
         let mut best = ordered[0].1;
         let mut best_score = 0;
