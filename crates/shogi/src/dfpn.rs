@@ -4,8 +4,7 @@
 //! defender plays every legal reply. A node's proof number counts how many
 //! leaves at least must still be proven for the attacker to mate, its
 //! disproof number how many for the defender to escape. Children are
-//! expanded under thresholds (Nagai's MID with the 1+epsilon trick left
-//! out for clarity), results live in a transposition table, and a
+//! expanded under thresholds (Nagai's MID with the 1+epsilon trick), results live in a transposition table, and a
 //! position repeated on the current path counts as an escape: a mate that
 //! only works by repetition is not a mate. Drop-pawn mate never counts as
 //! mate because the move generator never produces it.
@@ -167,11 +166,11 @@ impl<'a> Solver<'a> {
         board.legal_moves(&mut moves);
         let mut out = Vec::with_capacity(if or_node { 16 } else { moves.len() });
         for m in moves {
-            let mut b = board.clone();
-            b.do_move(m);
-            if or_node && !b.in_check() {
+            if or_node && !board.gives_check(m) {
                 continue;
             }
+            let mut b = board.clone();
+            b.do_move(m);
             out.push((m, b.key()));
         }
         out
@@ -267,11 +266,11 @@ impl<'a> Solver<'a> {
             }
             // Thresholds for the most promising child.
             let (cpn, cdn) = if or_node {
-                let cpn = th_pn.min(second.saturating_add(1));
+                let cpn = th_pn.min(epsilon(second));
                 let cdn = (th_dn - dn).saturating_add(best_other).min(INF - 1);
                 (cpn, cdn)
             } else {
-                let cdn = th_dn.min(second.saturating_add(1));
+                let cdn = th_dn.min(epsilon(second));
                 let cpn = (th_pn - pn).saturating_add(best_other).min(INF - 1);
                 (cpn, cdn)
             };
@@ -306,6 +305,18 @@ impl<'a> Solver<'a> {
                 return (!or_node && board.in_check()).then_some(line);
             }
             let mut pick: Option<(Move, u32)> = None;
+            if or_node {
+                // A check that mates at once beats any longer proof.
+                pick = kids.iter().find_map(|&(m, _)| {
+                    let mut b = board.clone();
+                    b.do_move(m);
+                    (!b.has_legal_move()).then_some((m, 0))
+                });
+                if let Some((m, _)) = pick {
+                    line.push(m);
+                    return Some(line);
+                }
+            }
             for &(m, k) in &kids {
                 let mut e = self.lookup(k);
                 if !or_node && e.pn != 0 {
@@ -346,6 +357,17 @@ impl<'a> Solver<'a> {
         }
         None
     }
+}
+
+/// The 1+epsilon trick (Pawlewicz and Lew): let the best child run until
+/// it is a quarter worse than the second best, not just one worse, so the
+/// search does not thrash between siblings.
+#[inline]
+fn epsilon(second: u32) -> u32 {
+    second
+        .saturating_add(second / 4)
+        .saturating_add(1)
+        .min(INF - 1)
 }
 
 /// Solves `pos` (side to move attacks) within `limits`.

@@ -348,11 +348,64 @@ impl Board {
         set
     }
 
-    /// Whether the legal move `m` gives check.
+    /// Whether the legal move `m` gives check, without making it: a direct
+    /// check from the destination, or a slider uncovered by the origin.
     pub fn gives_check(&self, m: Move) -> bool {
-        let mut b = self.clone();
-        b.do_move(m);
-        b.in_check()
+        let us = self.side_to_move();
+        let Some(k) = self.king(us.flip()) else {
+            return false;
+        };
+        let to = m.to();
+        let from = m.from();
+        let kind = match (from, m.drop_kind()) {
+            (Some(f), _) => match self.piece_at(f) {
+                Some(p) if m.is_promotion() => p.kind().promote(),
+                Some(p) => p.kind(),
+                None => return false,
+            },
+            (None, Some(k)) => k,
+            (None, None) => return false,
+        };
+        let mut occupied = self.occupied() | bit(to.index());
+        if let Some(f) = from {
+            occupied &= !bit(f.index());
+        }
+        // Direct check.
+        if kind == Kind::Knight {
+            if KNIGHT_TO[us.index()][to.index()].contains(&(k.index() as u8)) {
+                return true;
+            }
+        } else if let Some(d) = direction(to, k) {
+            if geometry::steps(us, kind) & (1 << d) != 0
+                && NEIGHBOR[to.index()][d] == k.index() as u8
+            {
+                return true;
+            }
+            if geometry::slides(us, kind) & (1 << d) != 0 && between(to, k) & occupied == 0 {
+                return true;
+            }
+        }
+        // Discovered check: the origin was the only piece between the king
+        // and one of our sliders, and the move leaves that line.
+        let Some(f) = from else { return false };
+        let Some(d) = direction(k, f) else {
+            return false;
+        };
+        if direction(k, to) == Some(d) && between(k, to) & bit(f.index()) == 0 {
+            return false;
+        }
+        let mut n = NEIGHBOR[k.index()][d];
+        while n != NONE {
+            if occupied & bit(n as usize) != 0 {
+                return self.piece_at_index(n as usize).is_some_and(|p| {
+                    p.color() == us
+                        && n as usize != to.index()
+                        && geometry::slides(us, p.kind()) & (1 << opposite(d)) != 0
+                });
+            }
+            n = NEIGHBOR[n as usize][d];
+        }
+        false
     }
 }
 
@@ -423,6 +476,28 @@ mod tests {
                 }
             }
             assert_eq!(count, gen.len(), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        for sfen in [
+            "startpos",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+            "4k4/9/4S4/9/4L4/9/4R4/9/4K4 b GSN 1",
+            "8k/9/6S2/5B3/9/9/9/9/K8 b N 1",
+            "2r4n1/l1b1gp2l/npP1p1P1p/P7s/2pk5/RP2g4/2KPGPpnP/4B1gLL/S6N1 w SPs4p 128",
+            "5s3/1+P1p2k2/6ppn/3P1pn2/2p2g2G/P1K1RlPg1/5P3/L1Sb1R1G1/1N2L2NS b BSL7Pp 119",
+        ] {
+            let b = Board::from_sfen(sfen).unwrap();
+            let mut v = Vec::new();
+            b.legal_moves(&mut v);
+            for m in v {
+                let mut c = b.clone();
+                c.do_move(m);
+                assert_eq!(b.gives_check(m), c.in_check(), "{sfen}: {m}");
+            }
         }
     }
 

@@ -1,11 +1,13 @@
 """Generates crates/shogi/tests/tsume.txt: random tsume positions labelled
 by cshogi's df-pn solver (an independent program).
 
-For each random position (gote king near its back rank, a few sente
+The label is the smallest odd depth limit at which DfPn proves a mate
+(an upper bound on the shortest mate: the depth-limited search is not
+exact). For each random position (gote king near its back rank, a few sente
 attackers, a few gote defenders, some pieces in sente's hand, the rest in
 gote's hand, no sente king) the shortest mate length is the smallest odd
 depth at which cshogi.DfPn with that depth limit finds a mate; positions
-where DfPn finds no mate within 31 plies and 2M nodes are labelled nomate.
+where DfPn finds no mate within 31 plies and 300k nodes are labelled nomate.
 Run: python3 crates/shogi/tests/gen_tsume.py <tengen binary> > crates/shogi/tests/tsume.txt
 """
 import random
@@ -85,11 +87,11 @@ def shortest(sfen):
         return None
     if board.is_check() or board.is_game_over():
         return None
-    full = cshogi.DfPn(31, 2_000_000)
+    full = cshogi.DfPn(31, 300_000)
     if not full.search(board):
         return "nomate"
     for depth in range(1, 32, 2):
-        d = cshogi.DfPn(depth, 2_000_000)
+        d = cshogi.DfPn(depth, 300_000)
         if d.search(board):
             return depth
     return None
@@ -117,8 +119,7 @@ def main():
         if key is None or got[key] >= want[key]:
             continue
         got[key] += 1
-        lines.append(f"{sfen} ;{n}")
-    print("\n".join(lines))
+        print(f"{sfen} ;{n}", flush=True)
 
 
 if __name__ == "__main__":

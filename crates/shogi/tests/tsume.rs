@@ -1,0 +1,60 @@
+//! The df-pn solver on tsume positions labelled by cshogi's DfPn (see
+//! gen_tsume.py): every mate it reports is checked move by move, and no
+//! mate is claimed where cshogi found none within 31 plies. The label is
+//! the smallest depth limit at which cshogi's DfPn proved the mate; that
+//! limited search is not exact (it misses some shorter mates we find), so
+//! lengths are compared only in the summary.
+
+use tengen_shogi::dfpn::{is_mating_line, Solver, TsumeLimits, TsumeResult};
+use tengen_shogi::Position;
+
+const TSUME: &str = include_str!("tsume.txt");
+
+#[test]
+fn solves_the_labelled_problems() {
+    let mut mates = 0;
+    let mut shortest = 0;
+    let mut nomates = 0;
+    for line in TSUME
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (sfen, label) = line.split_once(" ;").expect("<sfen> ;<label>");
+        let pos = Position::from_usi(sfen, &[]).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let nodes = if label == "nomate" {
+            200_000
+        } else {
+            2_000_000
+        };
+        let mut solver = Solver::new(TsumeLimits {
+            nodes: Some(nodes),
+            ..Default::default()
+        });
+        let result = solver.solve(&pos);
+        if label == "nomate" {
+            match result {
+                TsumeResult::Mate(l) => {
+                    assert!(
+                        is_mating_line(&pos, &l) && l.len() > 31,
+                        "{sfen}: false mate {l:?}"
+                    )
+                }
+                TsumeResult::NoMate => nomates += 1,
+                TsumeResult::Timeout => {}
+            }
+            continue;
+        }
+        let want: usize = label.parse().expect("length");
+        match result {
+            TsumeResult::Mate(l) => {
+                assert!(is_mating_line(&pos, &l), "{sfen}: not a mate: {l:?}");
+                mates += 1;
+                shortest += usize::from(l.len() <= want);
+            }
+            other => panic!("{sfen}: expected a mate in {want}, got {other:?}"),
+        }
+    }
+    eprintln!("{mates} mates ({shortest} no longer than cshogi's), {nomates} proven without mate");
+    assert!(mates >= 10);
+    assert!(nomates >= 3);
+}
