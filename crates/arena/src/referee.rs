@@ -95,8 +95,13 @@ pub trait Referee: Send {
             format!("{} makes a false win claim", self.side_name(side)),
         )
     }
-    /// The game record (PGN, SGF, KIF...) of a finished game.
+    /// The game record (PGN, SGF, CSA...) of a finished game.
     fn record(&self, game: &GameRecord) -> String;
+    /// The record in the format a file extension asks for, where the
+    /// game has more than one (shogi: `kif`); otherwise [`Self::record`].
+    fn record_as(&self, game: &GameRecord, _ext: &str) -> String {
+        self.record(game)
+    }
 }
 
 /// The games the arena can referee.

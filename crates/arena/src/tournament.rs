@@ -397,7 +397,12 @@ impl Tournament {
                 date: date.to_string(),
                 time_control: tc_text(self.tcs[job.seats[0]]),
             };
-            let text = referee.record(&record);
+            let ext = self
+                .pgnout
+                .as_deref()
+                .and_then(|p| p.rsplit_once('.'))
+                .map(|(_, e)| e.to_ascii_lowercase());
+            let text = referee.record_as(&record, ext.as_deref().unwrap_or(""));
             if tx.send((job, record, text)).is_err() {
                 break;
             }

@@ -183,6 +183,13 @@ impl Referee for ShogiReferee {
     fn record(&self, game: &GameRecord) -> String {
         csa(game)
     }
+
+    fn record_as(&self, game: &GameRecord, ext: &str) -> String {
+        match ext {
+            "kif" => kif(game).unwrap_or_else(|| csa(game)),
+            _ => csa(game),
+        }
+    }
 }
 
 /// CSA `P1`..`P9` lines, hands and side to move from an SFEN.
@@ -352,5 +359,182 @@ mod tests {
         let p = csa_position("4k4/9/9/9/9/9/9/9/4K4 w 2Pb 1").unwrap();
         assert!(p.starts_with("P1 *  *  *  * -OU"), "{p}");
         assert!(p.contains("P+00FU00FU\nP-00KA\n-\n"), "{p}");
+    }
+}
+
+/// KIF's piece names by CSA kind (piece as it stands after the move).
+fn kif_piece(csa: &str) -> &'static str {
+    match csa {
+        "FU" => "歩",
+        "KY" => "香",
+        "KE" => "桂",
+        "GI" => "銀",
+        "KI" => "金",
+        "KA" => "角",
+        "HI" => "飛",
+        "OU" => "玉",
+        "TO" => "と",
+        "NY" => "成香",
+        "NK" => "成桂",
+        "NG" => "成銀",
+        "UM" => "馬",
+        "RY" => "龍",
+        _ => "？",
+    }
+}
+
+/// The unpromoted CSA kind of a promoted one.
+fn csa_unpromoted(csa: &str) -> &str {
+    match csa {
+        "TO" => "FU",
+        "NY" => "KY",
+        "NK" => "KE",
+        "NG" => "GI",
+        "UM" => "KA",
+        "RY" => "HI",
+        other => other,
+    }
+}
+
+/// KIF (Kakinoki) text for a game from the standard start, as
+/// `cshogi.KIF` and the Japanese GUIs read it. Moves come from the CSA
+/// notation already checked by the referee, plus the USI text to tell a
+/// promotion from a move of a promoted piece.
+pub fn kif(game: &GameRecord) -> Option<String> {
+    if game.start.is_some() {
+        return None;
+    }
+    const FILES: [&str; 10] = ["", "１", "２", "３", "４", "５", "６", "７", "８", "９"];
+    const RANKS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    let mut s = String::from("# ---- tengen-arena ----\n");
+    let _ = writeln!(s, "開始日時：{}", game.date.replace('.', "/"));
+    let _ = writeln!(s, "棋戦：{}", game.event);
+    if game.time_control != "-" {
+        let _ = writeln!(s, "持ち時間：{}", game.time_control);
+    }
+    s.push_str("手合割：平手\n");
+    let _ = writeln!(s, "先手：{}", game.players[0]);
+    let _ = writeln!(s, "後手：{}", game.players[1]);
+    s.push_str("手数----指手---------消費時間--\n");
+    let mut last_to: Option<(u32, u32)> = None;
+    let mut totals = [0u64; 2];
+    for (k, m) in game.moves.iter().enumerate() {
+        let b = m.notation.as_bytes();
+        if b.len() != 7 {
+            return None;
+        }
+        let digit = |i: usize| u32::from(b[i].wrapping_sub(b'0'));
+        let (from, to) = ((digit(1), digit(2)), (digit(3), digit(4)));
+        let kind = &m.notation[5..7];
+        let dest = if last_to == Some(to) {
+            "同　".to_string()
+        } else {
+            format!("{}{}", FILES.get(to.0 as usize)?, RANKS.get(to.1 as usize)?)
+        };
+        let text = if from == (0, 0) {
+            format!("{dest}{}打", kif_piece(kind))
+        } else if m.wire.ends_with('+') {
+            format!(
+                "{dest}{}成({}{})",
+                kif_piece(csa_unpromoted(kind)),
+                from.0,
+                from.1
+            )
+        } else {
+            format!("{dest}{}({}{})", kif_piece(kind), from.0, from.1)
+        };
+        last_to = Some(to);
+        let secs = m.elapsed_ms / 1000;
+        totals[k % 2] += secs;
+        let t = totals[k % 2];
+        let _ = writeln!(
+            s,
+            "{:>4} {text}   ({:>2}:{:02}/{:02}:{:02}:{:02})",
+            k + 1,
+            secs / 60,
+            secs % 60,
+            t / 3600,
+            t / 60 % 60,
+            t % 60
+        );
+    }
+    let reason = &game.ending.reason;
+    let n = game.moves.len();
+    let at_end = if n.is_multiple_of(2) {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let (word, tail) = match game.ending.outcome {
+        Outcome::Draw if reason.contains("sennichite") => ("千日手", format!("まで{n}手で千日手")),
+        Outcome::Draw if reason.contains("move limit") => ("持将棋", format!("まで{n}手で持将棋")),
+        Outcome::Draw => ("中断", format!("まで{n}手で中断")),
+        Outcome::Win(w) => {
+            let who = if w == Side::First { "先手" } else { "後手" };
+            let word = if w == at_end {
+                if reason.contains("declaration") {
+                    "入玉勝ち"
+                } else {
+                    "反則勝ち"
+                }
+            } else if reason.contains("on time") {
+                "切れ負け"
+            } else if reason.contains("illegal")
+                || reason.contains("false")
+                || reason.contains("claims")
+            {
+                "反則負け"
+            } else if reason.contains("checkmated") {
+                "詰み"
+            } else {
+                "投了"
+            };
+            (word, format!("まで{n}手で{who}の勝ち"))
+        }
+    };
+    let _ = writeln!(s, "{:>4} {word}", n + 1);
+    let _ = writeln!(s, "{tail}");
+    let _ = writeln!(s, "*{reason}");
+    Some(s)
+}
+
+#[cfg(test)]
+mod kif_tests {
+    use super::*;
+    use crate::game::PlayedMove;
+
+    #[test]
+    fn kif_moves_and_ending() {
+        let mut r = ShogiReferee::default();
+        r.reset(None).unwrap();
+        let mut moves = Vec::new();
+        for usi in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+            let notation = r.play(usi).unwrap();
+            moves.push(PlayedMove {
+                wire: usi.into(),
+                notation,
+                score: None,
+                depth: None,
+                elapsed_ms: 1500,
+                book: false,
+            });
+        }
+        let game = GameRecord {
+            players: ["a".into(), "b".into()],
+            start: None,
+            moves,
+            ending: Ending::win(Side::First, "Gote resigns"),
+            round: 1,
+            game_no: 1,
+            event: "e".into(),
+            date: "2026.11.22".into(),
+            time_control: "-".into(),
+        };
+        let text = kif(&game).unwrap();
+        assert!(text.contains("   3 ２二角成(88)"), "{text}");
+        assert!(text.contains("   4 同　銀(31)"), "{text}");
+        assert!(text.contains("   5 ４五角打"), "{text}");
+        assert!(text.contains("   6 投了\nまで5手で先手の勝ち"), "{text}");
+        assert!(text.contains("( 0:01/00:00:03)"), "{text}");
     }
 }
