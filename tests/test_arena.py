@@ -236,11 +236,13 @@ FAIRY = debian_game("fairy-stockfish")
 
 
 @pytest.mark.skipif(not FAIRY, reason="needs fairy-stockfish")
-def test_fairy_stockfish_shogi_csa_reads_back(arena_bin, tmp_path):
+@pytest.mark.parametrize("ext", ["csa", "kif"])
+def test_fairy_stockfish_shogi_records_read_back(arena_bin, tmp_path, ext):
     import cshogi
     import cshogi.CSA as CSA
+    import cshogi.KIF as KIF
     fsf = lambda skill: ["-engine", "cmd=" + FAIRY, "name=fsf-%d" % skill, "option.Skill Level=%d" % skill]
-    out, records, summary = tmp_path / "games.csa", None, tmp_path / "s.json"
+    out, summary = tmp_path / ("games." + ext), tmp_path / "s.json"
     proc = subprocess.run(
         [arena_bin, "-variant", "shogi"] + fsf(0) + fsf(3)
         + ["-each", "proto=usi", "tc=2+b0.5", "option.Move Overhead=250", "option.Threads=1",
@@ -249,11 +251,14 @@ def test_fairy_stockfish_shogi_csa_reads_back(arena_bin, tmp_path):
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr + proc.stdout
     data = json.loads(summary.read_text())
-    parts = ["V2.2" + p for p in out.read_text().split("V2.2") if p.strip()]
-    assert len(parts) == 2
+    text = out.read_text()
+    if ext == "csa":
+        records = [CSA.Parser.parse_str("V2.2" + p)[0] for p in text.split("V2.2") if p.strip()]
+    else:
+        records = [KIF.Parser.parse_str(p) for p in text.split("# ---- tengen-arena ----") if p.strip()]
+    assert len(records) == 2
     by_names = {(g["first"], g["second"]): g for g in data["games"]}
-    for text in parts:
-        rec = CSA.Parser.parse_str(text)[0]
+    for rec in records:
         board = cshogi.Board()
         for m in rec.moves:
             assert board.is_legal(m)
