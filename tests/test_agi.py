@@ -142,7 +142,7 @@ def test_stop_and_infinite(agi):
     t = time.time()
     agi.send("STOP")
     bm = bestmove(agi.until("BESTMOVE"))
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
     assert bm[1] not in ["78", "68"]
     agi.send("STOP", "ISREADY")
     assert not any(l.startswith("BESTMOVE") for l in agi.until("READYOK"))
@@ -172,7 +172,7 @@ def test_time_zero_and_bare_go(agi):
     t = time.time()
     agi.send("GO TIME 0")
     bestmove(agi.until("BESTMOVE"))
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
     agi.send("GO")
     bestmove(agi.until("BESTMOVE", timeout=10))
 
@@ -211,7 +211,7 @@ def test_quit_while_thinking(agi):
     lines = agi.until("BYE")
     assert not any(l.startswith("BESTMOVE") for l in lines)
     assert agi.p.wait(timeout=2) == 0
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
 
 
 def test_swap_rules(agi):

@@ -108,12 +108,18 @@ def test_broken_engine_gets_the_right_verdict(arena_bin, tmp_path, mode, verdict
     assert all(verdict in r["reason"] for r in summary["games"])
 
 
-def test_garbage_output_is_not_a_fault(arena_bin, tmp_path):
+def test_garbage_output_is_not_a_fault_and_transcript(arena_bin, tmp_path):
+    transcript = tmp_path / "transcript.txt"
     out, games, summary = run_arena(arena_bin, tmp_path, broken("garbage") + broken("good")[:-1] + [
-        "name=good", "-each", "tc=2+0.1", "-games", "2", "-maxmoves", "15"])
+        "name=good", "-each", "tc=2+0.1", "-games", "2", "-maxmoves", "15", "-debug", str(transcript)])
     for g in games:
         check_game_is_legal(g)
         assert "illegal" not in g.end().comment and "protocol" not in g.end().comment
+    lines = transcript.read_text(errors="replace").splitlines()
+    # "<ms> <engine>#<worker> <direction> <text>", both ways, garbage kept.
+    assert any(l.split()[1:3] == ["broken-garbage#1", ">"] and l.endswith("uci") for l in lines)
+    assert any("< bestmove" in l for l in lines) and any("junk" in l for l in lines)
+    assert all(l.split()[0].isdigit() for l in lines)
 
 
 def test_sprt_stops_the_match(arena_bin, tmp_path):

@@ -192,17 +192,17 @@ def test_turn_time_is_kept(brain):
         t = time.time()
         brain.send("TURN " + mv)
         brain.reply()
-        assert time.time() - t < 0.3 + 1.2
+        assert time.time() - t < 0.3 + 2.0
     brain.send("INFO timeout_turn 0")
     t = time.time()
     brain.send("TURN 2,2")
     brain.reply()
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
     brain.send("INFO timeout_turn 10000", "INFO time_left -5")
     t = time.time()
     brain.send("TURN 12,12")
     brain.reply()
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
 
 
 def test_end_while_thinking_exits_quickly(tengen_bin):
@@ -214,7 +214,7 @@ def test_end_while_thinking_exits_quickly(tengen_bin):
     t = time.time()
     b.send("END")
     assert b.p.wait(timeout=2) == 0
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
 
 
 def test_stop_makes_it_move_now(tengen_bin):
@@ -226,7 +226,7 @@ def test_stop_makes_it_move_now(tengen_bin):
     t = time.time()
     b.send("YXSTOP")
     xy(b.reply())
-    assert time.time() - t < 1.0
+    assert time.time() - t < 2.0
     b.close()
 
 
