@@ -36,9 +36,10 @@ fn takes_a_hanging_rook() {
 #[test]
 fn does_not_repeat_into_a_lost_perpetual_check() {
     // Red has checked with the rook twice from h9/h8; playing h8h9 again
-    // would complete a forbidden perpetual check. Red is a rook up anyway,
-    // so the searcher must prefer any other move.
-    let b = Board::from_fen("3k5/9/9/9/9/9/9/9/9/5K1R1 w").unwrap();
+    // would complete a forbidden perpetual check. Red is a rook down, so
+    // a repetition draw would be its best result, but perpetual check
+    // loses: the searcher must play on instead.
+    let b = Board::from_fen("3k5/9/9/9/rr7/9/9/9/9/5K1R1 w").unwrap();
     let b =
         tengen_xiangqi::play_moves(&b, "h0h9 d9d8 h9h8 d8d9".split(' '), Notation::Iccs).unwrap();
     let mut s: Searcher<Board, XiangqiEval> = Searcher::new(8);
@@ -52,7 +53,7 @@ fn does_not_repeat_into_a_lost_perpetual_check() {
     );
     let m = format_move(r.best.unwrap(), Notation::Iccs);
     assert_ne!(m, "h8h9");
-    assert!(r.score.0 > 300, "still winning: {}", r.score.0);
+    assert!(r.score.0 < -300, "red stands worse: {}", r.score.0);
 }
 
 #[test]
@@ -73,8 +74,10 @@ fn no_move_means_no_best_move() {
 #[test]
 fn does_not_complete_a_perpetual_chase() {
     // The red rook has chased the unprotected black horse twice; c0a0
-    // would repeat the position and lose by perpetual chase.
-    let b = Board::from_fen("3k5/9/n8/9/9/9/9/9/9/2R2K3 w").unwrap();
+    // would repeat the position. Red is two rooks down, so a repetition
+    // draw would be its best result, but a perpetual chase loses: the
+    // searcher must play on instead.
+    let b = Board::from_fen("3k2rr1/9/n8/9/9/9/9/9/9/2R2K3 w").unwrap();
     let b =
         tengen_xiangqi::play_moves(&b, "c0a0 a7c8 a0c0 c8a7".split(' '), Notation::Iccs).unwrap();
     let mut s: Searcher<Board, XiangqiEval> = Searcher::new(8);
@@ -87,7 +90,7 @@ fn does_not_complete_a_perpetual_chase() {
         &mut |_| {},
     );
     assert_ne!(format_move(r.best.unwrap(), Notation::Iccs), "c0a0");
-    assert!(r.score.0 > 200, "a rook against a horse: {}", r.score.0);
+    assert!(r.score.0 < -300, "red stands worse: {}", r.score.0);
 }
 
 #[test]
