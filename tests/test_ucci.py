@@ -579,3 +579,31 @@ def test_cli_bad_input_exits_2(tengen_bin, args):
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("tengen:")
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_random_command_streams_keep_it_alive(eng, seed):
+    """Valid and broken commands in random order, searches included: the
+    engine keeps answering and never prints a move it was not asked for."""
+    import random
+    rnd = random.Random(seed)
+    cmds = ["position startpos", "position startpos moves h2e2 h9g7", "position fen " + LOSING,
+            "position fen 3R1kbr1/4R4/9/9/p6rp/9/P5P1P/9/9/3K5 b - - 0 22", "position fen junk",
+            "banmoves h2e2", "banmoves a0a1 i0i1", "banmoves zz", "go depth 2", "go nodes 500",
+            "go time 30 increment 5", "go ponder time 50", "go draw depth 1", "go infinite",
+            "go depth 0", "ponderhit", "ponderhit draw", "stop", "probe startpos",
+            "setoption hashsize 8", "setoption newgame", "go perft 1", "go depth x", ""]
+    gos = stops = 0
+    for _ in range(150):
+        c = rnd.choice(cmds)
+        gos += c.startswith("go") and "perft" not in c and c != "go depth x"
+        stops += c == "stop"
+        eng.send(c)
+    eng.send("stop")
+    eng.send("isready")
+    # The only isready of the stream: everything before it has been read.
+    eng.until(lambda l: l == "readyok", timeout=60)
+    terminators = sum(1 for l in eng.log if l.startswith("< ") and terminator(l[2:]))
+    assert gos > 10
+    # One per go, plus at most one `nobestmove` per stop that found us idle.
+    assert gos <= terminators <= gos + stops + 1, (gos, stops, terminators)
