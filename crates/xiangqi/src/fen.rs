@@ -280,4 +280,49 @@ mod tests {
             }
         }
     }
+
+    /// Mutated FENs never panic, and whatever is accepted prints back to a
+    /// FEN that reads as the same position.
+    #[test]
+    fn fuzz_mutated_fens() {
+        let seeds = [
+            START_FEN,
+            "3R1kbr1/4R4/9/9/p6rp/9/P5P1P/9/9/3K5 b - - 0 22",
+            "r1ba1ab2/4k4/2n2rn2/1Cp1p1pc1/p7p/2B3P2/P1P1P3P/3C5/8R/RcBAKA1N1 b - - 1 11",
+        ];
+        let alphabet: Vec<char> = "kabnrcpKABNRCPEH0123456789/ -wbr".chars().collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut accepted = 0;
+        for i in 0..20_000 {
+            let mut chars: Vec<char> = seeds[i % seeds.len()].chars().collect();
+            for _ in 0..(next() % 4 + 1) {
+                let pos = (next() % chars.len() as u64) as usize;
+                let c = alphabet[(next() % alphabet.len() as u64) as usize];
+                match next() % 3 {
+                    0 => chars[pos] = c,
+                    1 => chars.insert(pos, c),
+                    _ => {
+                        chars.remove(pos);
+                    }
+                }
+                if chars.is_empty() {
+                    chars.push('9');
+                }
+            }
+            let text: String = chars.into_iter().collect();
+            if let Ok(b) = Board::from_fen(&text) {
+                accepted += 1;
+                let again = Board::from_fen(&b.fen()).unwrap();
+                assert_eq!(again.fen(), b.fen(), "{text}");
+                assert_eq!(again.key(), b.key(), "{text}");
+            }
+        }
+        assert!(accepted > 100, "the mutations should keep some FENs valid");
+    }
 }
