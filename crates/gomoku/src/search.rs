@@ -304,6 +304,31 @@ impl Searcher {
         if best_score <= -PROVEN {
             report(&Event::Lose(b.point(best)));
         }
+        // Safety net: the pruned search may miss a VCF it lets them have.
+        // Prefer the best-ranked move after which they have none.
+        if best_score > -PROVEN && best_score < PROVEN && root_filter.is_none() {
+            let mut ts = ThreatSearch::new(20_000);
+            ts.stop = Some(self.stop.clone());
+            ts.deadline = limits.hard.map(|h| self.start + h);
+            let mut gives_vcf = |b: &mut Board, m: Sq| {
+                b.make(m);
+                let r = ts.vcf(b, 16).is_some();
+                b.unmake();
+                r
+            };
+            if gives_vcf(&mut b, best) {
+                let alternatives: Vec<Sq> = ordered
+                    .iter()
+                    .map(|&(_, m)| m)
+                    .filter(|&m| m != best)
+                    .take(8)
+                    .collect();
+                if let Some(&safe) = alternatives.iter().find(|&&m| !gives_vcf(&mut b, m)) {
+                    best = safe;
+                    result.pv = vec![b.point(safe)];
+                }
+            }
+        }
         let p = b.point(best);
         let ponder = result.pv.get(1).copied();
         let pv = if result.pv.first() == Some(&p) {
