@@ -945,6 +945,35 @@ mod tests {
     }
 
     #[test]
+    fn chains_stay_consistent_through_captures() {
+        let mut rng = crate::playout::Rng::new(3);
+        for _ in 0..30 {
+            let mut b = Board::new(5);
+            let mut c = Color::Black;
+            for _ in 0..200 {
+                let e = b.empties().len();
+                if e == 0 {
+                    break;
+                }
+                let p = b.empty_point(rng.below(e));
+                if b.is_legal(c, Move::Play(p)) {
+                    b.play(c, Move::Play(p));
+                }
+                c = c.opp();
+                for q in b.points() {
+                    if b.cell(q).color().is_some() {
+                        let libs = b.liberties(q);
+                        assert!(!libs.is_empty());
+                        let want = if libs.len() == 1 { Some(libs[0]) } else { None };
+                        assert_eq!(b.atari_liberty(q), want);
+                        assert_eq!(b.chain_stones(q).len(), b.chain_size(q));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn area_counts_regions() {
         let b = Board::new(5);
         assert_eq!(b.area(), [0, 0]);

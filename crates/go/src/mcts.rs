@@ -456,7 +456,8 @@ fn one_iteration(
     let mut path: Vec<usize> = vec![0];
     let mut to_move = root_color;
     let mut passes = passes0;
-    let mut tree_moves_played: Vec<(Point, Color)> = Vec::new();
+    // The move into each node of the path after the root (None: pass).
+    let mut tree_moves_played: Vec<Option<(Point, Color)>> = Vec::new();
     // Selection, under the lock.
     let leaf_needs_expansion;
     {
@@ -483,9 +484,10 @@ fn one_iteration(
                 Move::Pass
             };
             if let Move::Play(p) = m {
-                tree_moves_played.push((p, to_move));
+                tree_moves_played.push(Some((p, to_move)));
                 passes = 0;
             } else {
+                tree_moves_played.push(None);
                 passes += 1;
             }
             board.play(to_move, m);
@@ -513,27 +515,26 @@ fn one_iteration(
     };
     let black_margin = margin - komi;
     let black_wins = black_margin > 0.0;
-    // AMAF map: tree moves first, then the playout's.
+    // Backup from the leaf up. The AMAF map of a node holds the moves
+    // played from that node on: the playout's, then the tree moves below
+    // it, each point keeping the colour that played it first.
     let mut amaf = first_play;
-    for &(p, c) in tree_moves_played.iter().rev() {
-        amaf[p.index()] = 1 + c.index() as u8;
-    }
-    // Backup.
     let mut tree = lock(shared);
-    for (depth, &n) in path.iter().enumerate() {
-        let node = &mut tree.nodes[n];
-        if depth > 0 {
-            node.virtual_loss = node.virtual_loss.saturating_sub(VIRTUAL_LOSS);
+    for depth in (0..path.len()).rev() {
+        let n = path[depth];
+        {
+            let node = &mut tree.nodes[n];
+            if depth > 0 {
+                node.virtual_loss = node.virtual_loss.saturating_sub(VIRTUAL_LOSS);
+            }
+            node.visits += 1;
+            if (node.color == Color::Black) == black_wins {
+                node.wins += 1.0;
+            }
         }
-        node.visits += 1;
-        let won = (node.color == Color::Black) == black_wins;
-        if won {
-            node.wins += 1.0;
-        }
-        // RAVE for the children of this node: moves of the side to move here.
-        let kids = node.children.clone();
-        for c in kids {
-            let child = &mut tree.nodes[c as usize];
+        for k in 0..tree.nodes[n].children.len() {
+            let c = tree.nodes[n].children[k] as usize;
+            let child = &mut tree.nodes[c];
             if let Move::Play(p) = child.mv {
                 if amaf[p.index()] == 1 + child.color.index() as u8 {
                     child.rave_visits += 1;
@@ -541,6 +542,11 @@ fn one_iteration(
                         child.rave_wins += 1.0;
                     }
                 }
+            }
+        }
+        if depth > 0 {
+            if let Some((p, c)) = tree_moves_played[depth - 1] {
+                amaf[p.index()] = 1 + c.index() as u8;
             }
         }
     }
@@ -641,7 +647,7 @@ fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::parse_vertex;
+    use crate::board::{move_name, parse_vertex};
 
     fn play(g: &mut Game, c: Color, v: &str) {
         let m = parse_vertex(v, g.size()).unwrap_or(Move::Pass);
@@ -649,21 +655,48 @@ mod tests {
     }
 
     #[test]
-    fn captures_a_big_group_in_atari() {
-        // White's four stones D5-G5 have one liberty left, at H5.
-        let mut g = Game::new(9, 7.5);
-        for v in ["D5", "E5", "F5", "G5"] {
+    fn finds_the_centre_on_3x3() {
+        // 3x3 Go is solved: the centre wins the whole board for Black, the
+        // only result that beats a komi of 8.5.
+        for threads in [1, 2] {
+            let g = Game::new(3, 8.5);
+            let mut s = Searcher::new(threads as u64);
+            let limits = Limits {
+                playouts: Some(4000),
+                time: None,
+                threads,
+            };
+            let a = s.search(
+                &g,
+                Color::Black,
+                &limits,
+                &RootFilter::default(),
+                &mut |_| false,
+            );
+            assert_eq!(move_name(a.candidates[0].mv), "B2");
+            assert!(a.winrate > 0.8, "{}", a.winrate);
+            assert!(a.playouts >= 4000);
+        }
+    }
+
+    #[test]
+    fn captures_when_the_game_hangs_on_it() {
+        // 5x5: White's two stones B3 C3 are in atari at D3; Black's wall
+        // would be cut if they escaped.
+        let mut g = Game::new(5, 0.5);
+        for v in ["B3", "C3"] {
             play(&mut g, Color::White, v);
         }
-        for v in ["C5", "D6", "E6", "F6", "G6", "D4", "E4", "F4", "G4"] {
+        for v in ["A3", "B2", "C2", "B4", "C4"] {
             play(&mut g, Color::Black, v);
         }
-        play(&mut g, Color::White, "C3");
-        let mut s = Searcher::new(1);
+        play(&mut g, Color::White, "D2");
+        play(&mut g, Color::White, "D4");
+        let mut s = Searcher::new(9);
         let limits = Limits {
-            playouts: Some(3000),
+            playouts: Some(5000),
             time: None,
-            threads: 2,
+            threads: 1,
         };
         let a = s.search(
             &g,
@@ -672,11 +705,7 @@ mod tests {
             &RootFilter::default(),
             &mut |_| false,
         );
-        assert_eq!(
-            a.candidates[0].mv,
-            parse_vertex("H5", 9).unwrap_or(Move::Pass)
-        );
-        assert!(a.playouts >= 3000);
+        assert_eq!(move_name(a.candidates[0].mv), "D3");
     }
 
     #[test]
