@@ -525,7 +525,7 @@ impl Frontend {
             depth: go.depth,
             nodes: go.nodes,
             overhead: Duration::from_millis(50),
-            game_ply: (root.fullmove_number().max(1) - 1) * 2
+            game_ply: (root.fullmove_number().max(1) - 1).saturating_mul(2)
                 + (root.side_to_move() == tengen_xiangqi::Color::Black) as u32,
             ..SearchLimits::default()
         };

@@ -68,12 +68,14 @@ impl Board {
             board.halfmove = h
                 .parse()
                 .map_err(|_| format!("half-move clock '{h}' is not a number"))?;
+            board.halfmove = board.halfmove.min(1_000_000);
         }
         if let Some(f) = rest.get(1) {
             let n: u32 = f
                 .parse()
                 .map_err(|_| format!("move number '{f}' is not a number"))?;
-            board.fullmove = n.max(1);
+            // Capped so that move arithmetic can never overflow.
+            board.fullmove = n.clamp(1, 1_000_000);
         }
         if rest.len() > 2 {
             return Err(format!("unexpected trailing field '{}'", rest[2]));

@@ -48,7 +48,8 @@ impl AbGame for XiangqiGame {
     }
 
     fn game_ply(pos: &Board) -> u32 {
-        (pos.fullmove_number().max(1) - 1) * 2 + (pos.side_to_move() == Color::Black) as u32
+        (pos.fullmove_number().max(1) - 1).saturating_mul(2)
+            + (pos.side_to_move() == Color::Black) as u32
     }
 
     fn first_player_to_move(pos: &Board) -> bool {
