@@ -327,6 +327,8 @@ impl<'a> Solver<'a> {
                     self.aborted = false;
                     self.limits.time = None;
                     self.limits.stop = None;
+                    // Bounded: a re-proof that does not finish drops the line.
+                    self.limits.nodes = Some(self.nodes + 2_000_000);
                     self.mid(&mut b, INF - 1, INF - 1, true);
                     e = self.lookup(k);
                     if e.pn != 0 {
