@@ -132,6 +132,7 @@ fn run(
     for side in [Side::First, Side::Second] {
         let name = referee.side_name(side);
         if let Err(e) = players[side.index()].new_game(&setup) {
+            players[side.index()].abandon();
             return Ending::win(
                 side.other(),
                 format!(
@@ -178,10 +179,12 @@ fn run(
                 return Ending::win(side.other(), format!("{name} loses on time"))
             }
             Err(Fault::Crashed(e)) => {
-                return Ending::win(side.other(), format!("{name} disconnects: {e}"))
+                players[i].abandon();
+                return Ending::win(side.other(), format!("{name} disconnects: {e}"));
             }
             Err(Fault::Protocol(e)) => {
-                return Ending::win(side.other(), format!("{name} breaks the protocol: {e}"))
+                players[i].abandon();
+                return Ending::win(side.other(), format!("{name} breaks the protocol: {e}"));
             }
         };
         let elapsed_ms = u64::try_from(thought.elapsed.as_millis()).unwrap_or(u64::MAX);
@@ -350,6 +353,7 @@ mod tests {
         fn game_over(&mut self, won: Option<bool>) {
             self.result = Some(won);
         }
+        fn abandon(&mut self) {}
         fn quit(&mut self) {}
     }
 

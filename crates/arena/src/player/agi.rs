@@ -146,6 +146,10 @@ impl Player for AgiPlayer {
         }
     }
 
+    fn abandon(&mut self) {
+        self.conn.kill();
+    }
+
     fn quit(&mut self) {
         self.conn.shutdown(&Command::Quit.to_string());
     }

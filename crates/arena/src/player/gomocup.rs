@@ -90,24 +90,9 @@ fn point(wire: &str) -> Option<Point> {
     Point::parse(wire)
 }
 
-impl Player for GomocupPlayer {
-    fn name(&self) -> &str {
-        &self.conn.cfg.name
-    }
-
-    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
-        if !self.conn.alive() {
-            if self.started_once && !self.conn.cfg.restart {
-                return Err("the brain is gone and restart is off".into());
-            }
-            self.started_once = true;
-            self.conn.spawn()?;
-        }
-        // START on a running brain resets it, as the protocol allows.
-        self.start(setup)
-    }
-
-    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+impl GomocupPlayer {
+    /// One move request: bring the engine up to date, then ask.
+    fn exchange(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
@@ -194,6 +179,38 @@ impl Player for GomocupPlayer {
                 Err(e)
             }
         }
+    }
+}
+
+impl Player for GomocupPlayer {
+    fn name(&self) -> &str {
+        &self.conn.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+        if !self.conn.alive() {
+            if self.started_once && !self.conn.cfg.restart {
+                return Err("the brain is gone and restart is off".into());
+            }
+            self.started_once = true;
+            self.conn.spawn()?;
+        }
+        // START on a running brain resets it, as the protocol allows.
+        self.start(setup)
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        // A half-finished exchange leaves replies in flight that would be
+        // read as answers to later commands: drop the engine instead.
+        let result = self.exchange(req);
+        if result.is_err() {
+            self.conn.kill();
+        }
+        result
+    }
+
+    fn abandon(&mut self) {
+        self.conn.kill();
     }
 
     fn quit(&mut self) {

@@ -75,52 +75,9 @@ impl GtpPlayer {
     }
 }
 
-impl Player for GtpPlayer {
-    fn name(&self) -> &str {
-        &self.conn.cfg.name
-    }
-
-    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
-        if !self.conn.alive() {
-            if self.started_once && !self.conn.cfg.restart {
-                return Err("the engine is gone and restart is off".into());
-            }
-            self.started_once = true;
-            self.handshake()?;
-        }
-        self.must(&Command::BoardSize(setup.board_size.unwrap_or(19)).to_string())?;
-        self.must(&Command::ClearBoard.to_string())?;
-        self.seen.clear();
-        self.must(&Command::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
-        if let Some(tc) = setup.time_settings {
-            let secs = |ms: u64| ms.div_ceil(1000);
-            let cmd = match tc.overtime {
-                Overtime::Canadian { period_ms, stones } => Command::TimeSettings {
-                    main_s: secs(tc.base_ms),
-                    byo_s: secs(period_ms),
-                    byo_stones: stones,
-                },
-                // GTP has no Japanese byo-yomi: one stone per period is the
-                // Canadian equivalent of a single period.
-                Overtime::Japanese { period_ms, .. } => Command::TimeSettings {
-                    main_s: secs(tc.base_ms),
-                    byo_s: secs(period_ms),
-                    byo_stones: 1,
-                },
-                Overtime::None => Command::TimeSettings {
-                    main_s: secs(tc.base_ms),
-                    byo_s: 0,
-                    byo_stones: 0,
-                },
-            };
-            // Engines without time support may refuse; the arena's clock
-            // still rules.
-            let _ = self.ask(&cmd.to_string(), self.conn.cfg.handshake_timeout);
-        }
-        Ok(())
-    }
-
-    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+impl GtpPlayer {
+    /// One move request: bring the engine up to date, then ask.
+    fn exchange(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
@@ -191,6 +148,66 @@ impl Player for GtpPlayer {
                 Err(e)
             }
         }
+    }
+}
+
+impl Player for GtpPlayer {
+    fn name(&self) -> &str {
+        &self.conn.cfg.name
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) -> Result<(), String> {
+        if !self.conn.alive() {
+            if self.started_once && !self.conn.cfg.restart {
+                return Err("the engine is gone and restart is off".into());
+            }
+            self.started_once = true;
+            self.handshake()?;
+        }
+        self.must(&Command::BoardSize(setup.board_size.unwrap_or(19)).to_string())?;
+        self.must(&Command::ClearBoard.to_string())?;
+        self.seen.clear();
+        self.must(&Command::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
+        if let Some(tc) = setup.time_settings {
+            let secs = |ms: u64| ms.div_ceil(1000);
+            let cmd = match tc.overtime {
+                Overtime::Canadian { period_ms, stones } => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: secs(period_ms),
+                    byo_stones: stones,
+                },
+                // GTP has no Japanese byo-yomi: one stone per period is the
+                // Canadian equivalent of a single period.
+                Overtime::Japanese { period_ms, .. } => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: secs(period_ms),
+                    byo_stones: 1,
+                },
+                Overtime::None => Command::TimeSettings {
+                    main_s: secs(tc.base_ms),
+                    byo_s: 0,
+                    byo_stones: 0,
+                },
+            };
+            // Engines without time support may refuse; the arena's clock
+            // still rules.
+            let _ = self.ask(&cmd.to_string(), self.conn.cfg.handshake_timeout);
+        }
+        Ok(())
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        // A half-finished exchange leaves replies in flight that would be
+        // read as answers to later commands: drop the engine instead.
+        let result = self.exchange(req);
+        if result.is_err() {
+            self.conn.kill();
+        }
+        result
+    }
+
+    fn abandon(&mut self) {
+        self.conn.kill();
     }
 
     fn quit(&mut self) {

@@ -159,6 +159,9 @@ pub trait Player: Send {
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault>;
     /// The game is over; `won` is from this engine's view, `None` a draw.
     fn game_over(&mut self, _won: Option<bool>) {}
+    /// Drops an engine left in an unknown state (a failed start, a broken
+    /// exchange); the next game starts it afresh.
+    fn abandon(&mut self);
     fn quit(&mut self);
 }
 

@@ -346,6 +346,10 @@ impl Player for UciLikePlayer {
         }
     }
 
+    fn abandon(&mut self) {
+        self.conn.kill();
+    }
+
     fn quit(&mut self) {
         self.conn.shutdown("quit");
     }
