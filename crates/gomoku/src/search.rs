@@ -615,7 +615,7 @@ pub fn evaluate(b: &Board) -> i32 {
     let mine = b.totals(me);
     let theirs = b.totals(you);
     // The side to move gets a tempo bonus: its threats come first.
-    let base = (mine * 6 - theirs * 5) / 5;
+    let base = (mine * 7 - theirs * 5) / 5;
     base.clamp(-THREAT_WIN + 1, THREAT_WIN - 1)
 }
 
