@@ -373,9 +373,13 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
     let n = b.size();
     let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
     if n >= 9 {
+        let opening = b.stone_count() < n * n / 4;
         if line == 0 {
             score -= 1.0;
-        } else if (line == 2 || line == 3) && b.stone_count() < n * n / 4 {
+        } else if line == 1 && opening {
+            // Second-line moves on an open board are slow.
+            score -= 0.5;
+        } else if (line == 2 || line == 3) && opening {
             score += 0.5;
         }
     }
