@@ -354,6 +354,11 @@ def test_probe_and_pophash(eng):
     words = eng.recv().split()
     assert words[:3] == ["pophash", "bestmove", m]
     assert "lowerbound" in words and "upperbound" in words and "depth" in words
+    # The positions along the principal variation are known too.
+    pv = [l for l in eng.log if l.startswith("< info depth 5 ")][-1].split(" pv ")[1].split()
+    eng.send("probe startpos moves " + pv[0])
+    words = eng.recv().split()
+    assert words[:3] == ["pophash", "bestmove", pv[1]], (words, pv)
     eng.send("probe fen garbage")
     lines = eng.until(lambda l: l.startswith("pophash"))
     assert lines[-1] == "pophash"

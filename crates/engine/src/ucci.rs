@@ -487,10 +487,18 @@ impl Frontend {
         self.spawn(move || {
             let mut s = lock(&searcher);
             let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
-            let mut on_event = |e: Event<Move>| print_event(&out, e);
+            let mut pv: Vec<Move> = Vec::new();
+            let mut on_event = |e: Event<Move>| {
+                if let Event::Line(rep) = &e {
+                    if rep.multipv <= 1 && !rep.pv.is_empty() {
+                        pv.clone_from(&rep.pv);
+                    }
+                }
+                print_event(&out, e)
+            };
             let r = s.search(&root, &XiangqiEval, &limits, &signals, only, &mut on_event);
             drop(s);
-            remember(&memo, &root, &r);
+            remember(&memo, &root, &r, &pv);
             let offered = draw_offer.load(Ordering::Acquire);
             out.line(&final_reply(&r, offered, root.fullmove_number()).to_string());
         });
@@ -626,9 +634,10 @@ fn final_reply(r: &SearchResult<Move>, draw_offered: bool, move_number: u32) -> 
     }
 }
 
-/// Stores each searched root's result for `probe`, keeping the memo
-/// bounded (the transposition table itself is private to the searcher).
-fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Move>) {
+/// Stores each searched root's result, and the positions along its
+/// principal variation, for `probe`; the memo stays bounded (the
+/// transposition table itself is private to the searcher).
+fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Move>, pv: &[Move]) {
     let Some(best) = r.best else { return };
     let mut m = lock(memo);
     if m.len() > 100_000 {
@@ -642,6 +651,30 @@ fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Mov
             depth: r.depth,
         },
     );
+    // Deeper PV positions: the score flips sign with the side to move.
+    if pv.first() != Some(&best) {
+        return;
+    }
+    let mut b = root.clone();
+    let mut score = r.score.0;
+    for (i, pair) in pv.windows(2).enumerate() {
+        if !b.is_legal(pair[0]) || (i as u32 + 1) >= r.depth {
+            break;
+        }
+        b.make(pair[0]);
+        score = -score;
+        if !b.is_legal(pair[1]) {
+            break;
+        }
+        m.insert(
+            b.key(),
+            Memo {
+                best: pair[1],
+                score,
+                depth: r.depth - 1 - i as u32,
+            },
+        );
+    }
 }
 
 #[cfg(test)]
