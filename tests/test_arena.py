@@ -418,3 +418,21 @@ def test_round_robin_gauntlet_and_epd_book(arena_bin, tmp_path):
         "-tournament", "gauntlet", "-each", "tc=2+0.1", "-games", "2", "-maxmoves", "3"])
     assert len(games) == 4
     assert all("a" in (g.headers["White"], g.headers["Black"]) for g in games)
+
+
+def test_pgn_opening_book(arena_bin, tmp_path):
+    book = tmp_path / "book.pgn"
+    book.write_text('[Event "a"]\n\n1. e4 {main} e5 (1... c5 2. Nf3) 2. Nf3 Nc6 3. Bb5 *\n\n'
+                    '[Event "b"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n\n1. e4 Kd7 *\n')
+    good = lambda name: broken("good")[:-1] + ["name=" + name]
+    out, games, summary = run_arena(arena_bin, tmp_path, good("a") + good("b") + [
+        "-each", "tc=2+0.1", "-games", "2", "-rounds", "2", "-maxmoves", "3",
+        "-openings", "file=" + str(book), "format=pgn"])
+    assert len(games) == 4
+    for g in games:
+        check_game_is_legal(g)
+        book_moves = [n.san() for n in g.mainline() if n.comment == "book"]
+        if g.headers.get("FEN"):
+            assert g.headers["FEN"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" and book_moves == ["e4", "Kd7"]
+        else:
+            assert book_moves == ["e4", "e5", "Nf3", "Nc6", "Bb5"]

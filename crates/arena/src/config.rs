@@ -28,7 +28,7 @@ options:
   -variant chess|chess960|xiangqi|shogi|go|gomoku|renju  -boardsize N  -komi K
   -rule freestyle|standard|renju (gomoku)
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
-  -openings file=F format=epd|fen|moves order=sequential|random plies=N start=N
+  -openings file=F format=epd|fen|pgn|moves order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=trinomial|pentanomial]
   -draw movenumber=N movecount=N score=CP    -resign movecount=N score=CP
@@ -217,7 +217,12 @@ fn set_openings(o: &mut OpeningSpec, pairs: &[(String, String)], ctx: &str) -> R
                 o.format = match v.as_str() {
                     "epd" | "fen" | "sfen" => Format::Epd,
                     "moves" | "uci" => Format::Moves,
-                    _ => return Err(format!("{field}: '{v}' is not epd, fen, sfen or moves")),
+                    "pgn" => Format::Pgn,
+                    _ => {
+                        return Err(format!(
+                            "{field}: '{v}' is not epd, fen, sfen, moves or pgn"
+                        ))
+                    }
                 }
             }
             "order" => {

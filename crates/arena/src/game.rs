@@ -39,6 +39,9 @@ pub struct Adjudication {
 pub struct Opening {
     pub start: Option<String>,
     pub moves: Vec<String>,
+    /// The moves are in the record's notation (SAN from a PGN book) and
+    /// still have to be turned into wire moves by the referee.
+    pub in_record_notation: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,6 +13,8 @@ pub enum Format {
     Epd,
     /// One line of moves in wire notation from the standard start.
     Moves,
+    /// Games in PGN: the `FEN` tag (if any) and the main line's moves.
+    Pgn,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -44,21 +46,35 @@ pub fn load(spec: &OpeningSpec, seed: u64) -> Result<Vec<Opening>, String> {
         return Ok(Vec::new());
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("openings file '{path}': {e}"))?;
-    let mut book: Vec<Opening> = text
+    if spec.format == Format::Pgn {
+        return finish(pgn_openings(&text), spec, seed, path);
+    }
+    let book: Vec<Opening> = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| match spec.format {
-            Format::Epd => Opening {
-                start: Some(epd_position(l)),
-                moves: Vec::new(),
-            },
             Format::Moves => Opening {
                 start: None,
                 moves: l.split_whitespace().map(str::to_string).collect(),
+                in_record_notation: false,
+            },
+            _ => Opening {
+                start: Some(epd_position(l)),
+                moves: Vec::new(),
+                in_record_notation: false,
             },
         })
         .collect();
+    finish(book, spec, seed, path)
+}
+
+fn finish(
+    mut book: Vec<Opening>,
+    spec: &OpeningSpec,
+    seed: u64,
+    path: &str,
+) -> Result<Vec<Opening>, String> {
     if book.is_empty() {
         return Err(format!("openings file '{path}' has no positions"));
     }
@@ -68,6 +84,87 @@ pub fn load(spec: &OpeningSpec, seed: u64) -> Result<Vec<Opening>, String> {
     let skip = spec.start.saturating_sub(1) % book.len();
     book.rotate_left(skip);
     Ok(book)
+}
+
+/// The games of a PGN file as openings: the `FEN` tag and the main line
+/// in SAN; comments, variations, NAGs, move numbers and results dropped.
+fn pgn_openings(text: &str) -> Vec<Opening> {
+    let mut book = Vec::new();
+    let mut current = Opening {
+        in_record_notation: true,
+        ..Opening::default()
+    };
+    let mut in_moves = false;
+    let mut depth = 0usize; // inside ( ) variations
+    let mut in_comment = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if !in_comment && depth == 0 && t.starts_with('[') {
+            if in_moves {
+                book.push(std::mem::replace(
+                    &mut current,
+                    Opening {
+                        in_record_notation: true,
+                        ..Opening::default()
+                    },
+                ));
+                in_moves = false;
+            }
+            if let Some(rest) = t.strip_prefix("[FEN ") {
+                current.start = Some(
+                    rest.trim_end_matches(']')
+                        .trim()
+                        .trim_matches('"')
+                        .to_string(),
+                );
+            }
+            continue;
+        }
+        if t.starts_with('%') {
+            continue;
+        }
+        let mut word = String::new();
+        let flush = |word: &mut String, current: &mut Opening| {
+            let w = std::mem::take(word);
+            let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let w = w.trim_end_matches(['!', '?']);
+            if !w.is_empty() && !w.starts_with('$') && !["1-0", "0-1", "1/2-1/2", "*"].contains(&w)
+            {
+                current.moves.push(w.to_string());
+            }
+        };
+        for c in t.chars() {
+            if in_comment {
+                in_comment = c != '}';
+                continue;
+            }
+            match c {
+                '{' => {
+                    flush(&mut word, &mut current);
+                    in_comment = true;
+                }
+                ';' if depth == 0 => break,
+                '(' => {
+                    flush(&mut word, &mut current);
+                    depth += 1;
+                }
+                ')' => depth = depth.saturating_sub(1),
+                _ if depth > 0 => {}
+                c if c.is_whitespace() => flush(&mut word, &mut current),
+                c => word.push(c),
+            }
+        }
+        if depth == 0 {
+            flush(&mut word, &mut current);
+        }
+        if !t.is_empty() {
+            in_moves = true;
+        }
+    }
+    if in_moves || current.start.is_some() {
+        book.push(current);
+    }
+    book
 }
 
 /// An EPD line's position: the first four fields, plus the two counters

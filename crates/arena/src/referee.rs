@@ -73,6 +73,11 @@ pub trait Referee: Send {
     fn play(&mut self, mv: &str) -> Result<String, String>;
     /// The end of the game by its rules, if reached.
     fn ending(&self) -> Option<Ending>;
+    /// A move in the record's notation (SAN for chess) as a wire move,
+    /// for opening books kept as game records.
+    fn wire_from_record(&self, mv: &str) -> Result<String, String> {
+        Ok(mv.to_string())
+    }
     /// All legal moves in wire notation (random openings use them).
     fn legal_moves(&self) -> Vec<String>;
     /// What engines are told at the start of a game.

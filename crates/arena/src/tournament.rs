@@ -162,6 +162,24 @@ impl Tournament {
         } else {
             book[pair as usize % book.len()].clone()
         };
+        if opening.in_record_notation {
+            // Book moves in the record's notation become wire moves; a move
+            // the referee cannot read ends the book line there.
+            let mut wire = Vec::new();
+            if referee.reset(opening.start.as_deref()).is_ok() {
+                for mv in &opening.moves {
+                    match referee
+                        .wire_from_record(mv)
+                        .and_then(|w| referee.play(&w).map(|_| w))
+                    {
+                        Ok(w) => wire.push(w),
+                        Err(_) => break,
+                    }
+                }
+            }
+            opening.moves = wire;
+            opening.in_record_notation = false;
+        }
         if self.openings.plies > 0 {
             let mut rng = Rng::new(self.seed ^ u64::from(pair).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let base = opening.clone();

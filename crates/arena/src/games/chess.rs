@@ -86,6 +86,11 @@ impl Referee for ChessReferee {
         })
     }
 
+    fn wire_from_record(&self, mv: &str) -> Result<String, String> {
+        let m = self.board.parse_san(mv).map_err(|e| e.to_string())?;
+        Ok(self.board.move_to_uci(m, self.chess960))
+    }
+
     fn legal_moves(&self) -> Vec<String> {
         self.board
             .legal_moves()
