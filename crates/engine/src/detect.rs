@@ -159,7 +159,10 @@ mod tests {
         assert_eq!(detect("agi"), Detected::Protocol(Protocol::Agi));
         assert_eq!(detect("START 15"), Detected::Protocol(Protocol::Gomocup));
         assert_eq!(detect("ABOUT"), Detected::Protocol(Protocol::Gomocup));
-        assert_eq!(detect("protocol_version"), Detected::Protocol(Protocol::Gtp));
+        assert_eq!(
+            detect("protocol_version"),
+            Detected::Protocol(Protocol::Gtp)
+        );
         assert_eq!(detect("12 boardsize 9"), Detected::Protocol(Protocol::Gtp));
         assert_eq!(detect("1 quit"), Detected::Protocol(Protocol::Gtp));
         assert_eq!(detect(""), Detected::Skip);
