@@ -10,11 +10,8 @@ use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outc
 
 /// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
 /// front-end sets `uci_ranks` (Fairy-Stockfish's UCI convention).
-// Until the UCI front-end lists xiangqi among its variants nothing names it.
-#[allow(dead_code)]
 pub struct XiangqiGame;
 
-#[allow(dead_code)]
 fn notation(flags: Flags) -> Notation {
     if flags.uci_ranks {
         Notation::Uci
