@@ -436,3 +436,78 @@ def test_pgn_opening_book(arena_bin, tmp_path):
             assert g.headers["FEN"] == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" and book_moves == ["e4", "Kd7"]
         else:
             assert book_moves == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+
+
+# --- tengen against itself, and over USI ---------------------------------------
+
+
+@pytest.mark.parametrize("variant,proto,tc,ext", [
+    ("chess", "uci", "3+0.05", "pgn"),
+    ("xiangqi", "ucci", "3+0.05", "pgn"),
+    ("shogi", "usi", "3+b0.2", "csa"),
+    ("go", "gtp", "20+0.2", "sgf"),
+])
+def test_tengen_vs_tengen_in_every_alpha_beta_and_go_protocol(arena_bin, tengen_bin, tmp_path,
+                                                               variant, proto, tc, ext):
+    out, summary = tmp_path / ("games." + ext), tmp_path / "s.json"
+    extra = ["-boardsize", "9"] if variant == "go" else []
+    proc = subprocess.run(
+        [arena_bin, "-variant", variant] + extra
+        + ["-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
+           "-each", "proto=" + proto, "tc=" + tc, "timemargin=200", "-games", "2",
+           "-maxmoves", "40", "-openings", "plies=2", "-srand", "4",
+           "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    assert len(data["games"]) == 2
+    for g in data["games"]:
+        # Whatever the result, no verdict may blame the protocol or the rules.
+        for bad in ("illegal", "disconnect", "protocol", "on time", "crash"):
+            assert bad not in g["reason"].lower(), g
+    text = out.read_text()
+    if variant == "chess":
+        games = [chess.pgn.read_game(io.StringIO(p)) for p in split_pgn(text, "[Event")]
+        assert len(games) == 2
+        for g in games:
+            check_game_is_legal(g)
+    elif variant == "shogi":
+        import cshogi
+        import cshogi.CSA as CSA
+        records = [CSA.Parser.parse_str("V2.2" + p)[0] for p in text.split("V2.2") if p.strip()]
+        assert len(records) == 2
+        for rec in records:
+            board = cshogi.Board()
+            for m in rec.moves:
+                assert board.is_legal(m)
+                board.push(m)
+    elif variant == "go":
+        records = [t for t in text.split("(;") if t.strip()]
+        assert len(records) == 2
+        for t in records:
+            game = sgf.Sgf_game.from_bytes(("(;" + t).encode())
+            assert game.get_size() == 9
+
+
+@pytest.mark.skipif(not FAIRY, reason="needs fairy-stockfish")
+def test_tengen_vs_fairy_stockfish_shogi_over_usi(arena_bin, tengen_bin, tmp_path):
+    import cshogi
+    import cshogi.CSA as CSA
+    out, summary = tmp_path / "games.csa", tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "shogi", "-engine", "cmd=" + tengen_bin, "name=tengen",
+         "-engine", "cmd=" + FAIRY, "name=fsf", "option.Skill Level=0", "option.Threads=1",
+         "-each", "proto=usi", "tc=3+b0.3", "timemargin=200", "-games", "2", "-maxmoves", "40",
+         "-openings", "plies=2", "-srand", "6", "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    for g in data["games"]:
+        assert "illegal" not in g["reason"] and "disconnect" not in g["reason"], g
+    records = [CSA.Parser.parse_str("V2.2" + p)[0] for p in out.read_text().split("V2.2") if p.strip()]
+    assert len(records) == 2
+    for rec in records:
+        board = cshogi.Board()
+        for m in rec.moves:
+            assert board.is_legal(m)
+            board.push(m)
