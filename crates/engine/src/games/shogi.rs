@@ -2,9 +2,6 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use std::time::Instant;
-use tengen_core::{SearchLimits, Signals};
-use tengen_search::Searcher;
 use tengen_shogi::{Color, Eval, Move, Position};
 
 /// Shogi as the USI front-end's session sees it.
@@ -93,41 +90,17 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
 const BENCH_DEPTH: u32 = 9;
 
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
-    let depth = args.depth.unwrap_or(BENCH_DEPTH);
-    let mut searcher: Searcher<Position, Eval> = Searcher::new(args.hash);
-    let mut nodes = 0u64;
-    let start = Instant::now();
-    let mut out = String::new();
-    for (i, sfen) in tengen_shogi::BENCH_FENS.iter().enumerate() {
-        let pos =
-            Position::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        // A clean slate per position keeps the count a signature of the code.
-        searcher.clear();
-        let r = searcher.search(
-            &pos,
-            &Eval,
-            &SearchLimits::depth(depth),
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
-        nodes += r.nodes;
-        let best = r
-            .best
-            .map(|m| m.to_string())
-            .unwrap_or_else(|| "resign".into());
-        out.push_str(&format!(
-            "position {:>2}: bestmove {best:<6} score {:>6} nodes {}\n",
-            i + 1,
-            r.score.0,
-            r.nodes
-        ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    out.push_str(&format!(
-        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
-        (secs * 1000.0) as u64,
-        (nodes as f64 / secs) as u64
-    ));
-    Ok(out)
+    let positions = tengen_shogi::BENCH_FENS
+        .iter()
+        .enumerate()
+        .map(|(i, sfen)| {
+            Position::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(super::bench_search::<Position, Eval>(
+        &positions,
+        args.depth.unwrap_or(BENCH_DEPTH),
+        args.hash,
+        |_, m| m.to_string(),
+    ))
 }

@@ -3,9 +3,6 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use std::time::Instant;
-use tengen_core::{SearchLimits, Signals};
-use tengen_search::Searcher;
 use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiEval};
 
 /// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
@@ -121,40 +118,15 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
 const BENCH_DEPTH: u32 = 10;
 
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
-    let depth = args.depth.unwrap_or(BENCH_DEPTH);
-    let mut searcher: Searcher<Board, XiangqiEval> = Searcher::new(args.hash);
-    let mut nodes = 0u64;
-    let start = Instant::now();
-    let mut out = String::new();
-    for (i, fen) in tengen_xiangqi::BENCH_FENS.iter().enumerate() {
-        let board = Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        // A clean slate per position keeps the count a signature of the code.
-        searcher.clear();
-        let r = searcher.search(
-            &board,
-            &XiangqiEval,
-            &SearchLimits::depth(depth),
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
-        nodes += r.nodes;
-        let best = r
-            .best
-            .map(|m| format_move(m, Notation::Iccs))
-            .unwrap_or_else(|| "(none)".into());
-        out.push_str(&format!(
-            "position {:>2}: bestmove {best:<5} score {:>6} nodes {}\n",
-            i + 1,
-            r.score.0,
-            r.nodes
-        ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    out.push_str(&format!(
-        "===========================\nTotal time (ms) : {}\nNodes searched  : {nodes}\nNodes/second    : {}\n",
-        (secs * 1000.0) as u64,
-        (nodes as f64 / secs) as u64
-    ));
-    Ok(out)
+    let positions = tengen_xiangqi::BENCH_FENS
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(super::bench_search::<Board, XiangqiEval>(
+        &positions,
+        args.depth.unwrap_or(BENCH_DEPTH),
+        args.hash,
+        |_, m| format_move(m, Notation::Iccs),
+    ))
 }
