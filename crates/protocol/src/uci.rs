@@ -216,6 +216,41 @@ impl fmt::Display for Go {
     }
 }
 
+impl fmt::Display for Command {
+    /// Prints the command as a GUI sends it (the host side); `parse` reads
+    /// it back to an equal command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Uci => f.write_str("uci"),
+            Command::Debug(on) => write!(f, "debug {}", if *on { "on" } else { "off" }),
+            Command::IsReady => f.write_str("isready"),
+            Command::SetOption { name, value } => {
+                write!(f, "setoption name {name}")?;
+                match value {
+                    Some(v) => write!(f, " value {v}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Register => f.write_str("register later"),
+            Command::UciNewGame => f.write_str("ucinewgame"),
+            Command::Position { start, moves } => {
+                match start {
+                    Start::StartPos => f.write_str("position startpos")?,
+                    Start::Fen(fen) => write!(f, "position fen {fen}")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, " moves {}", moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Go(go) => go.fmt(f),
+            Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::Quit => f.write_str("quit"),
+        }
+    }
+}
+
 /// A score as UCI prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UciScore {
@@ -371,6 +406,27 @@ mod tests {
             panic!("not a go")
         };
         assert_eq!(go.to_string(), line);
+    }
+
+    #[test]
+    fn commands_round_trip_through_display() {
+        for line in [
+            "uci",
+            "debug off",
+            "isready",
+            "setoption name Skill Level value 0",
+            "setoption name Clear Hash",
+            "ucinewgame",
+            "position startpos moves e2e4 e7e5",
+            "position fen 8/8/8/8/8/8/8/K6k w - - 0 1",
+            "go wtime 1000 btime 900 winc 10 binc 10",
+            "stop",
+            "ponderhit",
+            "quit",
+        ] {
+            let cmd = parse(line).unwrap().unwrap();
+            assert_eq!(cmd.to_string(), line);
+        }
     }
 
     #[test]

@@ -88,7 +88,11 @@ impl Dialect {
     fn position(self, start: Option<&str>, moves: &[String]) -> String {
         let (fen, moves) = (start.map(str::to_string), moves.to_vec());
         match self {
-            Dialect::Uci => uci::Command::Position { fen, moves }.to_string(),
+            Dialect::Uci => uci::Command::Position {
+                start: fen.map_or(uci::Start::StartPos, uci::Start::Fen),
+                moves,
+            }
+            .to_string(),
             Dialect::Ucci => ucci::Command::Position { fen, moves }.to_string(),
             Dialect::Usi => usi::Command::Position { sfen: fen, moves }.to_string(),
         }
@@ -108,16 +112,17 @@ impl Dialect {
                     nodes: cfg.nodes,
                     ..uci::Go::default()
                 };
+                let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
                 if let Some(mt) = me.movetime_ms {
-                    go.movetime = Some(mt);
+                    go.movetime = Some(ms(mt));
                 } else if timed {
                     // UCI has no byo-yomi: offer the period as usable time.
                     let usable =
                         |c: &crate::clock::ClockView| c.left_ms + c.byoyomi_ms.unwrap_or(0);
-                    go.wtime = Some(usable(first));
-                    go.btime = Some(usable(second));
-                    go.winc = (first.inc_ms > 0).then_some(first.inc_ms);
-                    go.binc = (second.inc_ms > 0).then_some(second.inc_ms);
+                    go.wtime = Some(ms(usable(first)));
+                    go.btime = Some(ms(usable(second)));
+                    go.winc = (first.inc_ms > 0).then_some(ms(first.inc_ms));
+                    go.binc = (second.inc_ms > 0).then_some(ms(second.inc_ms));
                     go.movestogo = me.movestogo;
                 }
                 uci::Command::Go(go).to_string()

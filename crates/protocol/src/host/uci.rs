@@ -2,93 +2,10 @@
 //! reads (chess; the UCCI and USI dialects have their own files).
 
 use super::{parse_info, tokens, SearchInfo};
-use std::fmt;
 
-/// Clock fields of a `go` command, in milliseconds. Absent fields are not
-/// printed, as GUIs do.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    pub wtime: Option<u64>,
-    pub btime: Option<u64>,
-    pub winc: Option<u64>,
-    pub binc: Option<u64>,
-    pub movestogo: Option<u32>,
-    pub movetime: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub infinite: bool,
-}
-
-/// A command from the controller to a UCI engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Uci,
-    IsReady,
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
-    UciNewGame,
-    /// `fen: None` is `startpos`.
-    Position {
-        fen: Option<String>,
-        moves: Vec<String>,
-    },
-    Go(Go),
-    Stop,
-    Quit,
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::Uci => f.write_str("uci"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption {
-                name,
-                value: Some(v),
-            } => {
-                write!(f, "setoption name {name} value {v}")
-            }
-            Command::SetOption { name, value: None } => write!(f, "setoption name {name}"),
-            Command::UciNewGame => f.write_str("ucinewgame"),
-            Command::Position { fen, moves } => {
-                match fen {
-                    Some(fen) => write!(f, "position fen {fen}")?,
-                    None => f.write_str("position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
-            }
-            Command::Go(go) => {
-                f.write_str("go")?;
-                let fields = [
-                    ("wtime", go.wtime),
-                    ("btime", go.btime),
-                    ("winc", go.winc),
-                    ("binc", go.binc),
-                    ("movestogo", go.movestogo.map(u64::from)),
-                    ("movetime", go.movetime),
-                    ("depth", go.depth.map(u64::from)),
-                    ("nodes", go.nodes),
-                ];
-                for (name, value) in fields {
-                    if let Some(v) = value {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                if go.infinite {
-                    f.write_str(" infinite")?;
-                }
-                Ok(())
-            }
-            Command::Stop => f.write_str("stop"),
-            Command::Quit => f.write_str("quit"),
-        }
-    }
-}
+/// Commands are the engine side's own types: one definition of UCI's
+/// messages, parsed by the engine and printed by the controller.
+pub use crate::uci::{Command, Go, Start};
 
 /// A line from a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,12 +80,12 @@ mod tests {
     #[test]
     fn prints_commands_as_guis_do() {
         let pos = Command::Position {
-            fen: None,
+            start: Start::StartPos,
             moves: vec!["e2e4".into(), "e7e5".into()],
         };
         assert_eq!(pos.to_string(), "position startpos moves e2e4 e7e5");
         let fen = Command::Position {
-            fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+            start: Start::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
             moves: vec![],
         };
         assert_eq!(fen.to_string(), "position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
