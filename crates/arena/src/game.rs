@@ -3,7 +3,7 @@
 //! the rules, by a fault (illegal move, time, crash) or by adjudication.
 
 use crate::clock::{Clock, TimeControl};
-use crate::player::{Answer, Fault, MoveRequest, Player};
+use crate::player::{Answer, Fault, GameSetup, MoveRequest, Player};
 use crate::referee::{Ending, Outcome, Referee, Side};
 use std::time::Duration;
 use tengen_protocol::host::EngineScore;
@@ -134,6 +134,11 @@ fn run(
     let setup = referee.setup();
     for side in [Side::First, Side::Second] {
         let name = referee.side_name(side);
+        // Each side learns its own clock (GTP `time_settings`).
+        let setup = GameSetup {
+            time_settings: spec.tc[side.index()],
+            ..setup.clone()
+        };
         if let Err(e) = players[side.index()].new_game(&setup) {
             players[side.index()].abandon();
             return Ending::win(
@@ -262,7 +267,7 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{GameSetup, Thought};
+    use crate::player::Thought;
     use std::collections::VecDeque;
 
     /// A toy game: any single lowercase letter is a legal move, and the

@@ -110,6 +110,44 @@ struct Clock {
     known: bool,
 }
 
+impl Clock {
+    /// Charges `used` seconds the way the game's clock would, so a
+    /// controller that never sends `time_left` still gets a fresh period
+    /// when one starts (Canadian stones played, Japanese period kept).
+    fn spend(&mut self, used: f64, st: &Settings) {
+        match st.kind {
+            TimeKind::None => {}
+            TimeKind::Absolute => self.left = (self.left - used).max(0.0),
+            TimeKind::Canadian | TimeKind::Japanese if self.stones == 0 => {
+                // Main time; running past it starts the first period.
+                self.left -= used;
+                if self.left <= 0.0 {
+                    self.left = (st.period + self.left).max(0.0);
+                    self.stones = st.stones.max(1);
+                }
+            }
+            TimeKind::Canadian => {
+                self.left = (self.left - used).max(0.0);
+                self.stones -= 1;
+                if self.stones == 0 {
+                    self.left = st.period;
+                    self.stones = st.stones.max(1);
+                }
+            }
+            TimeKind::Japanese => {
+                // Each whole period overrun costs one period.
+                let lost = if st.period > 0.0 {
+                    (used / st.period).floor() as u32
+                } else {
+                    0
+                };
+                self.stones = self.stones.saturating_sub(lost).max(1);
+                self.left = st.period;
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum TimeKind {
     None,
@@ -753,9 +791,8 @@ impl Session {
         };
         // Our own clock estimate, until the controller sends time_left.
         let used = start.elapsed().as_secs_f64();
-        let clock = &mut self.clocks[c.index()];
-        if clock.known {
-            clock.left = (clock.left - used).max(0.0);
+        if self.clocks[c.index()].known {
+            self.clocks[c.index()].spend(used, &self.settings);
         }
         (analysis, text)
     }
@@ -1243,4 +1280,63 @@ fn gogui_commands() -> String {
         "none/Set ko rule/tengen-ko_rule %s",
     ]
     .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(kind: TimeKind, period: f64, stones: u32) -> Settings {
+        Settings {
+            kind,
+            period,
+            stones,
+        }
+    }
+
+    #[test]
+    fn canadian_period_starts_again_after_its_stones() {
+        let st = settings(TimeKind::Canadian, 2.0, 1);
+        let mut c = Clock {
+            left: 2.0,
+            stones: 1,
+            known: true,
+        };
+        c.spend(1.5, &st);
+        assert_eq!((c.left, c.stones), (2.0, 1));
+        let st = settings(TimeKind::Canadian, 10.0, 3);
+        c = Clock {
+            left: 10.0,
+            stones: 3,
+            known: true,
+        };
+        c.spend(4.0, &st);
+        assert_eq!((c.left, c.stones), (6.0, 2));
+    }
+
+    #[test]
+    fn main_time_runs_into_the_first_period() {
+        let st = settings(TimeKind::Canadian, 30.0, 5);
+        let mut c = Clock {
+            left: 10.0,
+            stones: 0,
+            known: true,
+        };
+        c.spend(12.0, &st);
+        assert_eq!((c.left, c.stones), (28.0, 5));
+    }
+
+    #[test]
+    fn japanese_overrun_costs_a_period() {
+        let st = settings(TimeKind::Japanese, 5.0, 3);
+        let mut c = Clock {
+            left: 5.0,
+            stones: 3,
+            known: true,
+        };
+        c.spend(4.0, &st);
+        assert_eq!((c.left, c.stones), (5.0, 3));
+        c.spend(6.0, &st);
+        assert_eq!((c.left, c.stones), (5.0, 2));
+    }
 }

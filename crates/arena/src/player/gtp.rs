@@ -171,6 +171,13 @@ impl Player for GtpPlayer {
         if let Some(tc) = setup.time_settings {
             let secs = |ms: u64| ms.div_ceil(1000);
             let cmd = match tc.overtime {
+                // A fixed time per move is a Canadian period of one stone
+                // with no main time.
+                _ if tc.movetime_ms.is_some() => Command::TimeSettings {
+                    main_s: 0,
+                    byo_s: (tc.movetime_ms.unwrap_or(1000) / 1000).max(1),
+                    byo_stones: 1,
+                },
                 Overtime::Canadian { period_ms, stones } => Command::TimeSettings {
                     main_s: secs(tc.base_ms),
                     byo_s: secs(period_ms),
