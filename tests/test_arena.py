@@ -389,6 +389,104 @@ def test_tengen_vs_gnugo_9x9(arena_bin, tengen_bin, tmp_path):
                 board.play(point[0], point[1], colour)
 
 
+def sgf_games(path):
+    return [sgf.Sgf_game.from_bytes(("(;" + t).encode())
+            for t in path.read_text().split("(;") if t.strip()]
+
+
+def replay_go(game, size):
+    """The final board (sgfmill plays the captures) and each move's comment."""
+    board = boards.Board(size)
+    comments = []
+    for node in game.get_main_sequence()[1:]:
+        colour, point = node.get_move()
+        if colour and point:
+            board.play(point[0], point[1], colour)
+        comments.append(node.get("C") if node.has_property("C") else "")
+    return board, comments
+
+
+def remove_dead(board, reason):
+    """Takes the agreed dead stones named in the reason off the board."""
+    if "dead stone" in reason.split(":")[0]:
+        for v in reason.split(": ", 1)[1].split():
+            row, col = int(v[1:]) - 1, "ABCDEFGHJ".index(v[0])
+            assert board.get(row, col) is not None, v
+            board.board[row][col] = None
+
+
+def result_of(margin):
+    return "0" if margin == 0 else ("B+%g" % margin if margin > 0 else "W+%g" % -margin)
+
+
+def gnugo_plain(level, name):
+    """GNU Go without --capture-all-dead: it passes with dead stones on the board."""
+    return ["-engine", "cmd=" + GNUGO, "arg=--mode", "arg=gtp", "arg=--level", "arg=%d" % level,
+            "name=" + name]
+
+
+@pytest.mark.skipif(not GNUGO, reason="needs gnugo")
+def test_go_cleanup_phase_tengen_vs_gnugo_without_capture_all_dead(arena_bin, tengen_bin, tmp_path):
+    # A komi of 30 keeps tengen (White) from resigning, so the game is
+    # played out to passes with GNU Go's dead stones on the board; the
+    # engines disagree on them and a clean-up phase decides.
+    out_sgf, summary = tmp_path / "games.sgf", tmp_path / "s.json"
+    transcript = tmp_path / "t.log"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "30"] + gnugo_plain(1, "gnugo")
+        + ["-engine", "cmd=" + tengen_bin, "name=tengen",
+           "-each", "proto=gtp", "tc=10+0.1", "timemargin=300", "-games", "1",
+           "-pgnout", str(out_sgf), "-jsonout", str(summary), "-debug", str(transcript)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    reason = json.loads(summary.read_text())["games"][0]["reason"]
+    log = transcript.read_text()
+    assert "final_status_list dead" in log
+    [game] = sgf_games(out_sgf)
+    board, comments = replay_go(game, 9)
+    result = game.get_root().get("RE")
+    if "agreement" in reason:
+        remove_dead(board, reason)
+        assert result == result_of(area_score(board, 9) - 30), (result, reason)
+    else:
+        assert "after the clean-up phase" in reason, reason
+        assert "kgs-genmove_cleanup" in log
+        # The phase starts after two passes and ends with two more.
+        start = [i for i, c in enumerate(comments) if c.startswith("clean-up phase")]
+        assert len(start) == 1, comments
+        moves = [n.get_move() for n in game.get_main_sequence()[1:]]
+        assert moves[start[0] - 1][1] is None and moves[start[0] - 2][1] is None
+        assert moves[-2][1] is None and moves[-3][1] is None
+        assert len(moves) - 1 >= start[0] + 2
+        assert result == result_of(area_score(board, 9) - 30), (result, reason)
+
+
+@pytest.mark.skipif(not GNUGO, reason="needs gnugo")
+def test_go_dead_stones_agreed_gnugo_vs_gnugo_and_cleanup_off(arena_bin, tmp_path):
+    # Two copies of one GNU Go name the same dead stones: they are removed
+    # and the board scored by area without a clean-up phase.
+    for mode in ("on", "off"):
+        out_sgf, summary = tmp_path / ("g%s.sgf" % mode), tmp_path / ("s%s.json" % mode)
+        proc = subprocess.run(
+            [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "7", "-gocleanup", mode]
+            + gnugo_plain(0, "g1") + gnugo_plain(0, "g2")
+            + ["-each", "proto=gtp", "tc=30+0.5", "-games", "1", "-openings", "plies=3",
+               "-srand", "7", "-pgnout", str(out_sgf), "-jsonout", str(summary)],
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr + proc.stdout
+        reason = json.loads(summary.read_text())["games"][0]["reason"]
+        [game] = sgf_games(out_sgf)
+        board, _ = replay_go(game, 9)
+        result = game.get_root().get("RE")
+        if mode == "off":
+            assert "by Tromp-Taylor area scoring after two passes" in reason, reason
+            assert result == result_of(area_score(board, 9) - 7)
+            continue
+        assert "after two passes and agreement" in reason, reason
+        remove_dead(board, reason)
+        assert result == result_of(area_score(board, 9) - 7), (result, reason)
+
+
 # --- schedules and opening books ---------------------------------------------
 
 

@@ -26,7 +26,8 @@ engine keys (for -engine and -each):
       +cN/P Canadian (N moves in P seconds)
 options:
   -variant chess|chess960|xiangqi|shogi|go|gomoku|renju  -boardsize N  -komi K
-  -rule freestyle|standard|renju (gomoku)
+  -rule freestyle|standard|renju (gomoku)  -gocleanup on|off (Go: dead stones
+      agreed by final_status_list, else a kgs-genmove_cleanup phase; on)
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
   -openings file=F format=epd|fen|pgn|moves order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
@@ -169,6 +170,13 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         }
         "boardsize" => t.variant.board_size = num(v, field)?,
         "komi" => t.variant.komi = num(v, field)?,
+        "gocleanup" => {
+            t.variant.go_cleanup = match v.to_ascii_lowercase().as_str() {
+                "on" | "true" | "yes" => true,
+                "off" | "false" | "no" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
+        }
         "rule" => {
             let r = v.to_ascii_lowercase();
             if !["freestyle", "standard", "renju"].contains(&r.as_str()) {

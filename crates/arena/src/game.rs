@@ -155,6 +155,21 @@ fn run(
     let mut draw_count = 0u32;
     let book_plies = moves.len();
     loop {
+        if referee.wants_dead_stones() {
+            let mut lists: [Option<Vec<String>>; 2] = [None, None];
+            for side in [Side::First, Side::Second] {
+                match players[side.index()].dead_stones(wire) {
+                    Ok(list) => lists[side.index()] = list,
+                    Err(f) => {
+                        return fault_ending(players, side, referee.side_name(side), f);
+                    }
+                }
+            }
+            if let Some(e) = referee.settle_dead_stones(lists) {
+                return e;
+            }
+            continue;
+        }
         if let Some(e) = referee.ending() {
             return e;
         }
@@ -180,20 +195,11 @@ fn run(
             to_move: side,
             clocks: views,
             timeout,
+            cleanup: referee.in_cleanup(),
         };
         let thought = match players[i].think(&req) {
             Ok(t) => t,
-            Err(Fault::Timeout) => {
-                return Ending::win(side.other(), format!("{name} loses on time"))
-            }
-            Err(Fault::Crashed(e)) => {
-                players[i].abandon();
-                return Ending::win(side.other(), format!("{name} disconnects: {e}"));
-            }
-            Err(Fault::Protocol(e)) => {
-                players[i].abandon();
-                return Ending::win(side.other(), format!("{name} breaks the protocol: {e}"));
-            }
+            Err(f) => return fault_ending(players, side, name, f),
         };
         let elapsed_ms = u64::try_from(thought.elapsed.as_millis()).unwrap_or(u64::MAX);
         if let Some(clock) = clocks[i].as_mut() {
@@ -260,6 +266,21 @@ fn run(
             if draw_count >= 2 * rule.movecount {
                 return Ending::draw("adjudication: draw by score");
             }
+        }
+    }
+}
+
+/// The verdict on an engine that failed to answer.
+fn fault_ending(players: &mut [&mut dyn Player; 2], side: Side, name: &str, f: Fault) -> Ending {
+    match f {
+        Fault::Timeout => Ending::win(side.other(), format!("{name} loses on time")),
+        Fault::Crashed(e) => {
+            players[side.index()].abandon();
+            Ending::win(side.other(), format!("{name} disconnects: {e}"))
+        }
+        Fault::Protocol(e) => {
+            players[side.index()].abandon();
+            Ending::win(side.other(), format!("{name} breaks the protocol: {e}"))
         }
     }
 }

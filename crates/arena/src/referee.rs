@@ -91,6 +91,22 @@ pub trait Referee: Send {
     fn last_move_irreversible(&self) -> bool {
         false
     }
+    /// Go: play stopped after two passes and, before scoring, the referee
+    /// wants each engine's list of dead stones.
+    fn wants_dead_stones(&self) -> bool {
+        false
+    }
+    /// Rules on the engines' lists of dead stones (`None`: that engine
+    /// cannot tell). `Some` ends the game (the engines agree); `None`
+    /// resumes play in a clean-up phase.
+    fn settle_dead_stones(&mut self, _lists: [Option<Vec<String>>; 2]) -> Option<Ending> {
+        None
+    }
+    /// Play is in Go's clean-up phase (engines that know it get
+    /// `kgs-genmove_cleanup`).
+    fn in_cleanup(&self) -> bool {
+        false
+    }
     /// The side to move claims a win by the game's rules (USI `bestmove
     /// win`); the ruling either way.
     fn claim_win(&self) -> Ending {
@@ -151,6 +167,10 @@ pub struct Variant {
     pub komi: f64,
     /// Gomoku rule: freestyle, standard (exact five) or renju.
     pub rule: String,
+    /// Go: after two passes, ask the engines for dead stones and, if they
+    /// disagree, play on in a clean-up phase (off: two passes score every
+    /// stone as alive).
+    pub go_cleanup: bool,
 }
 
 impl Default for Variant {
@@ -161,6 +181,7 @@ impl Default for Variant {
             board_size: 19,
             komi: 7.5,
             rule: "freestyle".into(),
+            go_cleanup: true,
         }
     }
 }
@@ -178,9 +199,10 @@ pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
                 rule,
             )?))
         }
-        GameKind::Go => Ok(Box::new(crate::games::go::GoReferee::new(
-            v.board_size,
-            v.komi,
-        )?)),
+        GameKind::Go => {
+            let mut r = crate::games::go::GoReferee::new(v.board_size, v.komi)?;
+            r.set_cleanup(v.go_cleanup);
+            Ok(Box::new(r))
+        }
     }
 }

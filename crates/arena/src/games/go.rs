@@ -1,19 +1,32 @@
-//! Go refereed by `tengen-go`: positional superko, game end after two
-//! passes, Tromp–Taylor area scoring (every stone on the board counts as
-//! alive, so engines should capture dead stones before passing, e.g. GNU
-//! Go's `--capture-all-dead`); records in SGF (FF[4] GM[1]).
+//! Go refereed by `tengen-go`: positional superko, area scoring; records
+//! in SGF (FF[4] GM[1]).
+//!
+//! The end of a game works as on KGS and in GoGui's twogtp: after two
+//! passes both engines are asked `final_status_list dead`; if they name
+//! the same stones, those are removed and the board is scored by area.
+//! If they disagree (or one cannot tell), play resumes in a clean-up
+//! phase (engines that know it get `kgs-genmove_cleanup`, which captures
+//! every dead stone before passing) until two more passes, and then
+//! Tromp–Taylor scores the board with every stone alive. With the
+//! clean-up phase off, two passes score every stone as alive.
 
 use crate::game::GameRecord;
 use crate::player::GameSetup;
 use crate::referee::{Ending, Outcome, Referee, Side};
 use std::fmt::Write as _;
-use tengen_go::board::{move_name, parse_vertex, vertex_name, Color, Move};
+use tengen_go::board::{move_name, parse_vertex, vertex_name, Color, Move, Point};
 use tengen_go::game::{fmt_num, Game};
 
 pub struct GoReferee {
     game: Game,
     size: usize,
     komi: f64,
+    /// Ask for dead stones and play a clean-up phase after two passes.
+    cleanup: bool,
+    /// Plies played when the clean-up phase began, and why it began.
+    resumed: Option<(usize, String)>,
+    /// The ending agreed on dead stones.
+    settled: Option<Ending>,
 }
 
 impl GoReferee {
@@ -26,7 +39,54 @@ impl GoReferee {
             game: Game::new(size, komi),
             size,
             komi,
+            cleanup: false,
+            resumed: None,
+            settled: None,
         })
+    }
+
+    /// Turns the dead-stone agreement and clean-up phase on or off.
+    pub fn set_cleanup(&mut self, on: bool) {
+        self.cleanup = on;
+    }
+
+    /// Two passes in a row, both inside the clean-up phase once it began.
+    fn passed_out(&self) -> bool {
+        let n = self.game.moves().len();
+        self.game.is_over() && self.resumed.as_ref().is_none_or(|(k, _)| n >= k + 2)
+    }
+
+    /// An engine's dead-stone list as points that hold stones; `None`
+    /// when it names a point that is not a stone of the board.
+    fn dead_points(&self, list: &[String]) -> Option<Vec<Point>> {
+        let board = self.game.board();
+        let mut pts = Vec::new();
+        for v in list {
+            match parse_vertex(v, self.size) {
+                Some(Move::Play(p)) if board.cell(p).color().is_some() => pts.push(p),
+                _ => return None,
+            }
+        }
+        pts.sort_by_key(|p| p.index());
+        pts.dedup();
+        Some(pts)
+    }
+
+    fn scored(&self, score: f64, how: &str) -> Ending {
+        if score.abs() < 1e-9 {
+            Ending::draw(format!("Jigo by {how}"))
+        } else {
+            let winner = if score > 0.0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let letter = if score > 0.0 { 'B' } else { 'W' };
+            Ending::win(
+                winner,
+                format!("{letter}+{} by {how}", fmt_num(score.abs())),
+            )
+        }
     }
 
     /// A game that never ends by passing is scored as it stands after this
@@ -51,6 +111,8 @@ impl Referee for GoReferee {
             ));
         }
         self.game = Game::new(self.size, self.komi);
+        self.resumed = None;
+        self.settled = None;
         Ok(())
     }
 
@@ -78,27 +140,91 @@ impl Referee for GoReferee {
     }
 
     fn ending(&self) -> Option<Ending> {
-        let over = self.game.is_over();
+        if let Some(e) = &self.settled {
+            return Some(e.clone());
+        }
+        let over = self.passed_out();
+        if over && self.wants_dead_stones() {
+            return None;
+        }
         if !over && self.game.moves().len() < self.ply_cap() {
             return None;
         }
-        let score = self.game.tromp_taylor().0;
-        let how = if over { "two passes" } else { "the move cap" };
-        Some(if score.abs() < 1e-9 {
-            Ending::draw(format!("Jigo by Tromp-Taylor area scoring after {how}"))
-        } else {
-            let winner = if score > 0.0 {
-                Side::First
-            } else {
-                Side::Second
+        let how = match (&self.resumed, over) {
+            (Some((_, why)), true) => {
+                format!("Tromp-Taylor area scoring after the clean-up phase ({why})")
+            }
+            (None, true) => "Tromp-Taylor area scoring after two passes".to_string(),
+            (_, false) => "Tromp-Taylor area scoring after the move cap".to_string(),
+        };
+        Some(self.scored(self.game.tromp_taylor().0, &how))
+    }
+
+    fn wants_dead_stones(&self) -> bool {
+        self.cleanup && self.resumed.is_none() && self.settled.is_none() && self.game.is_over()
+    }
+
+    fn settle_dead_stones(&mut self, lists: [Option<Vec<String>>; 2]) -> Option<Ending> {
+        let names = ["Black", "White"];
+        let mut dead: [Option<Vec<Point>>; 2] = [None, None];
+        let mut why = None;
+        for (k, list) in lists.iter().enumerate() {
+            match list {
+                None => {
+                    why.get_or_insert(format!("{} cannot list dead stones", names[k]));
+                }
+                Some(l) => match self.dead_points(l) {
+                    Some(pts) => dead[k] = Some(pts),
+                    None => {
+                        why.get_or_insert(format!(
+                            "{} names dead stones that are not on the board: {}",
+                            names[k],
+                            l.join(" ")
+                        ));
+                    }
+                },
+            }
+        }
+        if let [Some(a), Some(b)] = &dead {
+            if a == b {
+                let listed: Vec<String> = a.iter().map(|&p| vertex_name(p)).collect();
+                let how = if a.is_empty() {
+                    "area scoring after two passes and agreement that no stone is dead".to_string()
+                } else {
+                    format!(
+                        "area scoring after two passes and agreement on {} dead stone{}: {}",
+                        a.len(),
+                        if a.len() == 1 { "" } else { "s" },
+                        listed.join(" ")
+                    )
+                };
+                let e = self.scored(self.game.score_without(a).0, &how);
+                self.settled = Some(e.clone());
+                return Some(e);
+            }
+            let named = |pts: &[Point]| {
+                if pts.is_empty() {
+                    "none".to_string()
+                } else {
+                    pts.iter()
+                        .map(|&p| vertex_name(p))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
             };
-            let margin = fmt_num(score.abs());
-            let letter = if score > 0.0 { 'B' } else { 'W' };
-            Ending::win(
-                winner,
-                format!("{letter}+{margin} by Tromp-Taylor area scoring after {how}"),
-            )
-        })
+            why.get_or_insert(format!(
+                "the engines disagree on dead stones: Black says {}, White says {}",
+                named(a),
+                named(b)
+            ));
+        }
+        let why = why.unwrap_or_else(|| "the engines disagree on dead stones".to_string());
+        self.resumed = Some((self.game.moves().len(), why));
+        None
+    }
+
+    fn in_cleanup(&self) -> bool {
+        self.resumed.is_some()
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -123,7 +249,22 @@ impl Referee for GoReferee {
     }
 
     fn record(&self, game: &GameRecord) -> String {
-        sgf(game, self.size, self.komi)
+        let mut text = sgf(game, self.size, self.komi);
+        // Mark where the clean-up phase began (the first move after it).
+        if let Some((k, why)) = self.resumed.as_ref().filter(|(k, _)| *k < game.moves.len()) {
+            if let Some(pos) = text.match_indices("\n;").nth(*k).map(|(i, _)| i) {
+                if let Some(end) = text[pos + 2..].find(']').map(|e| pos + 2 + e + 1) {
+                    let note = format!("clean-up phase: {}", sgf_text(why));
+                    // Every move carries a comment (book or time): join them.
+                    if text[end..].starts_with("C[") {
+                        text.insert_str(end + 2, &format!("{note}; "));
+                    } else {
+                        text.insert_str(end, &format!("C[{note}]"));
+                    }
+                }
+            }
+        }
+        text
     }
 }
 
@@ -233,6 +374,82 @@ mod tests {
         assert!(e.reason.starts_with("B+73.5 "), "{}", e.reason);
         assert!(GoReferee::new(1, 0.0).is_err());
         assert!(r.reset(Some("xx")).is_err());
+    }
+
+    /// Black walls off the left of a 5x5 board; a lone white stone sits
+    /// dead in Black's area, a lone black stone dead in White's.
+    fn passed_out(cleanup: bool) -> GoReferee {
+        let mut r = GoReferee::new(5, 0.5).unwrap();
+        r.set_cleanup(cleanup);
+        r.reset(None).unwrap();
+        for mv in [
+            "C1", "D1", "C2", "D2", "C3", "D3", "C4", "D4", "C5", "D5", "E5", "A3", "pass", "pass",
+        ] {
+            r.play(mv).unwrap();
+        }
+        r
+    }
+
+    #[test]
+    fn agreement_on_dead_stones_scores_without_them() {
+        let list = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let mut r = passed_out(true);
+        assert!(r.wants_dead_stones() && r.ending().is_none());
+        let e = r
+            .settle_dead_stones([list(&["A3", "E5"]), list(&["e5", "A3", "A3"])])
+            .unwrap();
+        // Without the dead stones: Black 15, White 10, komi 0.5.
+        assert_eq!(e.outcome, Outcome::Win(Side::First));
+        assert!(
+            e.reason.starts_with(
+                "B+4.5 by area scoring after two passes and agreement on 2 dead stones: A3 E5"
+            ),
+            "{}",
+            e.reason
+        );
+        assert_eq!(r.ending(), Some(e));
+        assert!(!r.wants_dead_stones());
+
+        // Off: every stone alive, so each dead stone spoils the area it
+        // sits in (Black 5 + 1, White 5 + 1, komi 0.5).
+        let r = passed_out(false);
+        assert!(!r.wants_dead_stones());
+        let e = r.ending().unwrap();
+        assert!(
+            e.reason
+                .starts_with("W+0.5 by Tromp-Taylor area scoring after two passes"),
+            "{}",
+            e.reason
+        );
+    }
+
+    #[test]
+    fn disagreement_resumes_play_until_two_more_passes() {
+        let list = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        for lists in [
+            [list(&["A3"]), list(&["A3", "E5"])],
+            [None, list(&[])],
+            [list(&["B2"]), list(&["B2"])],
+        ] {
+            let mut r = passed_out(true);
+            assert!(r.settle_dead_stones(lists).is_none());
+            assert!(r.in_cleanup() && !r.wants_dead_stones());
+            // A pass right after the two old ones does not end the
+            // clean-up; Black captures A3, White captures E5.
+            for mv in [
+                "pass", "E4", "A2", "pass", "A4", "pass", "B3", "pass", "pass",
+            ] {
+                assert!(r.ending().is_none(), "before {mv}");
+                r.play(mv).unwrap();
+            }
+            let e = r.ending().unwrap();
+            assert!(
+                e.reason
+                    .starts_with("B+4.5 by Tromp-Taylor area scoring after the clean-up phase ("),
+                "{}",
+                e.reason
+            );
+        }
     }
 
     #[test]

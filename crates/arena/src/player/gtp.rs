@@ -15,6 +15,10 @@ pub struct GtpPlayer {
     started_once: bool,
     /// Moves on the engine's board, in order.
     seen: Vec<String>,
+    /// `known_command` says yes to `final_status_list`.
+    knows_status: bool,
+    /// `known_command` says yes to `kgs-genmove_cleanup`.
+    knows_cleanup: bool,
 }
 
 fn color(side: Side) -> Color {
@@ -30,6 +34,8 @@ impl GtpPlayer {
             conn: Conn::new(cfg, label, transcript),
             started_once: false,
             seen: Vec::new(),
+            knows_status: false,
+            knows_cleanup: false,
         }
     }
 
@@ -71,19 +77,29 @@ impl GtpPlayer {
         for line in lines {
             self.must(&line)?;
         }
+        self.knows_status = self.knows("final_status_list");
+        self.knows_cleanup = self.knows("kgs-genmove_cleanup");
         Ok(())
     }
-}
 
-impl GtpPlayer {
-    /// One move request: bring the engine up to date, then ask.
-    fn exchange(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+    /// `known_command NAME` answered `true` (engines without
+    /// `known_command` know nothing optional).
+    fn knows(&mut self, name: &str) -> bool {
+        let timeout = self.conn.cfg.handshake_timeout;
+        matches!(
+            self.ask(&format!("known_command {name}"), timeout),
+            Ok((r, ..)) if r.ok && r.text.trim() == "true"
+        )
+    }
+
+    /// Brings the engine's board to `moves`: only the new ones when it is
+    /// in step, otherwise a replay from `clear_board`.
+    fn sync(&mut self, moves: &[String]) -> Result<(), Fault> {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
         let timeout = self.conn.cfg.handshake_timeout;
-        let in_sync =
-            self.seen.len() <= req.moves.len() && req.moves[..self.seen.len()] == self.seen[..];
+        let in_sync = self.seen.len() <= moves.len() && moves[..self.seen.len()] == self.seen[..];
         if !in_sync {
             let (r, ..) = self.ask(&Command::ClearBoard.to_string(), timeout)?;
             if !r.ok {
@@ -91,7 +107,7 @@ impl GtpPlayer {
             }
             self.seen.clear();
         }
-        for (k, mv) in req.moves.iter().enumerate().skip(self.seen.len()) {
+        for (k, mv) in moves.iter().enumerate().skip(self.seen.len()) {
             let side = if k % 2 == 0 {
                 Side::First
             } else {
@@ -107,6 +123,27 @@ impl GtpPlayer {
             }
             self.seen.push(mv.clone());
         }
+        Ok(())
+    }
+
+    fn status_list(&mut self, moves: &[String]) -> Result<Option<Vec<String>>, Fault> {
+        if !self.knows_status {
+            return Ok(None);
+        }
+        self.sync(moves)?;
+        // Scoring is not on the clock; a slow engine still gets a bound.
+        let timeout = self.conn.cfg.handshake_timeout.max(Duration::from_secs(30));
+        let cmd = Command::FinalStatusList("dead".into()).to_string();
+        let (r, ..) = self.ask(&cmd, timeout)?;
+        Ok(r.ok.then(|| r.text.split_whitespace().map(str::to_string).collect()))
+    }
+}
+
+impl GtpPlayer {
+    /// One move request: bring the engine up to date, then ask.
+    fn exchange(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
+        self.sync(req.moves)?;
+        let timeout = self.conn.cfg.handshake_timeout;
         let me = req.clocks[req.to_move.index()];
         if me.left_ms > 0 || me.byoyomi_ms.is_some() || me.movestogo.is_some() {
             let cmd = Command::TimeLeft {
@@ -120,7 +157,11 @@ impl GtpPlayer {
             };
             let _ = self.ask(&cmd.to_string(), timeout)?;
         }
-        let genmove = Command::GenMove(color(req.to_move)).to_string();
+        let genmove = if req.cleanup && self.knows_cleanup {
+            format!("kgs-genmove_cleanup {}", color(req.to_move))
+        } else {
+            Command::GenMove(color(req.to_move)).to_string()
+        };
         match self.ask(&genmove, req.timeout) {
             Ok((r, sent, at)) => {
                 let elapsed = at.saturating_duration_since(sent);
@@ -207,6 +248,14 @@ impl Player for GtpPlayer {
         // A half-finished exchange leaves replies in flight that would be
         // read as answers to later commands: drop the engine instead.
         let result = self.exchange(req);
+        if result.is_err() {
+            self.conn.kill();
+        }
+        result
+    }
+
+    fn dead_stones(&mut self, moves: &[String]) -> Result<Option<Vec<String>>, Fault> {
+        let result = self.status_list(moves);
         if result.is_err() {
             self.conn.kill();
         }

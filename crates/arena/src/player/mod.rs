@@ -119,6 +119,8 @@ pub struct MoveRequest<'a> {
     pub clocks: [ClockView; 2],
     /// How long to wait for the move before the flag falls.
     pub timeout: Duration,
+    /// Go's clean-up phase: capture dead stones before passing.
+    pub cleanup: bool,
 }
 
 /// The engine's answer to a move request.
@@ -157,6 +159,11 @@ pub trait Player: Send {
     /// Starts (or restarts) the engine if needed and prepares a new game.
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), String>;
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault>;
+    /// Go: the engine's list of dead stones after `moves` (GTP
+    /// `final_status_list dead`); `None` when it cannot tell.
+    fn dead_stones(&mut self, _moves: &[String]) -> Result<Option<Vec<String>>, Fault> {
+        Ok(None)
+    }
     /// The game is over; `won` is from this engine's view, `None` a draw.
     fn game_over(&mut self, _won: Option<bool>) {}
     /// Drops an engine left in an unknown state (a failed start, a broken
