@@ -285,17 +285,35 @@ def split_pgn(text, first_tag):
 
 
 @pytest.mark.skipif(not FAIRY, reason="needs fairy-stockfish")
-def test_tengen_vs_fairy_stockfish_xiangqi_pgn(arena_bin, tengen_bin, tmp_path):
+@pytest.mark.parametrize("protos", [("ucci", "ucci"), ("uci", "uci"), ("uci", "ucci")])
+def test_tengen_vs_fairy_stockfish_xiangqi_pgn(arena_bin, tengen_bin, tmp_path, protos):
+    """UCCI moves are ICCS (ranks 0..9); xiangqi over UCI (UCI_Variant)
+    counts ranks 1..10: the arena converts, the referee sees ICCS."""
     import cchess
     out, summary = tmp_path / "games.pgn", tmp_path / "s.json"
+    transcript = tmp_path / "t.log"
+    short = ["tc=4+0.2", "-maxmoves", "25"] if protos == ("ucci", "ucci") else ["tc=1+0.05"]
     proc = subprocess.run(
-        [arena_bin, "-variant", "xiangqi", "-engine", "cmd=" + tengen_bin, "name=tengen",
-         "-engine", "cmd=" + FAIRY, "name=fsf", "option.Skill Level=0",
-         "-each", "proto=ucci", "tc=4+0.2", "timemargin=200", "-games", "2", "-maxmoves", "25",
-         "-openings", "plies=2", "-srand", "5", "-pgnout", str(out), "-jsonout", str(summary)],
+        [arena_bin, "-variant", "xiangqi",
+         "-engine", "cmd=" + tengen_bin, "name=tengen", "proto=" + protos[0],
+         "-engine", "cmd=" + FAIRY, "name=fsf", "option.Skill Level=0", "proto=" + protos[1],
+         "-each", "timemargin=200"] + short + ["-games", "2",
+         "-openings", "plies=2", "-srand", "5", "-pgnout", str(out), "-jsonout", str(summary),
+         "-debug", str(transcript)],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr + proc.stdout
     data = json.loads(summary.read_text())
+    log = transcript.read_text()
+    for r in data["games"]:
+        for fault in ("illegal", "disconnects", "protocol", "on time", "could not start"):
+            assert fault not in r["reason"], r
+    if protos[0] == "uci":
+        assert "tengen#1 > setoption name UCI_Variant value xiangqi" in log
+        if protos == ("uci", "ucci"):
+            assert "adjudication" not in "".join(r["reason"] for r in data["games"])
+        # Engines over UCI see and send ranks 1..10 (b10c8), never rank 0.
+        uci_lines = [l for l in log.splitlines() if "tengen#1 > position" in l]
+        assert uci_lines and not any(" " + f + "0" in l for l in uci_lines for f in "abcdefghi")
     games = split_pgn(out.read_text(), "[Game")
     assert len(games) == 2
     for n, text in enumerate(games):

@@ -1,7 +1,8 @@
 //! Xiangqi refereed by `tengen-xiangqi`: no legal move loses (mate and
 //! stalemate alike), repetitions judged by the Asian rulings (perpetual
 //! check or chase loses, otherwise a draw), the no-capture limit; moves
-//! in ICCS as UCCI sends them; records in PGN with the xiangqi tags.
+//! in ICCS as UCCI sends them (UCI engines get ranks 1..10, see
+//! `player::ucilike`); records in PGN with the xiangqi tags.
 
 use crate::game::GameRecord;
 use crate::player::GameSetup;
@@ -98,7 +99,11 @@ impl Referee for XiangqiReferee {
     }
 
     fn setup(&self) -> GameSetup {
-        GameSetup::default()
+        // UCI engines (Fairy-Stockfish, tengen) play it as a variant.
+        GameSetup {
+            variant: Some("xiangqi"),
+            ..GameSetup::default()
+        }
     }
 
     fn last_move_irreversible(&self) -> bool {

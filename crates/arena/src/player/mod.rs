@@ -103,6 +103,9 @@ pub struct GameSetup {
     pub chess960: bool,
     /// Gomocup's `INFO rule` bit mask (0 freestyle, 1 exact five, 4 renju).
     pub rule: Option<u32>,
+    /// The game's name for engines that play several over one protocol
+    /// (UCI's `UCI_Variant`): `None` is the protocol's own game.
+    pub variant: Option<&'static str>,
     /// Extra per-game commands for the protocol (e.g. GTP `time_settings`).
     pub time_settings: Option<crate::clock::TimeControl>,
 }

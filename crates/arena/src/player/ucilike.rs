@@ -172,11 +172,47 @@ impl Dialect {
     }
 }
 
+/// Xiangqi over UCI (Fairy-Stockfish, tengen) counts ranks 1..10; the
+/// arena and UCCI count 0..9 (ICCS): `h2e2` is `h3e3` on the wire.
+fn iccs_to_uci(mv: &str) -> String {
+    let b = mv.as_bytes();
+    let rank = |c: u8| (c as char).to_digit(10).map(|d| d + 1);
+    match (b.len(), b.first(), b.get(2)) {
+        (4, Some(f1), Some(f2)) => match (rank(b[1]), rank(b[3])) {
+            (Some(r1), Some(r2)) => format!("{}{r1}{}{r2}", *f1 as char, *f2 as char),
+            _ => mv.to_string(),
+        },
+        _ => mv.to_string(),
+    }
+}
+
+/// The inverse of [`iccs_to_uci`]; anything unreadable stays as it is so
+/// that the referee rules on what the engine really sent.
+fn uci_to_iccs(mv: &str) -> String {
+    let split = |s: &str| -> Option<(char, u32, usize)> {
+        let f = s.chars().next().filter(char::is_ascii_lowercase)?;
+        let digits: String = s[1..].chars().take_while(char::is_ascii_digit).collect();
+        let r: u32 = digits.parse().ok()?;
+        Some((f, r, 1 + digits.len()))
+    };
+    let convert = || -> Option<String> {
+        let (f1, r1, n1) = split(mv)?;
+        let (f2, r2, n2) = split(&mv[n1..])?;
+        if n1 + n2 != mv.len() || !(1..=10).contains(&r1) || !(1..=10).contains(&r2) {
+            return None;
+        }
+        Some(format!("{f1}{}{f2}{}", r1 - 1, r2 - 1))
+    };
+    convert().unwrap_or_else(|| mv.to_string())
+}
+
 pub struct UciLikePlayer {
     conn: Conn,
     dialect: Dialect,
     started_once: bool,
     chess960: bool,
+    /// The `UCI_Variant` the engine was last given.
+    variant: Option<&'static str>,
 }
 
 impl UciLikePlayer {
@@ -191,12 +227,19 @@ impl UciLikePlayer {
             dialect,
             started_once: false,
             chess960: false,
+            variant: None,
         }
+    }
+
+    /// Moves travel in xiangqi's UCI dialect (ranks 1..10).
+    fn uci_xiangqi(&self) -> bool {
+        self.dialect == Dialect::Uci && self.variant == Some("xiangqi")
     }
 
     fn handshake(&mut self) -> Result<(), String> {
         self.conn.spawn()?;
         self.chess960 = false;
+        self.variant = None;
         let timeout = self.conn.cfg.handshake_timeout;
         let hello = self.dialect.hello();
         let dialect = self.dialect;
@@ -266,6 +309,12 @@ impl Player for UciLikePlayer {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
             self.chess960 = setup.chess960;
         }
+        if self.dialect == Dialect::Uci && setup.variant != self.variant {
+            let name = setup.variant.unwrap_or("chess");
+            let line = self.dialect.set_option("UCI_Variant", name);
+            self.conn.send(&line).map_err(|e| fault_text(&e))?;
+            self.variant = setup.variant;
+        }
         let newgame = match self.dialect {
             Dialect::Uci => Some("ucinewgame"),
             Dialect::Usi => Some("usinewgame"),
@@ -288,7 +337,12 @@ impl Player for UciLikePlayer {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
-        let position = self.dialect.position(req.start, req.moves);
+        let position = if self.uci_xiangqi() {
+            let moves: Vec<String> = req.moves.iter().map(|m| iccs_to_uci(m)).collect();
+            self.dialect.position(req.start, &moves)
+        } else {
+            self.dialect.position(req.start, req.moves)
+        };
         self.conn.send(&position)?;
         let go = self.dialect.go(req, &self.conn.cfg);
         let sent = self.conn.send(&go)?;
@@ -312,9 +366,13 @@ impl Player for UciLikePlayer {
                 Line::Answer(a) => Some(a),
                 _ => None,
             });
+        let xq = self.uci_xiangqi();
         match result {
             Ok((answer, at)) => Ok(Thought {
-                answer,
+                answer: match answer {
+                    Answer::Move(mv) if xq => Answer::Move(uci_to_iccs(&mv)),
+                    other => other,
+                },
                 elapsed: at.saturating_duration_since(sent),
                 score,
                 depth,
@@ -357,5 +415,24 @@ impl Player for UciLikePlayer {
 
     fn quit(&mut self) {
         self.conn.shutdown("quit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xiangqi_ranks_between_iccs_and_uci() {
+        assert_eq!(iccs_to_uci("h2e2"), "h3e3");
+        assert_eq!(iccs_to_uci("b9c7"), "b10c8");
+        assert_eq!(uci_to_iccs("b10c8"), "b9c7");
+        assert_eq!(uci_to_iccs("h3e3"), "h2e2");
+        for bad in ["b11c8", "b0c1", "h3", "h3e3x", "(none)", "3he3"] {
+            assert_eq!(uci_to_iccs(bad), bad);
+        }
+        for a in ["a0i9", "e9e8", "c3c4"] {
+            assert_eq!(uci_to_iccs(&iccs_to_uci(a)), a);
+        }
     }
 }
