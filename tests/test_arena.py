@@ -4,6 +4,7 @@ and sgfmill, the JSON summary, and config errors that name the wrong field."""
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -503,6 +504,74 @@ def test_go_dead_stones_agreed_gnugo_vs_gnugo_and_cleanup_off(arena_bin, tmp_pat
         assert "after two passes and agreement" in reason, reason
         remove_dead(board, reason)
         assert result == result_of(area_score(board, 9) - 7), (result, reason)
+
+
+def check_pondering(log, names):
+    """Every `go ponder` ends in `ponderhit` or in `stop` whose bestmove
+    is thrown away before the next `position`; both happen."""
+    hits = stops = 0
+    for name in names:
+        mine = [l.split(" ", 2)[2] for l in (x.strip() for x in log.splitlines())
+                if l.split(" ")[1:2] == [name + "#1"] and " " in l]
+        state = None
+        for line in mine:
+            if line.startswith("> go ponder"):
+                assert state is None, line
+                state = "pondering"
+            elif line == "> ponderhit":
+                assert state == "pondering"
+                hits += 1
+                state = None
+            elif line == "> stop" and state == "pondering":
+                stops += 1
+                state = "stopped"
+            elif line.startswith("< bestmove") and state == "stopped":
+                state = None
+            elif line.startswith("> position"):
+                assert state is None, "position while pondering: " + line
+    assert hits > 0 and stops > 0, (hits, stops)
+
+
+@pytest.mark.parametrize("variant,proto", [("chess", "uci"), ("shogi", "usi"),
+                                           ("xiangqi", "ucci")])
+def test_tengen_vs_tengen_pondering(arena_bin, tengen_bin, tmp_path, variant, proto):
+    out, summary, log = tmp_path / "games.rec", tmp_path / "s.json", tmp_path / "t.log"
+    moves = "30" if variant == "chess" else "16"
+    proc = subprocess.run(
+        [arena_bin, "-variant", variant,
+         "-engine", "cmd=" + tengen_bin, "name=p1", "ponder=on", "option.Hash=16",
+         "-engine", "cmd=" + tengen_bin, "name=p2", "ponder=on", "option.Hash=16",
+         "-each", "proto=" + proto, "tc=2+0.05", "timemargin=300", "-games", "2",
+         "-maxmoves", moves, "-openings", "plies=2", "-srand", "9",
+         "-pgnout", str(out), "-jsonout", str(summary), "-debug", str(log)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    for r in data["games"]:
+        for fault in ("illegal", "disconnects", "protocol", "on time", "could not start"):
+            assert fault not in r["reason"], r
+    text = log.read_text()
+    option = {"uci": "setoption name Ponder value true",
+              "usi": "setoption name USI_Ponder value true"}.get(proto)
+    if option:
+        assert option in text
+    check_pondering(text, ["p1", "p2"])
+    if variant != "chess":
+        return
+    # The clock runs only on the engine's own turn: the time the arena
+    # charged each side fits in 2 s + 0.05 s a move, and no move took more.
+    with open(out) as f:
+        for _ in range(2):
+            game = chess.pgn.read_game(f)
+            check_game_is_legal(game)
+            used = {True: [], False: []}
+            for node in game.mainline():
+                if node.comment != "book":
+                    secs = re.search(r"(\d+\.\d+)s", node.comment)
+                    used[not node.turn()].append(float(secs.group(1)))
+            for side, times in used.items():
+                assert times and max(times) < 2.3, times
+                assert sum(times) < 2 + 0.05 * len(times) + 0.3, times
 
 
 # --- schedules and opening books ---------------------------------------------

@@ -21,7 +21,7 @@ usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAM
 engine keys (for -engine and -each):
   cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp|gomocup|agi
   option.NAME=VALUE  initstr=LINE (repeatable)  tc=TC  st=SECONDS  depth=N  nodes=N
-  timemargin=MS  handshake=MS  restart=on|off
+  timemargin=MS  handshake=MS  restart=on|off  ponder=on|off (UCI, USI, UCCI)
   TC: [moves/]base[+inc] in seconds (40/60+0.5, 10+0.1), +bP[xN] byo-yomi,
       +cN/P Canadian (N moves in P seconds)
 options:
@@ -376,7 +376,14 @@ fn set_engine(
                 _ => return Err(format!("{field}: '{v}' is not on or off")),
             }
         }
-        "ponder" | "conf" => return Err(format!("{field}: not supported")),
+        "ponder" => {
+            e.ponder = match v {
+                "on" | "true" => true,
+                "off" | "false" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
+        }
+        "conf" => return Err(format!("{field}: not supported")),
         _ => return Err(format!("unknown field '{field}'")),
     }
     Ok(())

@@ -230,6 +230,7 @@ fn run(
                     book: false,
                 });
                 wire.push(mv);
+                ponder(referee, players[i], &clocks, wire, side);
             }
             Err(e) => {
                 return Ending::win(
@@ -268,6 +269,42 @@ fn run(
             }
         }
     }
+}
+
+/// Lets the engine that just moved think on its opponent's time, on the
+/// position after the reply it expects (if that reply is legal and the
+/// game goes on).
+fn ponder(
+    referee: &mut dyn Referee,
+    player: &mut dyn Player,
+    clocks: &[Option<Clock>; 2],
+    wire: &[String],
+    side: Side,
+) {
+    let Some(reply) = player.ponder_move() else {
+        return;
+    };
+    if referee.ending().is_some()
+        || referee.wants_dead_stones()
+        || !referee.legal_moves().contains(&reply)
+    {
+        return;
+    }
+    let mut moves = wire.to_vec();
+    moves.push(reply);
+    let start = referee.start_for_engines();
+    let req = MoveRequest {
+        start: start.as_deref(),
+        moves: &moves,
+        to_move: side,
+        clocks: [
+            clocks[0].as_ref().map(Clock::view).unwrap_or_default(),
+            clocks[1].as_ref().map(Clock::view).unwrap_or_default(),
+        ],
+        timeout: NO_CLOCK_HANG,
+        cleanup: false,
+    };
+    player.ponder(&req);
 }
 
 /// The verdict on an engine that failed to answer.
@@ -347,6 +384,10 @@ mod tests {
         answers: VecDeque<Result<Thought, Fault>>,
         started: bool,
         result: Option<Option<bool>>,
+        /// The reply it "expects" after each of its moves.
+        expects: Option<String>,
+        /// Positions it was asked to ponder on, and the side to move.
+        pondered: Vec<(Vec<String>, Side)>,
     }
 
     fn answer(mv: &str, ms: u64, cp: Option<i32>) -> Result<Thought, Fault> {
@@ -363,6 +404,8 @@ mod tests {
             answers: answers.into(),
             started: false,
             result: None,
+            expects: None,
+            pondered: Vec::new(),
         }
     }
 
@@ -378,6 +421,12 @@ mod tests {
             self.answers
                 .pop_front()
                 .unwrap_or_else(|| answer("a", 0, None))
+        }
+        fn ponder_move(&self) -> Option<String> {
+            self.expects.clone()
+        }
+        fn ponder(&mut self, req: &MoveRequest<'_>) {
+            self.pondered.push((req.moves.to_vec(), req.to_move));
         }
         fn game_over(&mut self, won: Option<bool>) {
             self.result = Some(won);
@@ -456,6 +505,29 @@ mod tests {
         let (mut a, mut b) = (scripted(vec![resign]), scripted(vec![]));
         let (_, end) = run_toy(&mut a, &mut b, &spec(None), 20);
         assert_eq!(end, Ending::win(Side::Second, "First resigns"));
+    }
+
+    #[test]
+    fn an_engine_ponders_on_its_expected_reply_only_while_the_game_goes_on() {
+        // The toy's only "legal" reply is "a": an engine expecting "a"
+        // ponders after each of its moves but the last; one expecting an
+        // illegal reply never does.
+        let (mut a, mut b) = (scripted(vec![]), scripted(vec![]));
+        a.expects = Some("a".into());
+        b.expects = Some("q".into());
+        let (moves, _) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 5);
+        assert_eq!(moves.len(), 5);
+        assert!(b.pondered.is_empty());
+        assert_eq!(
+            a.pondered,
+            vec![
+                (vec!["a".to_string(), "a".into()], Side::First),
+                (
+                    vec!["a".to_string(), "a".into(), "a".into(), "a".into()],
+                    Side::First
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -69,6 +69,8 @@ pub struct EngineConfig {
     pub handshake_timeout: Duration,
     /// Restart the engine after a crash or hang (otherwise it forfeits).
     pub restart: bool,
+    /// Think on the opponent's time (`go ponder` on the expected reply).
+    pub ponder: bool,
     /// Search limits sent with every move, beside (or instead of) the clock.
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -88,6 +90,7 @@ impl EngineConfig {
             init: Vec::new(),
             handshake_timeout: Duration::from_secs(10),
             restart: true,
+            ponder: false,
             depth: None,
             nodes: None,
         }
@@ -167,6 +170,16 @@ pub trait Player: Send {
     fn dead_stones(&mut self, _moves: &[String]) -> Result<Option<Vec<String>>, Fault> {
         Ok(None)
     }
+    /// The reply this engine expects to the move it just made, when it
+    /// ponders (in the arena's notation).
+    fn ponder_move(&self) -> Option<String> {
+        None
+    }
+    /// Think on the opponent's time: `req` is the position after the
+    /// expected reply, with this engine to move and the clocks as they
+    /// stand. The next [`Player::think`] either continues that search
+    /// (`ponderhit`) or stops it.
+    fn ponder(&mut self, _req: &MoveRequest<'_>) {}
     /// The game is over; `won` is from this engine's view, `None` a draw.
     fn game_over(&mut self, _won: Option<bool>) {}
     /// Drops an engine left in an unknown state (a failed start, a broken

@@ -20,7 +20,8 @@ enum Line {
     Ok,
     ReadyOk,
     Info(SearchInfo),
-    Answer(Answer),
+    /// The answer and the move the engine expects in reply (`ponder`).
+    Answer(Answer, Option<String>),
     Other,
 }
 
@@ -40,26 +41,26 @@ impl Dialect {
                 uci::Reply::ReadyOk => Line::ReadyOk,
                 uci::Reply::Info(i) => Line::Info(i),
                 uci::Reply::BestMove { mv, .. } if mv == "(none)" || mv == "0000" => {
-                    Line::Answer(Answer::NoMove)
+                    Line::Answer(Answer::NoMove, None)
                 }
-                uci::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
+                uci::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
                 _ => Line::Other,
             },
             Dialect::Ucci => match ucci::parse_reply(line) {
                 ucci::Reply::UcciOk => Line::Ok,
                 ucci::Reply::ReadyOk => Line::ReadyOk,
                 ucci::Reply::Info(i) => Line::Info(i),
-                ucci::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
-                ucci::Reply::NoBestMove => Line::Answer(Answer::NoMove),
+                ucci::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
+                ucci::Reply::NoBestMove => Line::Answer(Answer::NoMove, None),
                 _ => Line::Other,
             },
             Dialect::Usi => match usi::parse_reply(line) {
                 usi::Reply::UsiOk => Line::Ok,
                 usi::Reply::ReadyOk => Line::ReadyOk,
                 usi::Reply::Info(i) => Line::Info(i),
-                usi::Reply::BestMove { mv, .. } => Line::Answer(Answer::Move(mv)),
-                usi::Reply::Resign => Line::Answer(Answer::Resign),
-                usi::Reply::Win => Line::Answer(Answer::ClaimWin),
+                usi::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
+                usi::Reply::Resign => Line::Answer(Answer::Resign, None),
+                usi::Reply::Win => Line::Answer(Answer::ClaimWin, None),
                 _ => Line::Other,
             },
         }
@@ -98,7 +99,18 @@ impl Dialect {
         }
     }
 
-    fn go(self, req: &MoveRequest<'_>, cfg: &EngineConfig) -> String {
+    /// The option that tells an engine it will be asked to ponder.
+    fn ponder_option(self) -> Option<&'static str> {
+        match self {
+            Dialect::Uci => Some("Ponder"),
+            Dialect::Usi => Some("USI_Ponder"),
+            Dialect::Ucci => None,
+        }
+    }
+
+    /// `go` for a move request; `ponder` makes it `go ponder` (the clocks
+    /// are those the engine will have if the expected move comes).
+    fn go(self, req: &MoveRequest<'_>, cfg: &EngineConfig, ponder: bool) -> String {
         let first = &req.clocks[Side::First.index()];
         let second = &req.clocks[Side::Second.index()];
         let me = &req.clocks[req.to_move.index()];
@@ -108,6 +120,7 @@ impl Dialect {
         match self {
             Dialect::Uci => {
                 let mut go = uci::Go {
+                    ponder,
                     depth: cfg.depth,
                     nodes: cfg.nodes,
                     ..uci::Go::default()
@@ -129,6 +142,7 @@ impl Dialect {
             }
             Dialect::Ucci => {
                 let mut go = ucci::Go {
+                    ponder,
                     depth: cfg.depth,
                     nodes: cfg.nodes,
                     ..ucci::Go::default()
@@ -148,6 +162,7 @@ impl Dialect {
             }
             Dialect::Usi => {
                 let mut go = usi::Go {
+                    ponder,
                     depth: cfg.depth,
                     nodes: cfg.nodes,
                     ..usi::Go::default()
@@ -213,6 +228,11 @@ pub struct UciLikePlayer {
     chess960: bool,
     /// The `UCI_Variant` the engine was last given.
     variant: Option<&'static str>,
+    /// The reply the engine expects to its last move (arena notation),
+    /// kept only when it ponders.
+    ponder_move: Option<String>,
+    /// The position (start, moves) the engine is pondering on.
+    pondering: Option<(Option<String>, Vec<String>)>,
 }
 
 impl UciLikePlayer {
@@ -228,6 +248,39 @@ impl UciLikePlayer {
             started_once: false,
             chess960: false,
             variant: None,
+            ponder_move: None,
+            pondering: None,
+        }
+    }
+
+    /// `position` for a move list in arena notation.
+    fn position_line(&self, start: Option<&str>, moves: &[String]) -> String {
+        if self.uci_xiangqi() {
+            let moves: Vec<String> = moves.iter().map(|m| iccs_to_uci(m)).collect();
+            self.dialect.position(start, &moves)
+        } else {
+            self.dialect.position(start, moves)
+        }
+    }
+
+    /// Ends a ponder search that missed (or a game that ended): `stop`,
+    /// and the `bestmove` it brings is thrown away. An engine that does
+    /// not answer within 2 s hangs and is killed.
+    fn stop_pondering(&mut self) -> Result<(), Fault> {
+        self.pondering = None;
+        self.conn.send("stop")?;
+        let dialect = self.dialect;
+        let answered = self
+            .conn
+            .wait_for(Instant::now() + Duration::from_secs(2), |l| {
+                matches!(dialect.parse(l), Line::Answer(..)).then_some(())
+            });
+        match answered {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                self.conn.kill();
+                Err(e)
+            }
         }
     }
 
@@ -240,6 +293,8 @@ impl UciLikePlayer {
         self.conn.spawn()?;
         self.chess960 = false;
         self.variant = None;
+        self.ponder_move = None;
+        self.pondering = None;
         let timeout = self.conn.cfg.handshake_timeout;
         let hello = self.dialect.hello();
         let dialect = self.dialect;
@@ -261,6 +316,11 @@ impl UciLikePlayer {
             .iter()
             .map(|(n, v)| dialect.set_option(n, v))
             .collect();
+        if self.conn.cfg.ponder {
+            if let Some(name) = dialect.ponder_option() {
+                lines.push(dialect.set_option(name, "true"));
+            }
+        }
         lines.extend(self.conn.cfg.init.iter().cloned());
         for line in lines {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
@@ -334,18 +394,27 @@ impl Player for UciLikePlayer {
     }
 
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault> {
-        if let Some(p) = self.conn.proc.as_mut() {
-            p.drain();
+        // A ponder search on the move that came goes on (`ponderhit`, the
+        // clock starts now); on any other it is stopped and discarded.
+        let mut hit = false;
+        if let Some((start, moves)) = self.pondering.take() {
+            if start.as_deref() == req.start && moves == req.moves {
+                hit = true;
+            } else {
+                self.stop_pondering()?;
+            }
         }
-        let position = if self.uci_xiangqi() {
-            let moves: Vec<String> = req.moves.iter().map(|m| iccs_to_uci(m)).collect();
-            self.dialect.position(req.start, &moves)
+        let sent = if hit {
+            self.conn.send("ponderhit")?
         } else {
-            self.dialect.position(req.start, req.moves)
+            if let Some(p) = self.conn.proc.as_mut() {
+                p.drain();
+            }
+            let position = self.position_line(req.start, req.moves);
+            self.conn.send(&position)?;
+            let go = self.dialect.go(req, &self.conn.cfg, false);
+            self.conn.send(&go)?
         };
-        self.conn.send(&position)?;
-        let go = self.dialect.go(req, &self.conn.cfg);
-        let sent = self.conn.send(&go)?;
         let dialect = self.dialect;
         let (mut score, mut depth) = (None::<EngineScore>, None::<u32>);
         let result = self
@@ -363,15 +432,19 @@ impl Player for UciLikePlayer {
                     }
                     None
                 }
-                Line::Answer(a) => Some(a),
+                Line::Answer(a, p) => Some((a, p)),
                 _ => None,
             });
         let xq = self.uci_xiangqi();
+        let arena = |mv: String| if xq { uci_to_iccs(&mv) } else { mv };
         match result {
-            Ok((answer, at)) => Ok(Thought {
-                answer: match answer {
-                    Answer::Move(mv) if xq => Answer::Move(uci_to_iccs(&mv)),
-                    other => other,
+            Ok(((answer, ponder), at)) => Ok(Thought {
+                answer: {
+                    self.ponder_move = ponder.filter(|_| self.conn.cfg.ponder).map(arena);
+                    match answer {
+                        Answer::Move(mv) => Answer::Move(arena(mv)),
+                        other => other,
+                    }
                 },
                 elapsed: at.saturating_duration_since(sent),
                 score,
@@ -384,7 +457,7 @@ impl Player for UciLikePlayer {
                 let late = self
                     .conn
                     .wait_for(Instant::now() + Duration::from_secs(2), |l| {
-                        matches!(dialect.parse(l), Line::Answer(_)).then_some(())
+                        matches!(dialect.parse(l), Line::Answer(..)).then_some(())
                     });
                 if late.is_err() {
                     self.conn.kill();
@@ -398,7 +471,31 @@ impl Player for UciLikePlayer {
         }
     }
 
+    fn ponder_move(&self) -> Option<String> {
+        self.ponder_move.clone()
+    }
+
+    fn ponder(&mut self, req: &MoveRequest<'_>) {
+        self.ponder_move = None;
+        if !self.conn.cfg.ponder || !self.conn.alive() {
+            return;
+        }
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.position_line(req.start, req.moves);
+        let go = self.dialect.go(req, &self.conn.cfg, true);
+        // A failed write shows at the next request as a crash.
+        if self.conn.send(&position).is_ok() && self.conn.send(&go).is_ok() {
+            self.pondering = Some((req.start.map(str::to_string), req.moves.to_vec()));
+        }
+    }
+
     fn game_over(&mut self, won: Option<bool>) {
+        self.ponder_move = None;
+        if self.pondering.is_some() && self.conn.alive() {
+            let _ = self.stop_pondering();
+        }
         if self.dialect == Dialect::Usi && self.conn.alive() {
             let result = match won {
                 Some(true) => usi::GameOver::Win,

@@ -7,6 +7,8 @@ use std::fmt;
 /// Clock fields of a UCCI `go`: our clock first, the opponent's after.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// `go ponder`: think on the opponent's time until `ponderhit`.
+    pub ponder: bool,
     pub time: Option<u64>,
     pub movestogo: Option<u32>,
     pub increment: Option<u64>,
@@ -55,6 +57,9 @@ impl fmt::Display for Command {
             Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
             Command::Go(go) => {
                 f.write_str("go")?;
+                if go.ponder {
+                    f.write_str(" ponder")?;
+                }
                 if let Some(d) = go.depth {
                     return write!(f, " depth {d}");
                 }
@@ -151,6 +156,12 @@ mod tests {
             Command::Go(go).to_string(),
             "go time 5000 increment 100 opptime 4000 oppincrement 100"
         );
+        let ponder = Go {
+            ponder: true,
+            time: Some(7),
+            ..Go::default()
+        };
+        assert_eq!(Command::Go(ponder).to_string(), "go ponder time 7");
         let opt = Command::SetOption {
             name: "usemillisec".into(),
             value: "true".into(),

@@ -6,6 +6,8 @@ use std::fmt;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// `go ponder`: think on the opponent's time until `ponderhit`.
+    pub ponder: bool,
     pub btime: Option<u64>,
     pub wtime: Option<u64>,
     pub byoyomi: Option<u64>,
@@ -65,6 +67,9 @@ impl fmt::Display for Command {
             }
             Command::Go(go) => {
                 f.write_str("go")?;
+                if go.ponder {
+                    f.write_str(" ponder")?;
+                }
                 let fields = [
                     ("btime", go.btime),
                     ("wtime", go.wtime),
@@ -158,6 +163,13 @@ mod tests {
             Command::Go(go).to_string(),
             "go btime 0 wtime 0 byoyomi 1000"
         );
+        let ponder = Go {
+            ponder: true,
+            btime: Some(5),
+            wtime: Some(6),
+            ..Go::default()
+        };
+        assert_eq!(Command::Go(ponder).to_string(), "go ponder btime 5 wtime 6");
         assert_eq!(parse_reply("bestmove resign"), Reply::Resign);
         assert_eq!(parse_reply("bestmove win"), Reply::Win);
         assert_eq!(
