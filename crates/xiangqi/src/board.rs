@@ -247,6 +247,24 @@ impl Board {
         })
     }
 
+    /// Whether the pseudo-legal move `m` of the side to move checks the
+    /// enemy general, without changing the board.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let from = m.from.index();
+        let to = m.to.index();
+        let moving = self.squares[from];
+        let them = self.side.flip();
+        self.king_attacked_with(self.kings[them.index()], them, |s| {
+            if s == from {
+                None
+            } else if s == to {
+                moving
+            } else {
+                self.squares[s]
+            }
+        })
+    }
+
     /// Check detection over any view of the board (the real one, or the
     /// one after a move that has not been made).
     #[inline(always)]

@@ -141,6 +141,27 @@ impl Board {
         self.retain_legal(start, out);
     }
 
+    /// Appends the legal non-captures that check the enemy general (the
+    /// quiet moves quiescence looks at).
+    pub fn legal_quiet_checks(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves(false, out);
+        let enemy_king = self.kings[self.side.flip().index()];
+        let mut w = start;
+        for r in start..out.len() {
+            let m = out[r];
+            if self.squares[m.to.index()].is_none()
+                && may_check(enemy_king, m, self.squares[m.from.index()])
+                && self.gives_check(m)
+            {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+        self.retain_legal(start, out);
+    }
+
     fn retain_legal(&self, start: usize, out: &mut Vec<Move>) {
         let us = self.side;
         let king = self.kings[us.index()];
@@ -233,6 +254,23 @@ fn cannot_expose(king: Square, m: Move) -> bool {
     !(on_lines(m.from) || on_lines(m.to) || (df == 1 && dr == 1))
 }
 
+/// A cheap filter before the full check test: a quiet move can only check
+/// from the general's rank or file (rook, cannon, pawn, a new cannon
+/// screen), by leaving it (a discovered line), by unblocking a horse leg
+/// (a point diagonally next to the general) or as a horse a leap away.
+#[inline]
+fn may_check(king: Square, m: Move, moving: Option<Piece>) -> bool {
+    let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
+    let df = m.from.file().abs_diff(king.file());
+    let dr = m.from.rank().abs_diff(king.rank());
+    if on_lines(m.from) || on_lines(m.to) || (df == 1 && dr == 1) {
+        return true;
+    }
+    let tf = m.to.file().abs_diff(king.file());
+    let tr = m.to.rank().abs_diff(king.rank());
+    moving.is_some_and(|p| p.kind == Kind::Horse) && tf + tr == 3 && tf > 0 && tr > 0
+}
+
 #[cfg(test)]
 mod tests {
     use crate::board::Board;
@@ -254,5 +292,40 @@ mod tests {
             }
         }
         assert_eq!(n, 44);
+    }
+
+    #[test]
+    fn quiet_checks_are_exactly_the_checking_non_captures() {
+        let fens = [
+            crate::board::START_FEN,
+            "r1ba1ab1r/4k4/1cn1c1n2/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 8 6",
+            "2ra1ar2/3nk4/b4C2b/pcP1p4/6pcp/2P3P2/P1R5P/8B/9/1NBAKA1NR b - - 4 19",
+            "r2a1n1Cr/1c2ak3/b8/4p3p/p1p6/2P2p3/P7P/N3B4/4A2c1/2BAK3R b - - 4 23",
+            "3k1a3/9/b3r4/P1C3p2/9/9/2PcP1P2/1R2BA3/4A4/3K2B2 w - - 3 26",
+            // Rook, cannon (with and without a screen), horse and
+            // discovered checks.
+            "3k5/9/9/9/9/9/9/9/3C5/R3K1N2 w - - 0 1",
+            "3k5/9/4P4/9/6N2/9/9/9/9/R3KC3 w - - 0 1",
+        ];
+        let mut total = 0;
+        for fen in fens {
+            let mut b = Board::from_fen(fen).unwrap();
+            let mut all = Vec::new();
+            b.legal_moves(&mut all);
+            let mut expected = Vec::new();
+            for &m in &all {
+                let quiet = b.piece_at(m.to).is_none();
+                b.make(m);
+                if quiet && b.in_check() {
+                    expected.push(m);
+                }
+                b.unmake(m);
+            }
+            let mut checks = Vec::new();
+            b.legal_quiet_checks(&mut checks);
+            assert_eq!(checks, expected, "{fen}");
+            total += checks.len();
+        }
+        assert!(total >= 4, "the positions have quiet checks: {total}");
     }
 }

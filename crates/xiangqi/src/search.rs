@@ -40,80 +40,104 @@ fn see_value(k: Kind) -> i32 {
     }
 }
 
+/// Whether quiescence (the only user of `GenKind::Tactical`) also tries
+/// quiet checks.
+const QSEARCH_CHECKS: bool = false;
+
 impl Board {
-    /// Whether `by` attacks `sq` with the move `m` (of the other side)
-    /// played on a view of the board; used by the exchange test, so pins
-    /// are ignored.
-    fn attacked_after(&self, m: Move, sq: Square, by: Color) -> bool {
-        let from = m.from.index();
-        let to = m.to.index();
-        let moving = self.squares[from];
-        let at = |s: usize| -> Option<Piece> {
-            if s == from {
-                None
-            } else if s == to {
-                moving
-            } else {
-                self.squares[s]
-            }
+    /// Quiet checks go into quiescence unless our previous move was one
+    /// already: a line of checks then needs captures in between, so it
+    /// ends.
+    fn quiet_checks_allowed(&self) -> bool {
+        let n = self.history.len();
+        n < 2 || {
+            let ours = &self.history[n - 2];
+            !(ours.gave_check && ours.captured.is_none())
+        }
+    }
+
+    /// The least valuable piece of `by` that attacks `sq` on the board
+    /// `occ` (pieces captured or moved away in an exchange are cleared
+    /// from it; those left keep their points in `squares`). Pins are
+    /// ignored, as exchange evaluation usually does.
+    fn least_attacker(&self, sq: usize, by: Color, occ: u128) -> Option<(usize, Kind)> {
+        let mine = |s: usize, k: Kind| {
+            occ & (1u128 << s) != 0 && self.squares[s] == Some(Piece::new(by, k))
         };
-        let mine = |s: u8, k: Kind| at(s as usize) == Some(Piece::new(by, k));
-        let si = sq.index();
-        for ray in &RAYS[si] {
+        let empty = |s: usize| occ & (1u128 << s) == 0;
+        let point = Square::from_index_unchecked(sq);
+        // Pawns step forward onto the point, or sideways once across.
+        let behind = match by {
+            Color::Red => point.offset(0, -1),
+            Color::Black => point.offset(0, 1),
+        };
+        if let Some(s) = behind.filter(|s| mine(s.index(), Kind::Pawn)) {
+            return Some((s.index(), Kind::Pawn));
+        }
+        if !point.on_side_of(by) {
+            for s in [point.offset(-1, 0), point.offset(1, 0)]
+                .into_iter()
+                .flatten()
+            {
+                if mine(s.index(), Kind::Pawn) {
+                    return Some((s.index(), Kind::Pawn));
+                }
+            }
+        }
+        if point.in_palace(by) {
+            for &s in ADVISOR_STEPS[sq].iter().take_while(|&&s| s != NONE) {
+                if mine(s as usize, Kind::Advisor) {
+                    return Some((s as usize, Kind::Advisor));
+                }
+            }
+        }
+        for &(s, eye) in ELEPHANT_STEPS[sq].iter() {
+            if s != NONE && mine(s as usize, Kind::Elephant) && empty(eye as usize) {
+                return Some((s as usize, Kind::Elephant));
+            }
+        }
+        for &(h, leg) in HORSE_ATTACKERS[sq].iter().take_while(|x| x.0 != NONE) {
+            if mine(h as usize, Kind::Horse) && empty(leg as usize) {
+                return Some((h as usize, Kind::Horse));
+            }
+        }
+        // Rays: the first piece may be a rook, the second a cannon.
+        let mut rook = None;
+        let mut cannon = None;
+        for ray in &RAYS[sq] {
             let mut screened = false;
             for &s in ray.iter().take_while(|&&s| s != NONE) {
-                if let Some(p) = at(s as usize) {
-                    if !screened {
-                        if p.color == by && p.kind == Kind::Rook {
-                            return true;
-                        }
-                        screened = true;
-                    } else {
-                        if p.color == by && p.kind == Kind::Cannon {
-                            return true;
-                        }
-                        break;
+                let s = s as usize;
+                if empty(s) {
+                    continue;
+                }
+                if !screened {
+                    if mine(s, Kind::Rook) {
+                        rook = Some(s);
                     }
+                    screened = true;
+                } else {
+                    if mine(s, Kind::Cannon) {
+                        cannon = Some(s);
+                    }
+                    break;
                 }
             }
         }
-        for &(h, leg) in HORSE_ATTACKERS[si].iter().take_while(|x| x.0 != NONE) {
-            if mine(h, Kind::Horse) && at(leg as usize).is_none() {
-                return true;
-            }
+        if let Some(s) = cannon {
+            return Some((s, Kind::Cannon));
         }
-        // Pawns of `by` step forward onto sq, or sideways once across.
-        let behind = match by {
-            Color::Red => sq.offset(0, -1),
-            Color::Black => sq.offset(0, 1),
-        };
-        if behind.is_some_and(|s| mine(s.index() as u8, Kind::Pawn)) {
-            return true;
+        if let Some(s) = rook {
+            return Some((s, Kind::Rook));
         }
-        if !sq.on_side_of(by) {
-            for s in [sq.offset(-1, 0), sq.offset(1, 0)].into_iter().flatten() {
-                if mine(s.index() as u8, Kind::Pawn) {
-                    return true;
+        if point.in_palace(by) {
+            for &s in KING_STEPS[sq].iter().take_while(|&&s| s != NONE) {
+                if mine(s as usize, Kind::King) {
+                    return Some((s as usize, Kind::King));
                 }
             }
         }
-        if sq.in_palace(by) {
-            if KING_STEPS[si]
-                .iter()
-                .any(|&s| s != NONE && mine(s, Kind::King))
-            {
-                return true;
-            }
-            if ADVISOR_STEPS[si]
-                .iter()
-                .any(|&s| s != NONE && mine(s, Kind::Advisor))
-            {
-                return true;
-            }
-        }
-        ELEPHANT_STEPS[si]
-            .iter()
-            .any(|&(s, eye)| s != NONE && mine(s, Kind::Elephant) && at(eye as usize).is_none())
+        None
     }
 }
 
@@ -133,7 +157,12 @@ impl Position for Board {
     fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
         match kind {
             GenKind::All => self.legal_moves(moves),
-            GenKind::Tactical => self.legal_captures(moves),
+            GenKind::Tactical => {
+                self.legal_captures(moves);
+                if QSEARCH_CHECKS && self.quiet_checks_allowed() {
+                    self.legal_quiet_checks(moves);
+                }
+            }
         }
     }
 
@@ -173,25 +202,47 @@ impl Position for Board {
         self.squares[m.to.index()].map_or(0, |p| see_value(p.kind))
     }
 
-    /// One exchange deep: the capture, then the mover lost if the point
-    /// is defended.
+    /// Static exchange evaluation: both sides recapture on the target
+    /// point with their least valuable attacker while it pays; a cannon
+    /// gains or loses its screen as pieces leave the board.
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        let Some(mover) = self.squares[m.from.index()] else {
+        let from = m.from.index();
+        let to = m.to.index();
+        let Some(mover) = self.squares[from] else {
             return false;
         };
-        let gain = self.squares[m.to.index()].map_or(0, |p| see_value(p.kind));
-        if gain < threshold {
+        let mut swap = self.squares[to].map_or(0, |p| see_value(p.kind)) - threshold;
+        if swap < 0 {
             return false;
         }
-        let risk = if mover.kind == Kind::King {
-            0
-        } else {
-            see_value(mover.kind)
-        };
-        if gain - risk >= threshold {
+        swap = see_value(mover.kind) - swap;
+        if swap <= 0 {
             return true;
         }
-        !self.attacked_after(m, m.to, mover.color.flip())
+        let mut occ = (self.occ[0] | self.occ[1]) & !(1u128 << from);
+        occ |= 1u128 << to;
+        let mut stm = mover.color;
+        // `res`: whether the side that made `m` comes out at or above the
+        // threshold if the exchange stops here.
+        let mut res = true;
+        loop {
+            stm = stm.flip();
+            let Some((s, kind)) = self.least_attacker(to, stm, occ) else {
+                break;
+            };
+            if kind == Kind::King {
+                // The general may only take last, on an undefended point.
+                let other = self.least_attacker(to, stm.flip(), occ & !(1u128 << s));
+                return if other.is_some() { res } else { !res };
+            }
+            res = !res;
+            occ &= !(1u128 << s);
+            swap = see_value(kind) - swap;
+            if swap < res as i32 {
+                break;
+            }
+        }
+        res
     }
 
     fn history_index(&self, m: Move) -> usize {
@@ -272,9 +323,13 @@ mod tests {
         let mut tac = Vec::new();
         Position::generate(&b, GenKind::All, &mut all);
         Position::generate(&b, GenKind::Tactical, &mut tac);
-        let caps: Vec<Move> = all.into_iter().filter(|&m| b.is_tactical(m)).collect();
+        let mut caps: Vec<Move> = all.iter().copied().filter(|&m| b.is_tactical(m)).collect();
+        assert!(!caps.is_empty());
+        if QSEARCH_CHECKS {
+            // Then the quiet checks.
+            b.legal_quiet_checks(&mut caps);
+        }
         assert_eq!(caps, tac);
-        assert!(!tac.is_empty());
     }
 
     #[test]
@@ -292,6 +347,23 @@ mod tests {
         let b = Board::from_fen("c2k5/n8/n8/9/9/9/9/9/9/R4K3 w").unwrap();
         let m = mv(&b, "a0a7");
         assert!(!b.see_ge(m, 0), "the cannon on a9 recaptures over a8 ");
+        // Cannon takes a horse the rook on c9 guards, but Red's rook on a5
+        // would retake: Black does best not to recapture, Red wins a horse.
+        let b = Board::from_fen("2r1k4/9/9/9/R1n6/9/2P6/9/9/2C2K3 w").unwrap();
+        let m = mv(&b, "c0c5");
+        assert!(b.see_ge(m, 400));
+        assert!(!b.see_ge(m, 401));
+        // Without the rook on a5 the cannon is lost for the horse.
+        let b2 = Board::from_fen("2r1k4/9/9/9/2n6/9/2P6/9/9/2C2K3 w").unwrap();
+        let m = mv(&b2, "c0c5");
+        assert!(b2.see_ge(m, -50));
+        assert!(!b2.see_ge(m, -49));
+        // A rook steps where a crossed pawn takes it; our horse retakes.
+        let b = Board::from_fen("4k4/9/9/9/9/4p4/9/2N6/9/3RK4 w").unwrap();
+        let m = mv(&b, "d0d4");
+        assert!(b.see_ge(m, -800));
+        assert!(!b.see_ge(m, -799));
+        assert!(b.see_ge(mv(&b, "d0d3"), 0));
     }
 
     #[test]
