@@ -368,6 +368,46 @@ def test_tengen_gomocup_self_play_sgf(arena_bin, tengen_bin, tmp_path):
             assert has_five(moves, winner) and moves[-1][0] == winner
 
 
+def test_gomoku_openings_from_a_gomocup_offsets_file(arena_bin, tengen_bin, tmp_path):
+    """Three-stone openings as centre offsets (Gomocup's layout), each
+    played twice with colours swapped."""
+    book = tmp_path / "openings.txt"
+    book.write_text("# x,y offsets from the centre\n0,0, 1,0, 1,1\n0,0, 1,1, -1,1\n")
+    out, summary = tmp_path / "games.sgf", tmp_path / "s.json"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "gomoku",
+         "-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
+         "-each", "proto=gomocup", "tc=1+0.05", "timemargin=300", "-games", "4",
+         "-openings", "file=" + str(book), "format=gomocup",
+         "-pgnout", str(out), "-jsonout", str(summary)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    games = sgf_games(out)
+    assert len(games) == 4
+    centre = (7, 7)
+    expected = [[(0, 0), (1, 0), (1, 1)], [(0, 0), (1, 1), (-1, 1)]]
+    for n, game in enumerate(games):
+        root = game.get_root()
+        seq = game.get_main_sequence()[1:]
+        book_moves = [nd.get_move() for nd in seq if nd.has_property("C") and nd.get("C") == "book"]
+        # sgfmill rows count from the bottom; Gomocup's y from the top.
+        placed = [(col - centre[0], (14 - row) - centre[1]) for _, (row, col) in book_moves]
+        assert placed == expected[n // 2], (n, placed)
+        assert [c for c, _ in book_moves] == ["b", "w", "b"]
+        players = (root.get("PB"), root.get("PW"))
+        assert players == (("t1", "t2") if n % 2 == 0 else ("t2", "t1"))
+    for r in json.loads(summary.read_text())["games"]:
+        for fault in ("illegal", "disconnects", "protocol", "on time"):
+            assert fault not in r["reason"], r
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0,0, 9,0\n")
+    proc = subprocess.run([arena_bin, "-variant", "gomoku", "-engine", "cmd=" + tengen_bin,
+                           "-engine", "cmd=" + tengen_bin, "-each", "proto=gomocup", "tc=1",
+                           "-openings", "file=" + str(bad), "format=gomocup"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0 and "line 1: offset 9,0 is off the 15x15 board" in proc.stderr
+
+
 # --- tengen against the reference engines -------------------------------------
 
 

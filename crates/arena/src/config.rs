@@ -29,7 +29,7 @@ options:
   -rule freestyle|standard|renju (gomoku)  -gocleanup on|off (Go: dead stones
       agreed by final_status_list, else a kgs-genmove_cleanup phase; on)
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
-  -openings file=F format=epd|fen|pgn|moves order=sequential|random plies=N start=N
+  -openings file=F format=epd|fen|pgn|moves|gomocup order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=trinomial|pentanomial]
   -draw movenumber=N movecount=N score=CP    -resign movecount=N score=CP
@@ -226,9 +226,10 @@ fn set_openings(o: &mut OpeningSpec, pairs: &[(String, String)], ctx: &str) -> R
                     "epd" | "fen" | "sfen" => Format::Epd,
                     "moves" | "uci" => Format::Moves,
                     "pgn" => Format::Pgn,
+                    "gomocup" | "offsets" => Format::Offsets,
                     _ => {
                         return Err(format!(
-                            "{field}: '{v}' is not epd, fen, sfen, moves or pgn"
+                            "{field}: '{v}' is not epd, fen, sfen, moves, pgn or gomocup"
                         ))
                     }
                 }

@@ -15,6 +15,10 @@ pub enum Format {
     Moves,
     /// Games in PGN: the `FEN` tag (if any) and the main line's moves.
     Pgn,
+    /// Gomoku: one opening a line as `x,y` offsets from the centre of the
+    /// board, comma-separated (`0,0, 1,0, 1,1`), the layout of Gomocup's
+    /// published openings and c-gomoku-cli's books.
+    Offsets,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,14 +44,62 @@ impl Default for OpeningSpec {
     }
 }
 
-/// Reads a book file into openings.
-pub fn load(spec: &OpeningSpec, seed: u64) -> Result<Vec<Opening>, String> {
+/// One line of centre offsets as Gomocup moves (`x,y` from the top left):
+/// `half = size / 2` is added to both coordinates.
+fn offsets_line(line: &str, size: u32) -> Result<Vec<String>, String> {
+    let nums: Vec<i64> = line
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse::<i64>()
+                .map_err(|_| format!("'{}' is not a number", t.trim()))
+        })
+        .collect::<Result<_, _>>()?;
+    if !nums.len().is_multiple_of(2) {
+        return Err("an odd count of coordinates".into());
+    }
+    let half = i64::from(size / 2);
+    nums.chunks(2)
+        .map(|c| {
+            let (x, y) = (c[0] + half, c[1] + half);
+            if (0..i64::from(size)).contains(&x) && (0..i64::from(size)).contains(&y) {
+                Ok(format!("{x},{y}"))
+            } else {
+                Err(format!(
+                    "offset {},{} is off the {size}x{size} board",
+                    c[0], c[1]
+                ))
+            }
+        })
+        .collect()
+}
+
+/// Reads a book file into openings; `board_size` places gomoku's centre
+/// offsets.
+pub fn load(spec: &OpeningSpec, seed: u64, board_size: u32) -> Result<Vec<Opening>, String> {
     let Some(path) = &spec.file else {
         return Ok(Vec::new());
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("openings file '{path}': {e}"))?;
     if spec.format == Format::Pgn {
         return finish(pgn_openings(&text), spec, seed, path);
+    }
+    if spec.format == Format::Offsets {
+        let mut book = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let moves = offsets_line(l, board_size)
+                .map_err(|e| format!("openings file '{path}' line {}: {e}", n + 1))?;
+            book.push(Opening {
+                start: None,
+                moves,
+                in_record_notation: false,
+            });
+        }
+        return finish(book, spec, seed, path);
     }
     let book: Vec<Opening> = text
         .lines()
@@ -224,6 +276,20 @@ mod tests {
     }
 
     #[test]
+    fn gomocup_centre_offsets() {
+        assert_eq!(
+            offsets_line("0,0, 1,-1, -7,7", 15).unwrap(),
+            vec!["7,7", "8,6", "0,14"]
+        );
+        assert_eq!(offsets_line("8,-3", 20).unwrap(), vec!["18,7"]);
+        assert!(offsets_line("8,0", 15)
+            .unwrap_err()
+            .contains("off the 15x15"));
+        assert!(offsets_line("1,2, 3", 15).unwrap_err().contains("odd"));
+        assert!(offsets_line("1,x", 15).unwrap_err().contains("'x'"));
+    }
+
+    #[test]
     fn loads_and_shuffles_reproducibly() {
         let dir = std::env::temp_dir().join(format!("arena-openings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -236,18 +302,18 @@ mod tests {
             file: Some(path.display().to_string()),
             ..OpeningSpec::default()
         };
-        let ordered = load(&spec, 1).unwrap();
+        let ordered = load(&spec, 1, 15).unwrap();
         assert_eq!(ordered.len(), 8);
         assert_eq!(
             ordered[0].start.as_deref(),
             Some("1k6/8/8/8/8/8/8/K7 w - -")
         );
         spec.random_order = true;
-        let a = load(&spec, 42).unwrap();
-        assert_eq!(a, load(&spec, 42).unwrap());
+        let a = load(&spec, 42, 15).unwrap();
+        assert_eq!(a, load(&spec, 42, 15).unwrap());
         assert_ne!(a, ordered);
         spec.file = Some(dir.join("missing.epd").display().to_string());
-        assert!(load(&spec, 1).unwrap_err().contains("missing.epd"));
+        assert!(load(&spec, 1, 15).unwrap_err().contains("missing.epd"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

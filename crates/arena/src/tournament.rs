@@ -198,7 +198,11 @@ impl Tournament {
             return Err("at least two engines are needed".into());
         }
         let first_name = make_referee(&self.variant)?.side_name(Side::First);
-        let book = Arc::new(openings::load(&self.openings, self.seed)?);
+        let book = Arc::new(openings::load(
+            &self.openings,
+            self.seed,
+            self.variant.board_size,
+        )?);
         let transcript = match &self.transcript {
             Some(path) => {
                 let f = std::fs::File::create(path)
