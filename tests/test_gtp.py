@@ -319,6 +319,92 @@ def test_scoring_commands(eng):
     assert re.match(r"[BW]\+[\d.]+|0", eng.ok("estimate_score"))
 
 
+# Seki positions (9x9, komi 7, top row first), each with the seki stones
+# GNU Go 3.8 lists; the third is a false seki (Black's sacrifice at C2
+# leaves White a dead bulky five) that both programs list no seki for.
+SEKI_POSITIONS = [
+    (
+        [
+            "X . . . . . X O .",
+            ". . . . . . X O .",
+            ". . . . . . X O .",
+            ". . . . . . X O .",
+            ". . . . . . X O .",
+            "X X X X X X X O .",
+            "O O O O O O X O .",
+            "X X X X . O X O .",
+            "X X X X . O X O .",
+        ],
+        "A1 B1 C1 D1 A2 B2 C2 D2 A3 B3 C3 D3 E3 F3 F2 F1",
+    ),
+    (
+        [
+            ". X . O . O X O .",
+            "X X O O O O X O O",
+            "O O O X X X X O .",
+            "X X X X X X X O O",
+            ". X . X . X X O .",
+            "X X X X X X X O O",
+            ". X . X . X X O .",
+            "X X X X X X X O O",
+            ". X . X . X X O .",
+        ],
+        "B9 A8 B8 D9 F9 C8 D8 E8 F8 A7 B7 C7",
+    ),
+    (
+        [
+            ". . . . . X O . .",
+            ". . . . . X O . .",
+            ". . . . . X O . .",
+            ". . . . . X O . .",
+            ". . . . . X O . .",
+            "X X X X X X O . .",
+            "O O O O X X O . .",
+            "X X . O X X O . .",
+            "X X . O X X O . .",
+        ],
+        "",
+    ),
+]
+
+
+def _setup_diagram(gtp, rows):
+    gtp.ok("boardsize 9")
+    gtp.ok("clear_board")
+    gtp.ok("komi 7")
+    for r, row in enumerate(rows):
+        for x, ch in enumerate(row.split()):
+            if ch in "XO":
+                gtp.ok(f"play {'b' if ch == 'X' else 'w'} {COLUMNS[x]}{9 - r}")
+
+
+@pytest.mark.parametrize("rows,seki", SEKI_POSITIONS)
+def test_seki_is_listed_and_never_dead(eng, rows, seki):
+    _setup_diagram(eng, rows)
+    want = sorted(seki.split())
+    assert sorted(eng.ok("final_status_list seki").split()) == want
+    dead = eng.ok("final_status_list dead").split()
+    assert not set(dead) & set(want)
+    alive = eng.ok("final_status_list alive").split()
+    assert not set(alive) & set(want)
+    for v in want[:2]:
+        assert eng.ok(f"final_status {v}") == "seki"
+    gnugo = debian_game("gnugo")
+    if gnugo is None or not seki:
+        return
+    # The reference: GNU Go's own lists and score for the same position.
+    ref = Gtp([gnugo, "--mode", "gtp", "--chinese-rules"])
+    try:
+        _setup_diagram(ref, rows)
+        assert sorted(ref.ok("final_status_list seki").split()) == want
+        assert ref.ok("final_status_list dead") == ""
+        theirs = ref.ok("final_score")
+    finally:
+        ref.close()
+    ours = eng.ok("final_score")
+    assert ours[0] == theirs[0] and float(ours[2:]) == float(theirs[2:]), (ours, theirs)
+
+
 def test_sgf_round_trip(eng, tmp_path):
     eng.ok("boardsize 9")
     eng.ok("clear_board")

@@ -15,6 +15,7 @@ use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, 
 use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
 use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
 use tengen_go::sgf;
+use tengen_go::status::Status;
 use tengen_protocol::gtp::{preprocess, Command, Response};
 
 const COMMANDS: &[&str] = &[
@@ -179,7 +180,7 @@ struct Session {
     clocks: [Clock; 2],
     out: Output,
     /// Dead stones estimated for the current position (hash, list).
-    dead_cache: Option<(u64, usize, Vec<Point>, Analysis)>,
+    dead_cache: Option<(u64, usize, Status, Analysis)>,
     started: Instant,
 }
 
@@ -908,12 +909,13 @@ impl Session {
         Ok(self.genmove(c, true, false, &allow, None, id).1)
     }
 
-    /// Dead stones from the ownership statistics of a short search.
-    fn dead_stones(&mut self) -> (Vec<Point>, Analysis) {
+    /// Stone status (dead from the ownership statistics of a short search,
+    /// seki from the board) for the current position.
+    fn dead_stones(&mut self) -> (Status, Analysis) {
         let key = (self.game.board().hash(), self.game.moves().len());
-        if let Some((h, n, d, a)) = &self.dead_cache {
+        if let Some((h, n, st, a)) = &self.dead_cache {
             if (*h, *n) == key {
-                return (d.clone(), a.clone());
+                return (st.clone(), a.clone());
             }
         }
         let c = self.game.to_move();
@@ -927,31 +929,14 @@ impl Session {
             .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
                 false
             });
-        let b = self.game.board();
-        // A chain is dead when the playouts give its points, on average,
-        // to the opponent. Light playouts blur ownership (a dead stone
-        // sometimes lives when the owner ignores it), hence the low bar.
-        let n = b.size();
-        let own_at = |p: Point| a.ownership.get(p.y() * n + p.x()).copied().unwrap_or(0.0);
-        let mut dead = Vec::new();
-        for p in b.points() {
-            let Some(c) = b.cell(p).color() else {
-                continue;
-            };
-            let stones = b.chain_stones(p);
-            let avg = stones.iter().map(|&q| own_at(q)).sum::<f64>() / stones.len() as f64;
-            let for_owner = if c == Color::Black { avg } else { -avg };
-            if for_owner < -0.2 {
-                dead.push(p);
-            }
-        }
-        self.dead_cache = Some((key.0, key.1, dead.clone(), a.clone()));
-        (dead, a)
+        let st = Status::estimate(self.game.board(), &a.ownership);
+        self.dead_cache = Some((key.0, key.1, st.clone(), a.clone()));
+        (st, a)
     }
 
     fn final_score(&mut self) -> Score {
-        let (dead, _) = self.dead_stones();
-        self.game.score_without(&dead)
+        let (st, _) = self.dead_stones();
+        self.game.score_without(&st.dead)
     }
 
     fn estimate_score(&mut self) -> String {
@@ -968,13 +953,13 @@ impl Session {
 
     fn final_status(&mut self, a: &[String]) -> Result<String, Fail> {
         let p = self.point(a.first())?;
-        let (dead, _) = self.dead_stones();
+        let (st, _) = self.dead_stones();
         let b = self.game.board();
         Ok(match b.cell(p) {
-            Cell::Black | Cell::White => {
-                if dead.contains(&p) { "dead" } else { "alive" }.to_string()
-            }
-            _ => match b.owners_with(&dead)[p.index()] {
+            Cell::Black | Cell::White if st.is_dead(p) => "dead".into(),
+            Cell::Black | Cell::White if st.is_seki(p) => "seki".into(),
+            Cell::Black | Cell::White => "alive".into(),
+            _ => match b.owners_with(&st.dead)[p.index()] {
                 Some(Color::Black) => "black_territory".into(),
                 Some(Color::White) => "white_territory".into(),
                 None => "dame".into(),
@@ -990,24 +975,25 @@ impl Session {
         ) {
             return Err(syntax());
         }
-        let (dead, _) = self.dead_stones();
+        let (st, _) = self.dead_stones();
         let b = self.game.board();
-        let owners = b.owners_with(&dead);
+        let owners = b.owners_with(&st.dead);
         let pts: Vec<Point> = b
             .points()
             .filter(|&p| {
                 let stone = b.cell(p).color().is_some();
+                let dead = st.is_dead(p);
                 match kind {
-                    "alive" => stone && !dead.contains(&p),
-                    "dead" => dead.contains(&p),
-                    "seki" => false,
+                    "alive" => stone && !dead && !st.is_seki(p),
+                    "dead" => dead,
+                    "seki" => st.is_seki(p),
                     "black_territory" => {
-                        (!stone || dead.contains(&p)) && owners[p.index()] == Some(Color::Black)
+                        (!stone || dead) && owners[p.index()] == Some(Color::Black)
                     }
                     "white_territory" => {
-                        (!stone || dead.contains(&p)) && owners[p.index()] == Some(Color::White)
+                        (!stone || dead) && owners[p.index()] == Some(Color::White)
                     }
-                    _ => (!stone || dead.contains(&p)) && owners[p.index()].is_none(),
+                    _ => (!stone || dead) && owners[p.index()].is_none(),
                 }
             })
             .collect();
@@ -1270,6 +1256,7 @@ fn gogui_commands() -> String {
         "none/Final score/final_score",
         "plist/Dead stones/final_status_list dead",
         "plist/Alive stones/final_status_list alive",
+        "plist/Seki stones/final_status_list seki",
         "string/Estimate score/estimate_score",
         "pspairs/Top moves/top_moves",
         "plist/All legal/all_legal %c",

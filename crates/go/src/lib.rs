@@ -8,3 +8,4 @@ pub mod mcts;
 pub mod patterns;
 pub mod playout;
 pub mod sgf;
+pub mod status;
