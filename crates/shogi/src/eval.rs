@@ -51,11 +51,9 @@ fn pst(kind: Kind, rel_row: usize, col: usize) -> i32 {
         // Pawns pushed to the middle rows help; far-advanced ones are
         // targets until they promote.
         Kind::Pawn => [0, 12, 10, 8, 4, 2, 0, 0, 0][rel_row],
-        Kind::Silver | Kind::Gold => {
-            // Silvers and golds belong near the middle, not stranded.
-            let r = [-10, -4, 4, 10, 8, 6, 4, 0, -6][rel_row];
-            r + centre
-        }
+        // Golds and silvers earn their keep from the kings (see
+        // `proximity`); on their own rows they only avoid the edges.
+        Kind::Silver | Kind::Gold => [-6, -2, 2, 4, 4, 4, 2, 0, -2][rel_row] + centre / 2,
         Kind::Knight => [0, 0, 10, 14, 10, 4, 0, -2, -4][rel_row],
         Kind::Lance => adv.min(3) - 2,
         Kind::ProPawn | Kind::ProLance | Kind::ProKnight | Kind::ProSilver => {
@@ -72,6 +70,101 @@ fn pst(kind: Kind, rel_row: usize, col: usize) -> i32 {
     }
 }
 
+/// Bonus for a piece by its Chebyshev distance (index 0 = adjacent, up
+/// to 3 = four or more squares away) to its own king: the castle.
+const DEFEND: [[i32; 4]; 14] = [
+    [8, 6, 0, 0],   // pawn: the king's pawn cover
+    [0, 0, 0, 0],   // lance
+    [0, 8, 4, 0],   // knight
+    [30, 22, 8, 0], // silver
+    [40, 25, 8, 0], // gold
+    [0, 0, 0, 0],   // bishop
+    [0, 0, 0, 0],   // rook
+    [0, 0, 0, 0],   // king
+    [20, 12, 4, 0], // tokin
+    [20, 12, 4, 0], // promoted lance
+    [20, 12, 4, 0], // promoted knight
+    [20, 12, 4, 0], // promoted silver
+    [25, 15, 5, 0], // horse
+    [10, 5, 0, 0],  // dragon
+];
+
+/// Bonus for a piece by its distance to the enemy king: the attack.
+const ATTACK: [[i32; 4]; 14] = [
+    [10, 15, 5, 0],   // pawn
+    [5, 10, 5, 0],    // lance
+    [10, 25, 12, 0],  // knight
+    [35, 25, 10, 0],  // silver
+    [40, 25, 10, 0],  // gold
+    [10, 10, 10, 5],  // bishop
+    [15, 15, 10, 5],  // rook
+    [0, 0, 0, 0],     // king
+    [50, 35, 15, 5],  // tokin
+    [50, 35, 15, 5],  // promoted lance
+    [50, 35, 15, 5],  // promoted knight
+    [50, 35, 15, 5],  // promoted silver
+    [45, 35, 20, 10], // horse
+    [60, 45, 25, 10], // dragon
+];
+
+#[inline]
+fn distance_band(a: Square, b: Square) -> usize {
+    let dr = (a.row() as i32 - b.row() as i32).unsigned_abs() as usize;
+    let dc = (a.col() as i32 - b.col() as i32).unsigned_abs() as usize;
+    dr.max(dc).clamp(1, 4) - 1
+}
+
+/// Castle and attack terms of a piece of `color` and `kind` on `sq`.
+#[inline]
+fn proximity(kings: [Option<Square>; 2], color: Color, kind: Kind, sq: Square) -> i32 {
+    let k = kind.index();
+    let own = kings[color.index()].map_or(0, |ks| DEFEND[k][distance_band(sq, ks)]);
+    let opp = kings[color.flip().index()].map_or(0, |ks| ATTACK[k][distance_band(sq, ks)]);
+    own + opp
+}
+
+/// Mobility weight per square a slider reaches, and the count that
+/// scores zero, by kind (lance, bishop, rook, horse, dragon; others none).
+fn mobility_weight(kind: Kind) -> (i32, i32) {
+    match kind {
+        Kind::Lance => (2, 2),
+        Kind::Bishop => (5, 5),
+        Kind::Rook => (4, 6),
+        Kind::Horse => (3, 6),
+        Kind::Dragon => (3, 8),
+        _ => (0, 0),
+    }
+}
+
+/// Squares a slider of `color` on `sq` reaches along its slide lines:
+/// empty ones and a first enemy piece to take.
+fn slider_reach(board: &Board, color: Color, kind: Kind, sq: Square) -> i32 {
+    let dirs = crate::geometry::slides(color, kind);
+    let mut n = 0;
+    for d in 0..8 {
+        if dirs & (1 << d) == 0 {
+            continue;
+        }
+        let mut t = NEIGHBOR[sq.index()][d];
+        while t != crate::geometry::NONE {
+            let Some(tsq) = Square::new(t as usize) else {
+                break;
+            };
+            match board.piece_at(tsq) {
+                None => n += 1,
+                Some(p) => {
+                    if p.color() != color {
+                        n += 1;
+                    }
+                    break;
+                }
+            }
+            t = NEIGHBOR[t as usize][d];
+        }
+    }
+    n
+}
+
 /// The evaluation. Stateless, so cheap to clone per search thread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eval;
@@ -80,11 +173,18 @@ impl Eval {
     /// Score from `board`'s side to move's view.
     pub fn evaluate(&self, board: &Board) -> i32 {
         let mut score = [0i32; 2];
+        let kings = [board.king(Color::Black), board.king(Color::White)];
         for sq in Square::all() {
             if let Some(p) = board.piece_at(sq) {
                 let c = p.color();
                 let k = p.kind();
-                score[c.index()] += board_value(k) + pst(k, sq.relative_row(c), sq.col());
+                score[c.index()] += board_value(k)
+                    + pst(k, sq.relative_row(c), sq.col())
+                    + proximity(kings, c, k, sq);
+                let (w, base) = mobility_weight(k);
+                if w != 0 {
+                    score[c.index()] += w * (slider_reach(board, c, k, sq) - base);
+                }
             }
         }
         for c in Color::BOTH {

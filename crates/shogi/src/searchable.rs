@@ -168,9 +168,20 @@ impl tengen_search::Position for Position {
     }
 }
 
+/// What the search's evaluation says when the side to move has a mate in
+/// one: far above any material balance, yet below the searcher's proven
+/// mate scores (the mate is not played out, so its distance is unknown).
+pub const MATE_IN_ONE_SCORE: i32 = 20_000;
+
 impl tengen_search::Evaluator<Position> for Eval {
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        Eval::evaluate(self, pos.board())
+        let b = pos.board();
+        // Quiescence only sees captures; a mating drop next to the king is
+        // the threat it would miss most often.
+        if crate::mate1::mate_in_one(b).is_some() {
+            return MATE_IN_ONE_SCORE;
+        }
+        Eval::evaluate(self, b)
     }
 }
 

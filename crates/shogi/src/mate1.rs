@@ -1,0 +1,310 @@
+//! A fast, incomplete mate-in-one finder for the evaluation: contact
+//! checks (a drop or a move onto a square next to the enemy king, backed
+//! by another of our pieces) and knight drops. Discovered checks and
+//! distant slider checks are left to the search; what it does report is
+//! always a real mate (the candidate is played and the defender is shown
+//! to have no legal move).
+
+use crate::board::Board;
+use crate::geometry::{self, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::types::{Color, Kind, Move, Square};
+
+/// Our pieces (colour `us`) that attack `sq` on the board, as squares.
+fn attackers(board: &Board, sq: Square, us: Color, out: &mut [Square; 16]) -> usize {
+    let mut n = 0;
+    let s = sq.index();
+    for d in 0..8 {
+        let back = 1u8 << opposite(d);
+        let mut t = NEIGHBOR[s][d];
+        let mut first = true;
+        while t != NONE {
+            let tsq = Square::from_index_unchecked(t as usize);
+            if let Some(p) = board.piece_at(tsq) {
+                if p.color() == us {
+                    let k = p.kind();
+                    let reach = if first {
+                        geometry::steps(us, k) | geometry::slides(us, k)
+                    } else {
+                        geometry::slides(us, k)
+                    };
+                    if reach & back != 0 && n < out.len() {
+                        out[n] = tsq;
+                        n += 1;
+                    }
+                }
+                break;
+            }
+            first = false;
+            t = NEIGHBOR[t as usize][d];
+        }
+    }
+    for &t in &KNIGHT_TO[us.flip().index()][s] {
+        if t != NONE {
+            let tsq = Square::from_index_unchecked(t as usize);
+            if board
+                .piece_at(tsq)
+                .is_some_and(|p| p.color() == us && p.kind() == Kind::Knight)
+                && n < out.len()
+            {
+                out[n] = tsq;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Whether a `kind` of `us` on the square next to the king, in direction
+/// `d` from it, gives check.
+#[inline]
+fn checks_from(us: Color, kind: Kind, d: usize) -> bool {
+    // The piece looks back at the king: direction opposite(d).
+    let toward = 1u8 << opposite(d);
+    (geometry::steps(us, kind) | geometry::slides(us, kind)) & toward != 0
+}
+
+/// Whether the king on `ek` surely escapes a checker of `kind` placed on
+/// `sq` (in direction `d` from the king), the checker coming from `from`:
+/// a neighbour that neither the checker nor any other of our pieces
+/// reaches. It may answer "no" when the king can escape (a dropped piece
+/// can block one of our lines), never "yes" when it cannot.
+fn king_escapes(
+    board: &Board,
+    ek: Square,
+    sq: Square,
+    d: usize,
+    kind: Kind,
+    from: Option<Square>,
+) -> bool {
+    let us = board.side_to_move();
+    let reach = geometry::steps(us, kind) | geometry::slides(us, kind);
+    let beyond = if geometry::slides(us, kind) & (1 << opposite(d)) != 0 {
+        NEIGHBOR[ek.index()][opposite(d)]
+    } else {
+        NONE
+    };
+    for ed in 0..8 {
+        let e = NEIGHBOR[ek.index()][ed];
+        if e == NONE || e as usize == sq.index() || e == beyond {
+            continue;
+        }
+        let esq = Square::from_index_unchecked(e as usize);
+        if board.piece_at(esq).is_some_and(|p| p.color() != us) {
+            continue;
+        }
+        let covered_by_checker =
+            (0..8).any(|dd| NEIGHBOR[sq.index()][dd] == e && reach & (1 << dd) != 0);
+        if !covered_by_checker && !board.attacked_by(esq, us, from) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether playing `m` (legal) leaves the opponent mated.
+fn mates(board: &Board, m: Move) -> bool {
+    let mut b = board.clone();
+    b.do_move(m);
+    b.in_check() && !b.has_legal_move()
+}
+
+/// A mate in one for the side to move, if a contact check or a knight
+/// drop gives one. `None` also when in check (evasions are not tried).
+pub fn mate_in_one(board: &Board) -> Option<Move> {
+    let us = board.side_to_move();
+    let them = us.flip();
+    let ek = board.king(them)?;
+    if board.in_check() {
+        return None;
+    }
+    let hand = board.hand(us);
+    let mut att = [ek; 16];
+    for d in 0..8 {
+        let t = NEIGHBOR[ek.index()][d];
+        if t == NONE {
+            continue;
+        }
+        let sq = Square::from_index_unchecked(t as usize);
+        let occupant = board.piece_at(sq);
+        if occupant.is_some_and(|p| p.color() == us) {
+            continue;
+        }
+        // Our pieces that reach the square: a drop there needs one of
+        // them behind it (else the king simply takes), a move needs a
+        // second one (backing by a slider behind the mover is not seen).
+        let n = attackers(board, sq, us, &mut att);
+        if n == 0 {
+            continue;
+        }
+        // Pawn drops cannot mate (uchifuzume); knights cannot check from
+        // contact.
+        if occupant.is_none() {
+            for kind in [
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Gold,
+                Kind::Silver,
+                Kind::Lance,
+            ] {
+                if hand[kind.index()] > 0
+                    && checks_from(us, kind, d)
+                    && !geometry::is_dead_end(us, kind, sq)
+                {
+                    let m = Move::drop(kind, sq);
+                    if !king_escapes(board, ek, sq, d, kind, None) && mates(board, m) {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+        if n < 2 {
+            continue;
+        }
+        for &from in &att[..n] {
+            let Some(p) = board.piece_at(from) else {
+                continue;
+            };
+            let kind = p.kind();
+            if kind == Kind::King {
+                continue;
+            }
+            let may_promote = kind.can_promote() && (from.in_zone(us) || sq.in_zone(us));
+            for promote in [true, false] {
+                if promote && !may_promote {
+                    continue;
+                }
+                let after = if promote { kind.promote() } else { kind };
+                if !promote && geometry::is_dead_end(us, kind, sq) {
+                    continue;
+                }
+                if checks_from(us, after, d) {
+                    let m = Move::normal(from, sq, promote);
+                    if !king_escapes(board, ek, sq, d, after, Some(from))
+                        && board.is_legal(m)
+                        && mates(board, m)
+                    {
+                        return Some(m);
+                    }
+                }
+            }
+        }
+    }
+    // Knight drops: no backing needed, nothing can block them.
+    if hand[Kind::Knight.index()] > 0 {
+        for &t in &KNIGHT_TO[them.index()][ek.index()] {
+            if t == NONE {
+                continue;
+            }
+            let sq = Square::from_index_unchecked(t as usize);
+            if board.piece_at(sq).is_none() && !geometry::is_dead_end(us, Kind::Knight, sq) {
+                let m = Move::drop(Kind::Knight, sq);
+                if mates(board, m) {
+                    return Some(m);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(sfen: &str) -> Option<String> {
+        let b = Board::from_sfen(sfen).unwrap();
+        mate_in_one(&b).map(|m| m.to_string())
+    }
+
+    #[test]
+    fn head_gold_drop() {
+        assert_eq!(
+            find("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").as_deref(),
+            Some("G*5b")
+        );
+    }
+
+    #[test]
+    fn no_mate_when_the_king_escapes_or_takes() {
+        // Unsupported gold: the king takes it.
+        assert_eq!(find("4k4/9/9/9/9/9/9/9/4K4 b G 1"), None);
+        // The pawn drop would mate but is forbidden.
+        assert_eq!(find("3gkg3/3s1s3/9/9/9/9/9/9/4K4 b P 1"), None);
+    }
+
+    #[test]
+    fn knight_drop_and_moves() {
+        // The king on 1a is boxed in by its own pieces; the bishop on 2b
+        // cannot take a knight on 2c.
+        assert_eq!(
+            find("7lk/7bp/9/9/9/9/9/9/4K4 b N 1").as_deref(),
+            Some("N*2c")
+        );
+        // A gold steps in front of the king backed by the pawn, or the
+        // pawn promotes there backed by the gold: both mate.
+        let m = find("4k4/9/3GP4/9/9/9/9/9/4K4 b - 1");
+        assert!(matches!(m.as_deref(), Some("6c5b" | "5c5b+")), "{m:?}");
+        // Without the pawn's promotion the silver must promote to mate
+        // (a plain silver on 5b leaves 4b and 6b).
+        let m = find("4k4/9/3S5/4P4/9/9/9/9/4K4 b - 1");
+        assert_eq!(m, None, "nothing backs 5b");
+        let m = find("4k4/9/3S1S3/9/9/9/9/9/4K4 b - 1");
+        assert!(matches!(m.as_deref(), Some("6c5b+" | "4c5b+")), "{m:?}");
+    }
+
+    #[test]
+    fn every_reported_mate_is_a_mate() {
+        for s in crate::searchable::BENCH_FENS {
+            let b = Board::from_sfen(s).unwrap();
+            if let Some(m) = mate_in_one(&b) {
+                let mut c = b.clone();
+                c.do_move(m);
+                assert!(c.is_checkmate(), "{s} {m}");
+            }
+        }
+    }
+
+    /// Random games: every mate reported is one, and the finder sees most
+    /// of the mates in one a brute force over all legal moves finds.
+    #[test]
+    fn agrees_with_brute_force_on_random_games() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut found, mut brute) = (0, 0);
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            let mut b = Board::startpos();
+            for _ in 0..160 {
+                moves.clear();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let any = moves.iter().any(|&m| {
+                    let mut c = b.clone();
+                    c.do_move(m);
+                    c.is_checkmate()
+                });
+                let ours = mate_in_one(&b);
+                if let Some(m) = ours {
+                    let mut c = b.clone();
+                    c.do_move(m);
+                    assert!(c.is_checkmate(), "{} {m}", b.to_sfen());
+                    found += 1;
+                }
+                if any && !b.in_check() {
+                    brute += 1;
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                b.do_move(m);
+            }
+        }
+        assert!(brute > 50, "too few mates to judge: {brute}");
+        assert!(found * 10 >= brute * 7, "found {found} of {brute}");
+    }
+}
