@@ -235,6 +235,28 @@ def test_swap_rules(agi):
     assert bestmove(agi.until("BESTMOVE"))[1] != "CHANGE"
 
 
+def test_swap_decision_does_not_block_isready(agi):
+    agi.send("AGI")
+    agi.until("AGIOK")
+    # Three stones under THIRDCHANGE: white weighs the swap with a short
+    # search (up to 1.5 s of a 45 s clock) on its own thread.
+    agi.send("SETRULE UNFORBIDDEN THIRDCHANGE", "POSITION MOVES 787967", "GO TIME 45000", "ISREADY")
+    got = agi.until("BESTMOVE")
+    assert got[0] == "READYOK", got
+    ans = bestmove(got)[1]
+    assert ans == "CHANGE" or (len(ans) == 2 and ans not in ["78", "79", "67"])
+    # STOP during the decision: exactly one BESTMOVE.
+    agi.send("GO TIME 45000", "STOP", "ISREADY")
+    got = agi.until("READYOK")
+    assert sum(l.startswith("BESTMOVE") for l in got) == 1, got
+    agi.no_line("BESTMOVE", wait=2.0)
+    # A new position during the decision: its BESTMOVE comes first.
+    agi.send("GO TIME 45000", "POSITION MOVES 78", "ISREADY")
+    got = agi.until("READYOK")
+    assert sum(l.startswith("BESTMOVE") for l in got) == 1, got
+    agi.no_line("BESTMOVE", wait=2.0)
+
+
 def test_fifth_move_offers(agi):
     agi.send("AGI")
     agi.until("AGIOK")

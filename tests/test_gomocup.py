@@ -46,6 +46,16 @@ class Brain:
             if line is None or not line.startswith(("MESSAGE", "DEBUG")):
                 return line
 
+    def replies_until_move(self, timeout=30.0):
+        """All lines up to and including the first that is not MESSAGE/DEBUG."""
+        got = []
+        while True:
+            line = self.line(timeout)
+            assert line is not None, f"brain exited; saw {got}"
+            got.append(line)
+            if not line.startswith(("MESSAGE", "DEBUG")):
+                return got
+
     def silent(self, wait=0.3):
         try:
             line = self.q.get(timeout=wait)
@@ -137,7 +147,7 @@ def test_transcript_covers_every_command(brain):
     assert brain.reply() == "OK"
     brain.send("SWAP2BOARD", "9,9", "10,9", "11,11", "DONE")
     ans = brain.reply()
-    assert ans == "SWAP" or xy(ans) not in [(9, 9), (10, 9), (11, 11)]
+    assert swap2_answer_ok(ans, [(9, 9), (10, 9), (11, 11)], max_points=2)
     brain.send("RESTART")
     assert brain.reply() == "OK"
     brain.send("SWAP2BOARD", "9,9", "10,9", "11,11", "9,10", "9,11", "DONE")
@@ -145,6 +155,41 @@ def test_transcript_covers_every_command(brain):
     assert ans == "SWAP" or xy(ans) not in [(9, 9), (10, 9), (11, 11), (9, 10), (9, 11)]
     brain.send("END")
     assert brain.p.wait(timeout=2) == 0
+
+
+def swap2_answer_ok(ans, taken, max_points):
+    """SWAP, or up to `max_points` distinct free points."""
+    if ans == "SWAP":
+        return True
+    pts = [xy(p) for p in ans.split()]
+    return 1 <= len(pts) <= max_points and len(set(pts)) == len(pts) and not set(pts) & set(taken)
+
+
+def test_swap2_second_player_may_add_two_stones(brain):
+    # Facing three stones the brain swaps, plays the fourth stone, or adds
+    # stones four and five (white, black) and leaves the colour choice to
+    # the opponent; the game then goes on from a BOARD like any other.
+    brain.send("START 15", "INFO timeout_turn 1500")
+    assert brain.reply() == "OK"
+    brain.send("SWAP2BOARD", "DONE")
+    own = [xy(p) for p in brain.reply().split()]
+    openings = [own, [(7, 7), (8, 7), (5, 9)], [(7, 7), (7, 8), (9, 6)]]
+    two = 0
+    for three in openings:
+        brain.send("RESTART")
+        assert brain.reply() == "OK"
+        brain.send("SWAP2BOARD", *[f"{x},{y}" for x, y in three], "DONE")
+        ans = brain.reply()
+        assert swap2_answer_ok(ans, three, max_points=2), ans
+        if len(ans.split()) != 2:
+            continue
+        two += 1
+        five = three + [xy(p) for p in ans.split()]
+        # The opponent keeps black (stones 1, 3, 5): we are white, to move.
+        brain.send("BOARD", *[f"{x},{y},{2 if i % 2 == 0 else 1}" for i, (x, y) in enumerate(five)], "DONE")
+        mv = xy(brain.reply())
+        assert mv not in five and 0 <= mv[0] < 15 and 0 <= mv[1] < 15
+    print(f"two-stone answers: {two} of {len(openings)}")
 
 
 def test_errors_keep_the_state(brain):
@@ -179,6 +224,35 @@ def test_errors_keep_the_state(brain):
     # The board is still the one with the centre stone only.
     brain.send("TURN 8,8")
     assert xy(brain.reply()) not in [(7, 7), (8, 8)]
+
+
+def test_node_and_depth_limits(brain):
+    # Yixin's INFO max_node / max_depth (as Rapfi and Yixin-Board send
+    # them): the move no longer depends on the clock, so the same position
+    # gets the same answer, and the search stays within the limit.
+    def think(*info):
+        brain.send("RESTART")
+        assert brain.reply() == "OK"
+        brain.send(*info, "BOARD", "7,7,1", "8,8,2", "8,6,1", "6,8,2", "DONE")
+        lines = brain.replies_until_move()
+        debug = next(l for l in lines if l.startswith("DEBUG depth"))
+        words = debug.split()
+        return int(words[words.index("nodes") + 1]), int(words[2]), lines[-1]
+
+    brain.send("START 15", "INFO timeout_turn 30000")
+    assert brain.reply() == "OK"
+    n1, _, m1 = think("INFO max_node 4000")
+    n2, _, m2 = think("INFO max_node 4000")
+    assert (n1, m1) == (n2, m2)
+    assert n1 <= 4000 * 11 // 10
+    n3, _, _ = think("INFO max_node 40000")
+    assert n3 > n1
+    _, d, _ = think("INFO max_node 0", "INFO max_depth 2")
+    assert d <= 2
+    # max_node 0 and max_depth 0 lift the limits again: the clock rules.
+    brain.send("INFO max_depth 0", "INFO timeout_turn 200")
+    _, d, _ = think()
+    assert d >= 1
 
 
 def test_turn_time_is_kept(brain):

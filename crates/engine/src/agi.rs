@@ -8,6 +8,7 @@ use crate::io::Output;
 use crate::Start;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tengen_core::{TimeControl, TimeManager};
 use tengen_gomoku::search::{Event, Limits, SearchResult, Searcher, PROVEN};
@@ -34,6 +35,16 @@ struct Running {
     board: Board,
 }
 
+/// A swap decision (`FIRSTCHANGE`/`THIRDCHANGE`) thinking on its own
+/// thread, so that `ISREADY` is still answered at once; when it says "no
+/// swap" the move search starts with what is left of the time.
+struct Deciding {
+    handle: JoinHandle<bool>,
+    search: Vec<Pt>,
+    time: Option<GoTime>,
+    started: Instant,
+}
+
 struct Front {
     out: Output,
     forbidden: bool,
@@ -44,6 +55,7 @@ struct Front {
     board: Board,
     searcher: Option<Searcher>,
     running: Option<Running>,
+    deciding: Option<Deciding>,
     /// An infinite search that finished before `STOP`.
     held: Option<(Board, SearchResult)>,
 }
@@ -62,6 +74,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         board,
         searcher: None,
         running: None,
+        deciding: None,
         held: None,
     };
     let mut queue: VecDeque<String> = start.first.into_iter().collect();
@@ -69,7 +82,11 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
     loop {
         let line = if let Some(l) = queue.pop_front() {
             l
-        } else if fe.running.is_some() {
+        } else if fe.running.is_some() || fe.deciding.is_some() {
+            if fe.deciding.as_ref().is_some_and(|d| d.handle.is_finished()) {
+                fe.decided(false);
+                continue;
+            }
             if fe.running.as_ref().is_some_and(|r| r.bg.is_finished()) {
                 fe.finish();
                 continue;
@@ -133,6 +150,8 @@ impl Front {
 
     /// Stops any search without a `BESTMOVE`.
     fn abandon(&mut self) {
+        // A swap decision ends on its own budget; nobody waits for it.
+        self.deciding = None;
         if let Some(r) = self.running.take() {
             r.bg.stop();
             let (s, _) = r.bg.join();
@@ -144,6 +163,10 @@ impl Front {
     /// Ends the running search: a normal or infinite one answers with its
     /// move, a ponder one stays silent.
     fn stop(&mut self) {
+        if self.deciding.is_some() {
+            self.decided(true);
+            return;
+        }
         if let Some((board, r)) = self.held.take() {
             self.best_move(&board, &r);
             return;
@@ -261,6 +284,7 @@ impl Front {
     /// normal one answers first (every `GO` gets its `BESTMOVE`).
     fn settle(&mut self) {
         if self.held.is_some()
+            || self.deciding.is_some()
             || self
                 .running
                 .as_ref()
@@ -318,12 +342,31 @@ impl Front {
                     Some(GoTime::Remaining(ms)) => Duration::from_millis((ms / 30).clamp(10, 1500)),
                     _ => Duration::from_millis(1000),
                 };
-                if opening::should_swap(&board, budget) {
-                    self.send(Message::BestMove {
-                        best: Best::Change,
-                        ponder: None,
-                    });
-                    return;
+                let b = board.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("agi-swap".into())
+                    .stack_size(32 << 20)
+                    .spawn(move || opening::should_swap(&b, budget));
+                match spawned {
+                    Ok(handle) => {
+                        self.deciding = Some(Deciding {
+                            handle,
+                            search,
+                            time,
+                            started,
+                        });
+                        return;
+                    }
+                    // No thread: decide here (ISREADY waits this once).
+                    Err(_) => {
+                        if opening::should_swap(&board, budget) {
+                            self.send(Message::BestMove {
+                                best: Best::Change,
+                                ponder: None,
+                            });
+                            return;
+                        }
+                    }
                 }
             }
             if n == 4 && me == Color::Black && self.fifth != Fifth::One {
@@ -338,6 +381,40 @@ impl Front {
                 }
             }
         }
+        self.search(board, search, ponder, time, started);
+    }
+
+    /// The swap decision has ended (or must end now: `stop_now`, for a
+    /// `STOP`, `POSITION`, `DOMOVE` or `GO` that arrived meanwhile).
+    fn decided(&mut self, stop_now: bool) {
+        let Some(d) = self.deciding.take() else {
+            return;
+        };
+        // A panicked decision thread counts as "no swap".
+        if d.handle.join().unwrap_or(false) {
+            self.send(Message::BestMove {
+                best: Best::Change,
+                ponder: None,
+            });
+            return;
+        }
+        let board = self.board.clone();
+        self.search(board, d.search, false, d.time, d.started);
+        if stop_now {
+            self.stop();
+        }
+    }
+
+    /// Starts the move search of a `GO` on `board`.
+    fn search(
+        &mut self,
+        board: Board,
+        search: Vec<Pt>,
+        ponder: bool,
+        time: Option<GoTime>,
+        started: Instant,
+    ) {
+        let n = board.stones();
         let mut limits = Limits {
             root: (!search.is_empty())
                 .then(|| search.iter().filter_map(|&p| to_point(p)).collect()),

@@ -28,6 +28,10 @@ struct Front {
     timeout_match: u64,
     time_left: Option<i64>,
     max_memory: u64,
+    /// Yixin's extensions, as Rapfi and Yixin-Board send them: a node or
+    /// depth limit per move (unset by a value of 0 or less).
+    max_node: Option<u64>,
+    max_depth: Option<u32>,
     searcher: Option<Searcher>,
 }
 
@@ -48,6 +52,8 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         timeout_match: 0,
         time_left: None,
         max_memory: 0,
+        max_node: None,
+        max_depth: None,
         searcher: None,
     };
     let mut queue: VecDeque<String> = start.first.into_iter().collect();
@@ -221,6 +227,8 @@ impl Front {
             ("timeout_turn", Some(v)) => self.timeout_turn = v.max(0) as u64,
             ("timeout_match", Some(v)) => self.timeout_match = v.max(0) as u64,
             ("time_left", Some(v)) => self.time_left = Some(v),
+            ("max_node", Some(v)) => self.max_node = (v > 0).then_some(v as u64),
+            ("max_depth", Some(v)) => self.max_depth = (v > 0).then(|| v.min(60) as u32),
             ("max_memory", Some(v)) => {
                 let v = v.max(0) as u64;
                 if v != self.max_memory {
@@ -341,9 +349,14 @@ impl Front {
                 soft = soft.min(tm.soft);
             }
         }
+        // A node or depth limit makes the move independent of the clock
+        // (fixed-node matches): no soft stop, the hard one stays a safety.
+        let fixed = self.max_node.is_some() || self.max_depth.is_some();
         Limits {
-            soft: Some(soft.min(hard)),
+            soft: (!fixed).then(|| soft.min(hard)),
             hard: Some(hard),
+            nodes: self.max_node,
+            depth: self.max_depth,
             ..Limits::default()
         }
     }
@@ -477,7 +490,30 @@ impl Front {
                 self.board = Some(b);
                 self.reply(Reply::Points(three.into_iter().map(to_xy).collect()));
             }
-            3 | 5 => {
+            3 => match opening::swap2_choose(&b, budget) {
+                opening::Swap2Choice::Swap => {
+                    b.set_to_move(Color::White);
+                    self.board = Some(b);
+                    self.reply(Reply::Swap);
+                }
+                opening::Swap2Choice::Play(p) => {
+                    let c = b.to_move();
+                    let _ = b.place(p, c);
+                    self.board = Some(b);
+                    self.reply(Reply::Move(to_xy(p)));
+                }
+                opening::Swap2Choice::Balance(pair) => {
+                    for p in pair {
+                        let c = b.to_move();
+                        let _ = b.place(p, c);
+                    }
+                    // White to move; which colour is ours the opponent
+                    // decides, and the manager's next BOARD tells.
+                    self.board = Some(b);
+                    self.reply(Reply::Points(pair.into_iter().map(to_xy).collect()));
+                }
+            },
+            5 => {
                 // White to move: take black if white stands badly.
                 if opening::should_swap(&b, budget / 2) {
                     b.set_to_move(Color::White);

@@ -97,3 +97,130 @@ pub fn swap2_opening(board: &Board, budget: Duration) -> Vec<Point> {
     }
     best.map(|(_, p)| p).unwrap_or_default()
 }
+
+/// Swap2's third option for the player facing three stones: add white's
+/// fourth and black's fifth stone so that the position stays close to
+/// balance, and let the opponent pick the colour. Returns `None` when no
+/// pair could be assessed (a board too small or crowded).
+pub fn swap2_balance(board: &Board, budget: Duration) -> Option<[Point; 2]> {
+    let fours = offers(board, 5);
+    let mut pairs: Vec<[Point; 2]> = Vec::new();
+    for &w in &fours {
+        let mut b = board.clone();
+        if b.play(w).is_err() {
+            continue;
+        }
+        for k in offers(&b, 4) {
+            pairs.push([w, k]);
+        }
+    }
+    if pairs.is_empty() {
+        return None;
+    }
+    let per = budget / pairs.len() as u32;
+    let mut best: Option<(i32, [Point; 2])> = None;
+    for pair in pairs {
+        let mut b = board.clone();
+        if pair.iter().any(|&p| b.play(p).is_err()) {
+            continue;
+        }
+        // White to move after the fifth stone; either colour may end up
+        // ours, so only the distance from balance counts.
+        let v = assess(&b, per).abs();
+        if v < PROVEN && best.as_ref().is_none_or(|(bv, _)| v < *bv) {
+            best = Some((v, pair));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// What the player facing swap2's three stones answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap2Choice {
+    /// Take black.
+    Swap,
+    /// Stay white and play the fourth stone.
+    Play(Point),
+    /// Add the fourth and fifth stones; the opponent chooses the colour.
+    Balance([Point; 2]),
+}
+
+/// The decision on three swap2 stones (white to move): swap when white
+/// stands badly, play on when white stands well, otherwise propose two
+/// stones that keep the balance.
+pub fn swap2_choose(board: &Board, budget: Duration) -> Swap2Choice {
+    let v = assess(board, budget / 3);
+    if v < -SWAP_MARGIN {
+        return Swap2Choice::Swap;
+    }
+    let play = |budget: Duration| {
+        let mut s = Searcher::new(16);
+        let lim = Limits {
+            soft: Some(budget / 2),
+            hard: Some(budget),
+            ..Limits::default()
+        };
+        s.think(board, &lim, &mut |_| {}).best
+    };
+    if v <= SWAP_MARGIN {
+        if let Some(pair) = swap2_balance(board, budget / 2) {
+            return Swap2Choice::Balance(pair);
+        }
+    }
+    match play(budget / 3).or_else(|| offers(board, 1).first().copied()) {
+        Some(p) => Swap2Choice::Play(p),
+        None => Swap2Choice::Swap,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    fn three_stones(pts: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &(x, y) in pts {
+            b.play(Point::new(x, y).unwrap()).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn swap2_balance_adds_a_white_and_a_black_stone() {
+        let b = three_stones(&[(7, 7), (8, 7), (5, 9)]);
+        let pair = swap2_balance(&b, Duration::from_millis(200)).expect("a pair");
+        assert_ne!(pair[0], pair[1]);
+        let mut after = b.clone();
+        for p in pair {
+            assert!(after.sq(p).is_some_and(|s| after.is_empty(s)));
+            after.play(p).unwrap();
+        }
+        // Stone four is white's, five black's: white is to move again,
+        // and neither stone ended the game.
+        assert_eq!(after.stones(), 5);
+        assert_eq!(after.to_move(), crate::board::Color::White);
+        assert_eq!(after.outcome(), crate::board::Outcome::Ongoing);
+    }
+
+    #[test]
+    fn swap2_choice_is_always_playable() {
+        for pts in [
+            [(7, 7), (8, 7), (5, 9)],
+            [(7, 7), (8, 8), (6, 6)],
+            [(0, 0), (14, 14), (0, 14)],
+        ] {
+            let b = three_stones(&pts);
+            match swap2_choose(&b, Duration::from_millis(150)) {
+                Swap2Choice::Swap => {}
+                Swap2Choice::Play(p) => assert!(b.sq(p).is_some_and(|s| b.is_empty(s))),
+                Swap2Choice::Balance([a, c]) => {
+                    assert_ne!(a, c);
+                    for p in [a, c] {
+                        assert!(b.sq(p).is_some_and(|s| b.is_empty(s)));
+                    }
+                }
+            }
+        }
+    }
+}

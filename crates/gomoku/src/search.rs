@@ -341,10 +341,18 @@ impl Searcher {
     }
 
     fn threat_budget(&self, limits: &Limits, default: u64) -> u64 {
-        match limits.hard {
-            // The deadline bounds a timed search; nodes bound the rest.
-            Some(h) => (h.as_millis() as u64 * 2_000).max(2_000),
-            None => default,
+        // The deadline bounds a timed search; nodes bound the rest. A
+        // node-limited search gives the threat search a third of its
+        // nodes, so that fixed-node games do not depend on the clock.
+        let by_time = limits
+            .hard
+            .map(|h| (h.as_millis() as u64 * 2_000).max(2_000));
+        let by_nodes = limits.nodes.map(|n| (n / 3).max(2_000));
+        match (by_time, by_nodes) {
+            (Some(t), Some(n)) => t.min(n),
+            (Some(t), None) => t,
+            (None, Some(n)) => n,
+            (None, None) => default,
         }
     }
 
