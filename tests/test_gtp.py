@@ -137,7 +137,8 @@ def test_admin_commands(eng):
         "reg_genmove showboard is_legal all_legal captures color list_stones countlib "
         "findlib last_move move_history estimate_score final_status top_moves printsgf "
         "echo cputime level gg-undo set_random_seed get_random_seed kgs-genmove_cleanup "
-        "kgs-time_settings restricted_genmove lz-analyze kata-analyze gogui-analyze_commands"
+        "kgs-time_settings restricted_genmove lz-analyze kata-analyze gogui-analyze_commands "
+        "gogui-interrupt"
     ).split()
     for c in standard:
         assert c in cmds, c
@@ -267,6 +268,56 @@ def test_genmove_undo_and_reg_genmove(eng):
     eng.ok("play w pass")
     v = eng.ok("genmove b")
     assert v != "resign"
+
+
+def test_gogui_interrupt_ends_a_long_genmove(eng):
+    # GoGui: `gogui-interrupt` is known, then a `# interrupt` comment line
+    # while a command runs makes it answer now. A command sent during the
+    # search is still answered, in order, after the genmove.
+    assert eng.ok("gogui-interrupt") == ""
+    eng.ok("boardsize 19")
+    eng.ok("clear_board")
+    eng.ok("level 100")  # 200,000 playouts: many seconds on 19x19
+    t = time.time()
+    eng.send_raw("1 genmove b\n")
+    time.sleep(0.5)
+    eng.send_raw("2 name\n")
+    eng.send_raw("# interrupt\n")
+    ok, i, mv = eng.response(timeout=30)
+    assert ok and i == 1 and re.fullmatch(r"[A-HJ-T]\d{1,2}|pass", mv, re.I), mv
+    assert time.time() - t < 5.0
+    assert eng.response(timeout=10) == (True, 2, "tengen")
+    assert eng.cmd("3 name") == (True, 3, "tengen")  # nothing lost or doubled
+    assert eng.ok("list_stones black") == mv.upper()
+    # The same line outside a command is only a comment.
+    eng.send_raw("# interrupt\n")
+    assert eng.ok("name") == "tengen"
+    eng.ok("level 1")
+
+
+def test_gogui_and_katago_setup_commands(eng):
+    eng.ok("boardsize 9")
+    eng.ok("clear_board")
+    assert eng.ok("gogui-title").startswith("tengen")
+    eng.ok("gogui-setup b C3 w G7 b E5")
+    assert eng.ok("list_stones black") == "C3 E5"
+    assert eng.ok("list_stones white") == "G7"
+    assert eng.fail("undo") == "cannot undo"  # setup stones are no moves
+    # All or nothing: a bad vertex, an occupied point, a doubled point.
+    assert eng.fail("gogui-setup b D4 w Z9") == "syntax error"
+    assert eng.fail("gogui-setup b C3") == "illegal setup"
+    assert eng.fail("gogui-setup b D4 w D4") == "illegal setup"
+    assert eng.fail("gogui-setup b D4 w") == "syntax error"
+    assert eng.ok("list_stones black") == "C3 E5"
+    eng.ok("gogui-undo_setup")
+    assert eng.ok("list_stones black") == ""
+    assert eng.fail("gogui-undo_setup") == "cannot undo"
+    eng.ok("play b D4")
+    eng.ok("set_position w A1 b B2")
+    assert eng.ok("list_stones black") == "B2"
+    assert eng.ok("list_stones white") == "A1"
+    eng.ok("set_position")
+    assert eng.ok("list_stones black") == ""
 
 
 def test_time_controls_are_accepted_and_respected(eng):

@@ -16,7 +16,7 @@ use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
 use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
 use tengen_go::sgf;
 use tengen_go::status::Status;
-use tengen_protocol::gtp::{preprocess, Command, Response};
+use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
 const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -88,6 +88,11 @@ const COMMANDS: &[&str] = &[
     "genmove_analyze",
     "gogui-analyze_commands",
     "gogui-play_sequence",
+    "gogui-setup",
+    "gogui-undo_setup",
+    "gogui-title",
+    "gogui-interrupt",
+    "set_position",
     "stop",
     "tengen-ko_rule",
     "tengen-threads",
@@ -182,6 +187,12 @@ struct Session {
     /// Dead stones estimated for the current position (hash, list).
     dead_cache: Option<(u64, usize, Status, Analysis)>,
     started: Instant,
+    /// Lines from the reader thread, and those read ahead while a search
+    /// watched the input (handled next, in order).
+    input: Receiver<String>,
+    pending: VecDeque<String>,
+    /// Positions before each `gogui-setup` / `set_position`.
+    setup_undo: Vec<Game>,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -203,12 +214,14 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         out: out.clone(),
         dead_cache: None,
         started: Instant::now(),
+        input,
+        pending: start.first.into_iter().collect(),
+        setup_undo: Vec::new(),
     };
-    let mut pending: VecDeque<String> = start.first.into_iter().collect();
     loop {
-        let raw = match pending.pop_front() {
+        let raw = match s.pending.pop_front() {
             Some(l) => l,
-            None => match input.recv() {
+            None => match s.input.recv() {
                 Ok(l) => l,
                 Err(_) => return 0,
             },
@@ -224,11 +237,24 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
             continue;
         };
         let quit = cmd.name == "quit";
-        if let Some(resp) = s.handle(&cmd, &input, &mut pending) {
+        if let Some(resp) = s.handle(&cmd) {
             out.raw(&resp.to_string());
         }
         if quit {
             return 0;
+        }
+    }
+}
+
+/// Reads ahead while a command runs: lines are queued to be handled next,
+/// in order; GoGui's `# interrupt` line (see `gogui-interrupt`) asks the
+/// running command to finish now with what it has. True on an interrupt.
+fn watch_input(input: &Receiver<String>, pending: &mut VecDeque<String>) -> bool {
+    loop {
+        match input.try_recv() {
+            Ok(line) if is_interrupt(&line) => return true,
+            Ok(line) => pending.push_back(line),
+            Err(_) => return false,
         }
     }
 }
@@ -279,12 +305,7 @@ impl Session {
     }
 
     /// Handles one command; `None` when the reply was already streamed.
-    fn handle(
-        &mut self,
-        cmd: &Command,
-        input: &Receiver<String>,
-        pending: &mut VecDeque<String>,
-    ) -> Option<Response> {
+    fn handle(&mut self, cmd: &Command) -> Option<Response> {
         let id = cmd.id;
         let a = &cmd.args;
         let result: Result<String, Fail> = match cmd.name.as_str() {
@@ -302,6 +323,7 @@ impl Session {
             "query_boardsize" => Ok(self.game.size().to_string()),
             "clear_board" => {
                 self.game.clear();
+                self.setup_undo.clear();
                 self.reset_search();
                 Ok(String::new())
             }
@@ -424,15 +446,26 @@ impl Session {
                 Ok(String::new())
             }
             "kgs-rules" => Ok(String::new()),
-            "kgs-game_over" | "stop" => Ok(String::new()),
+            "kgs-game_over" | "stop" | "gogui-interrupt" => Ok(String::new()),
             "lz-analyze" | "kata-analyze" | "analyze" => {
-                return self.analyze(cmd, input, pending);
+                return self.analyze(cmd);
             }
             "lz-genmove_analyze" | "kata-genmove_analyze" | "genmove_analyze" => {
                 return self.genmove_analyze(cmd);
             }
             "gogui-analyze_commands" => Ok(gogui_commands()),
             "gogui-play_sequence" => self.play_sequence(a),
+            "gogui-setup" => self.setup(a, false),
+            "set_position" => self.setup(a, true),
+            "gogui-undo_setup" => match self.setup_undo.pop() {
+                Some(g) => {
+                    self.game = g;
+                    self.reset_search();
+                    Ok(String::new())
+                }
+                None => Err("cannot undo".into()),
+            },
+            "gogui-title" => Ok(format!("tengen {}", env!("CARGO_PKG_VERSION"))),
             "tengen-ko_rule" => match a.first() {
                 None => Ok(format!("{:?}", self.game.ko_rule()).to_lowercase()),
                 Some(r) => KoRule::parse(r)
@@ -487,6 +520,7 @@ impl Session {
         let rule = self.game.ko_rule();
         self.game = Game::new(n, komi);
         self.game.set_ko_rule(rule);
+        self.setup_undo.clear();
         self.reset_search();
         Ok(String::new())
     }
@@ -578,6 +612,35 @@ impl Session {
             .play(c, m)
             .map_err(|_| "illegal move".to_string())?;
         self.dead_cache = None;
+        Ok(String::new())
+    }
+
+    /// `color vertex` pairs as setup stones, all or nothing; with `clear`
+    /// (KataGo's `set_position`) on an empty board, else on the current
+    /// one (GoGui's `gogui-setup`). The position before is kept for
+    /// `gogui-undo_setup`.
+    fn setup(&mut self, a: &[String], clear: bool) -> Result<String, Fail> {
+        if !a.len().is_multiple_of(2) {
+            return Err(syntax());
+        }
+        let mut stones = Vec::new();
+        for pair in a.chunks(2) {
+            let c = parse_color(pair.first())?;
+            let p = self.point(pair.get(1)).map_err(|_| syntax())?;
+            if stones.iter().any(|&(_, q)| q == p) {
+                return Err("illegal setup".into());
+            }
+            stones.push((c, p));
+        }
+        let mut g = self.game.clone();
+        if clear {
+            g.clear();
+        }
+        if !g.setup(&stones) {
+            return Err("illegal setup".into());
+        }
+        self.setup_undo.push(std::mem::replace(&mut self.game, g));
+        self.reset_search();
         Ok(String::new())
     }
 
@@ -840,6 +903,9 @@ impl Session {
             limits,
             &filter,
             &mut |now: &dyn Fn() -> Analysis| {
+                if watch_input(&self.input, &mut self.pending) {
+                    return true;
+                }
                 if let Some(st) = stream {
                     if !printed_head {
                         out.line(&head);
@@ -927,7 +993,7 @@ impl Session {
         let a = self
             .searcher
             .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
-                false
+                watch_input(&self.input, &mut self.pending)
             });
         let st = Status::estimate(self.game.board(), &a.ownership);
         self.dead_cache = Some((key.0, key.1, st.clone(), a.clone()));
@@ -1010,7 +1076,7 @@ impl Session {
         let a = self
             .searcher
             .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
-                false
+                watch_input(&self.input, &mut self.pending)
             });
         a.candidates
             .iter()
@@ -1123,12 +1189,7 @@ impl Session {
     }
 
     /// `lz-analyze` / `kata-analyze`: stream until any input arrives.
-    fn analyze(
-        &mut self,
-        cmd: &Command,
-        input: &Receiver<String>,
-        pending: &mut VecDeque<String>,
-    ) -> Option<Response> {
+    fn analyze(&mut self, cmd: &Command) -> Option<Response> {
         let kata = cmd.name == "kata-analyze";
         let (color, st, avoid, allow) = match self.analysis_args(&cmd.args, kata) {
             Ok(x) => x,
@@ -1154,9 +1215,11 @@ impl Session {
             &limits,
             &filter,
             &mut |now: &dyn Fn() -> Analysis| {
-                match input.try_recv() {
+                match self.input.try_recv() {
+                    // GoGui's interrupt is only a stop signal here.
+                    Ok(line) if is_interrupt(&line) => return true,
                     Ok(line) => {
-                        pending.push_back(line);
+                        self.pending.push_back(line);
                         return true;
                     }
                     Err(TryRecvError::Disconnected) => {

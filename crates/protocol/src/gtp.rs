@@ -30,6 +30,14 @@ pub fn preprocess(raw: &str) -> Option<String> {
     }
 }
 
+/// Whether a raw input line is GoGui's interrupt, the comment line
+/// `# interrupt` (control characters and surrounding blanks ignored). It
+/// must be checked before `preprocess`, which strips it as a comment.
+pub fn is_interrupt(raw: &str) -> bool {
+    let t: String = raw.chars().filter(|c| !c.is_control()).collect();
+    t.trim() == "# interrupt"
+}
+
 /// A parsed command: optional id, name (case kept: GTP is case-sensitive
 /// on names), arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,6 +200,16 @@ impl ResponseReader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gogui_interrupt_is_seen_before_comment_stripping() {
+        assert!(is_interrupt("# interrupt"));
+        assert!(is_interrupt("  # interrupt\r"));
+        assert!(!is_interrupt("# interrupted"));
+        assert!(!is_interrupt("genmove b # interrupt"));
+        assert!(!is_interrupt("# comment"));
+        assert_eq!(preprocess("# interrupt"), None);
+    }
 
     #[test]
     fn preprocessing_follows_the_spec() {
