@@ -166,6 +166,11 @@ pub fn evaluate(b: &Board) -> i32 {
     }
 }
 
+/// King safety weights: per missing advisor and enemy attacker, and the
+/// square of the pressure on the enemy palace (middle game).
+const KS_ADVISOR: i32 = 6;
+const KS_PRESSURE: i32 = 3;
+
 /// Everything but material for one side.
 fn side_terms(b: &Board, us: Color) -> Split {
     let them = us.flip();
@@ -237,7 +242,7 @@ fn side_terms(b: &Board, us: Color) -> Split {
         + b.count(them, Kind::Horse)
         + b.count(them, Kind::Cannon)) as i32;
     s.add(
-        -(2 - advisors) * attackers * 6,
+        -(2 - advisors) * attackers * KS_ADVISOR,
         -(2 - advisors) * attackers * 3,
     );
     s.add(
@@ -260,7 +265,7 @@ fn side_terms(b: &Board, us: Color) -> Split {
     }
     // Pressure on the enemy palace, rising fast with more attackers.
     let p = palace_pressure.min(8);
-    s.add(p * p * 3, p * p);
+    s.add(p * p * KS_PRESSURE, p * p);
     s
 }
 

@@ -259,7 +259,7 @@ fn cannot_expose(king: Square, m: Move) -> bool {
 /// screen), by leaving it (a discovered line), by unblocking a horse leg
 /// (a point diagonally next to the general) or as a horse a leap away.
 #[inline]
-fn may_check(king: Square, m: Move, moving: Option<Piece>) -> bool {
+pub(crate) fn may_check(king: Square, m: Move, moving: Option<Piece>) -> bool {
     let on_lines = |s: Square| s.file() == king.file() || s.rank() == king.rank();
     let df = m.from.file().abs_diff(king.file());
     let dr = m.from.rank().abs_diff(king.rank());

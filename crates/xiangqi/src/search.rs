@@ -3,6 +3,7 @@
 
 use crate::board::Board;
 use crate::eval::{evaluate, MATERIAL_MG};
+use crate::movegen::may_check;
 use crate::rules::Verdict;
 use crate::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, HORSE_ATTACKERS, KING_STEPS, NONE, RAYS};
 use crate::types::{Color, Kind, Move, Piece, Square};
@@ -42,7 +43,11 @@ fn see_value(k: Kind) -> i32 {
 
 /// Whether quiescence (the only user of `GenKind::Tactical`) also tries
 /// quiet checks.
-const QSEARCH_CHECKS: bool = false;
+const QSEARCH_CHECKS: bool = true;
+
+/// Whether quiet checks count as tactical moves (ordered with the good
+/// captures, exempt from quiet-move pruning and reductions).
+const CHECKS_TACTICAL: bool = false;
 
 impl Board {
     /// Quiet checks go into quiescence unless our previous move was one
@@ -194,8 +199,17 @@ impl Position for Board {
         !self.in_check && attackers >= 2
     }
 
+    /// Captures, and with `CHECKS_TACTICAL` quiet checks too, so the
+    /// searcher neither prunes nor reduces them like ordinary quiet moves.
     fn is_tactical(&self, m: Move) -> bool {
         self.squares[m.to.index()].is_some()
+            || (CHECKS_TACTICAL
+                && may_check(
+                    self.kings[self.side.flip().index()],
+                    m,
+                    self.squares[m.from.index()],
+                )
+                && self.gives_check(m))
     }
 
     fn tactical_value(&self, m: Move) -> i32 {
@@ -315,21 +329,34 @@ mod tests {
 
     #[test]
     fn tactical_moves_are_the_captures() {
-        let b = Board::from_fen(
+        let mut quiet_checks = 0;
+        for fen in [
             "r1ba1ab2/4k4/2n2rn2/1Cp1p1pc1/p7p/2B3P2/P1P1P3P/3C5/8R/RcBAKA1N1 b - - 1 11",
-        )
-        .unwrap();
-        let mut all = Vec::new();
-        let mut tac = Vec::new();
-        Position::generate(&b, GenKind::All, &mut all);
-        Position::generate(&b, GenKind::Tactical, &mut tac);
-        let mut caps: Vec<Move> = all.iter().copied().filter(|&m| b.is_tactical(m)).collect();
-        assert!(!caps.is_empty());
-        if QSEARCH_CHECKS {
-            // Then the quiet checks.
-            b.legal_quiet_checks(&mut caps);
+            "3k5/9/9/9/9/9/9/7n1/3C5/R3K1N2 w - - 0 1",
+        ] {
+            let b = Board::from_fen(fen).unwrap();
+            let mut all = Vec::new();
+            let mut tac = Vec::new();
+            Position::generate(&b, GenKind::All, &mut all);
+            Position::generate(&b, GenKind::Tactical, &mut tac);
+            let mut caps: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| b.piece_at(m.to).is_some())
+                .collect();
+            assert!(!caps.is_empty());
+            assert!(caps.iter().all(|&m| b.is_tactical(m)));
+            let mut checks = Vec::new();
+            b.legal_quiet_checks(&mut checks);
+            quiet_checks += checks.len();
+            assert!(checks.iter().all(|&m| b.is_tactical(m) == CHECKS_TACTICAL));
+            if QSEARCH_CHECKS {
+                // Then the quiet checks.
+                caps.extend_from_slice(&checks);
+            }
+            assert_eq!(caps, tac);
         }
-        assert_eq!(caps, tac);
+        assert!(quiet_checks > 0);
     }
 
     #[test]
