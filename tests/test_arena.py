@@ -379,6 +379,40 @@ def test_gomoku_openings_from_a_gomocup_offsets_file(arena_bin, tengen_bin, tmp_
     assert proc.returncode != 0 and "line 1: offset 9,0 is off the 15x15 board" in proc.stderr
 
 
+def test_gomoku_swap2_opening(arena_bin, tengen_bin, tmp_path):
+    """Gomocup's swap2: the first engine places three stones, the other
+    swaps, adds one or adds two and hands back the choice; the record's
+    Black is whoever ended up with Black."""
+    out, summary, log = tmp_path / "games.sgf", tmp_path / "s.json", tmp_path / "t.log"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "gomoku", "-rule", "standard", "-swap2",
+         "-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
+         "-each", "proto=gomocup", "tc=2+0.05", "timemargin=1000", "-games", "2",
+         "-pgnout", str(out), "-jsonout", str(summary), "-debug", str(log)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    for r in data["games"]:
+        for fault in ("illegal", "disconnects", "protocol", "on time", "fails the swap2"):
+            assert fault not in r["reason"], r
+    text = log.read_text()
+    assert "> SWAP2BOARD" in text and "> DONE" in text
+    games = sgf_games(out)
+    assert len(games) == 2
+    for game, r in zip(games, data["games"]):
+        root = game.get_root()
+        assert (root.get("PB"), root.get("PW")) == (r["first"], r["second"])
+        book = [n for n in game.get_main_sequence()[1:]
+                if n.has_property("C") and n.get("C") == "book"]
+        assert len(book) in (3, 4, 5, 6), len(book)
+        colours = [n.get_move()[0] for n in game.get_main_sequence()[1:] if n.get_move()[0]]
+        assert colours == (["b", "w"] * 200)[: len(colours)]
+    # A broken config says what is wrong.
+    proc = subprocess.run([arena_bin, "-swap2", "-engine", "cmd=x", "-engine", "cmd=y",
+                           "-each", "tc=1"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "swap2 opening is for gomoku" in proc.stderr
+
+
 # --- tengen against the reference engines -------------------------------------
 
 

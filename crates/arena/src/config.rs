@@ -26,7 +26,8 @@ engine keys (for -engine and -each):
       +cN/P Canadian (N moves in P seconds)
 options:
   -variant chess|chess960|xiangqi|shogi|go|gomoku|renju  -boardsize N  -komi K
-  -rule freestyle|standard|renju (gomoku)  -gocleanup on|off (Go: dead stones
+  -rule freestyle|standard|renju (gomoku)  -swap2 (gomoku: Gomocup's swap2 opening)
+  -gocleanup on|off (Go: dead stones
       agreed by final_status_list, else a kgs-genmove_cleanup phase; on)
   -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
   -openings file=F format=epd|fen|pgn|moves|gomocup order=sequential|random plies=N start=N
@@ -94,6 +95,12 @@ pub fn from_args(args: &[String]) -> Result<Tournament, String> {
             "resign" => {
                 t.adjudication.resign =
                     Some(resign_rule(&split_pairs(&vals, "-resign")?, "-resign")?)
+            }
+            "swap2" => {
+                if !vals.is_empty() {
+                    return Err("-swap2 takes no value".into());
+                }
+                t.variant.swap2 = true;
             }
             "repeat" | "recover" => {
                 if !vals.is_empty() && opt == "recover" {
@@ -170,6 +177,13 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         }
         "boardsize" => t.variant.board_size = num(v, field)?,
         "komi" => t.variant.komi = num(v, field)?,
+        "swap2" => {
+            t.variant.swap2 = match v.to_ascii_lowercase().as_str() {
+                "on" | "true" | "yes" => true,
+                "off" | "false" | "no" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
+        }
         "gocleanup" => {
             t.variant.go_cleanup = match v.to_ascii_lowercase().as_str() {
                 "on" | "true" | "yes" => true,
@@ -395,6 +409,9 @@ fn finish(
     entries: Vec<EngineEntry>,
     each: EngineEntry,
 ) -> Result<Tournament, String> {
+    if t.variant.swap2 && t.variant.kind != GameKind::Gomoku {
+        return Err("-swap2: the swap2 opening is for gomoku and renju".into());
+    }
     if entries.len() < 2 {
         return Err(format!(
             "at least two engines are needed (got {})\n\n{USAGE}",

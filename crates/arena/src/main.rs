@@ -12,6 +12,7 @@ mod process;
 mod referee;
 mod rng;
 mod stats;
+mod swap2;
 mod toml;
 mod tournament;
 

@@ -171,6 +171,8 @@ pub struct Variant {
     /// disagree, play on in a clean-up phase (off: two passes score every
     /// stone as alive).
     pub go_cleanup: bool,
+    /// Gomoku: each game opens by Gomocup's swap2 (`SWAP2BOARD`).
+    pub swap2: bool,
 }
 
 impl Default for Variant {
@@ -182,6 +184,7 @@ impl Default for Variant {
             komi: 7.5,
             rule: "freestyle".into(),
             go_cleanup: true,
+            swap2: false,
         }
     }
 }

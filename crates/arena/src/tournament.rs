@@ -8,9 +8,10 @@ use crate::game::{self, Adjudication, GameRecord, GameSpec, Opening};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
-use crate::referee::{make_referee, Outcome, Side, Variant};
+use crate::referee::{make_referee, Ending, Outcome, Side, Variant};
 use crate::rng::Rng;
 use crate::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
+use crate::swap2;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -394,16 +395,56 @@ impl Tournament {
                     players[s] = Some(make_player(&self.engines[s], label, transcript.clone()));
                 }
             }
-            let opening = self.opening(book, job.pair, referee.as_mut());
+            let mut job = job;
+            let mut opening = self.opening(book, job.pair, referee.as_mut());
+            let (a, b) = pick_two(&mut players, job.seats[0], job.seats[1]);
+            let (Some(mut a), Some(mut b)) = (a, b) else {
+                break;
+            };
+            // Swap2 decides the opening stones and who plays Black; an
+            // engine that fails it loses the game.
+            let mut forfeit = None;
+            if self.variant.swap2 {
+                match swap2::negotiate(referee.as_mut(), [a.as_mut(), b.as_mut()], SWAP2_TIMEOUT) {
+                    Ok(o) => {
+                        opening = Opening {
+                            start: None,
+                            moves: o.moves,
+                            in_record_notation: false,
+                        };
+                        if o.black == 1 {
+                            job.seats.swap(0, 1);
+                            std::mem::swap(&mut a, &mut b);
+                        }
+                    }
+                    Err((k, why)) => {
+                        let (loser, winner) = if k == 0 {
+                            (Side::First, Side::Second)
+                        } else {
+                            (Side::Second, Side::First)
+                        };
+                        let name = &self.engines[job.seats[loser.index()]].name;
+                        forfeit = Some(Ending::win(
+                            winner,
+                            format!("{name} fails the swap2 opening: {why}"),
+                        ));
+                    }
+                }
+            }
             let spec = GameSpec {
                 opening: opening.clone(),
                 tc: [self.tcs[job.seats[0]], self.tcs[job.seats[1]]],
                 margin: self.margin,
                 adjudication: self.adjudication,
             };
-            let (a, b) = pick_two(&mut players, job.seats[0], job.seats[1]);
-            let (Some(a), Some(b)) = (a, b) else { break };
-            let (moves, ending) = game::play(referee.as_mut(), [a.as_mut(), b.as_mut()], &spec);
+            let (moves, ending) = match forfeit {
+                Some(e) => {
+                    a.game_over(Some(matches!(e.outcome, Outcome::Win(Side::First))));
+                    b.game_over(Some(matches!(e.outcome, Outcome::Win(Side::Second))));
+                    (Vec::new(), e)
+                }
+                None => game::play(referee.as_mut(), [a.as_mut(), b.as_mut()], &spec),
+            };
             let tc_text = |tc: Option<TimeControl>| tc.map_or("-".to_string(), |t| t.to_string());
             let record = GameRecord {
                 players: [
@@ -556,6 +597,10 @@ fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
 type Seat<'a> = Option<&'a mut Box<dyn Player>>;
 
 /// Two distinct players out of the list, mutably.
+/// How long an engine may take over one swap2 answer (the opening is not
+/// on the game clock).
+const SWAP2_TIMEOUT: Duration = Duration::from_secs(30);
+
 fn pick_two(v: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (Seat<'_>, Seat<'_>) {
     if a == b || a >= v.len() || b >= v.len() {
         return (None, None);

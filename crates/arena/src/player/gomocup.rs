@@ -4,7 +4,9 @@
 //! the rule and the clock before every move.
 
 use super::ucilike::fault_text;
-use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use super::{
+    Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Swap2Answer, Thought,
+};
 use crate::process::Transcript;
 use crate::referee::Side;
 use std::time::{Duration, Instant};
@@ -207,6 +209,53 @@ impl Player for GomocupPlayer {
             self.conn.kill();
         }
         result
+    }
+
+    fn swap2(
+        &mut self,
+        setup: &GameSetup,
+        stones: &[String],
+        timeout: Duration,
+    ) -> Result<Swap2Answer, String> {
+        self.new_game(setup)?;
+        let mut lines = vec!["SWAP2BOARD".to_string()];
+        lines.extend(stones.iter().cloned());
+        lines.push("DONE".into());
+        let mut sent = Instant::now();
+        for line in &lines {
+            sent = self.conn.send(line).map_err(|e| fault_text(&e))?;
+        }
+        // One line answers: SWAP, or the stones as `x,y x,y ...`.
+        let reply = self.conn.wait_for(sent + timeout, |l| {
+            let t = l.trim();
+            let word = t
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
+            match word.as_str() {
+                "" | "MESSAGE" | "DEBUG" | "OK" => None,
+                "SWAP" => Some(Ok(Swap2Answer::Swap)),
+                "ERROR" | "UNKNOWN" => Some(Err(format!("it answered '{t}'"))),
+                _ => Some(
+                    t.split_whitespace()
+                        .map(|w| {
+                            point(w)
+                                .map(|p| format!("{},{}", p.x, p.y))
+                                .ok_or_else(|| format!("'{w}' is not a point"))
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(Swap2Answer::Stones),
+                ),
+            }
+        });
+        match reply {
+            Ok((answer, _)) => answer,
+            Err(e) => {
+                self.conn.kill();
+                Err(format!("no answer to SWAP2BOARD: {}", fault_text(&e)))
+            }
+        }
     }
 
     fn abandon(&mut self) {

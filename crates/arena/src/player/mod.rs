@@ -149,6 +149,15 @@ pub struct Thought {
     pub depth: Option<u32>,
 }
 
+/// An answer in Gomocup's swap2 opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap2Answer {
+    /// Take the other colour.
+    Swap,
+    /// Stones to add (points in wire notation).
+    Stones(Vec<String>),
+}
+
 /// How an engine failed to answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -165,6 +174,16 @@ pub trait Player: Send {
     /// Starts (or restarts) the engine if needed and prepares a new game.
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), String>;
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault>;
+    /// Gomocup's swap2 opening: the stones so far (none, three or five);
+    /// the engine places stones or swaps colours. Errors name the fault.
+    fn swap2(
+        &mut self,
+        _setup: &GameSetup,
+        _stones: &[String],
+        _timeout: Duration,
+    ) -> Result<Swap2Answer, String> {
+        Err("swap2 needs a Gomocup brain".into())
+    }
     /// Go: the engine's list of dead stones after `moves` (GTP
     /// `final_status_list dead`); `None` when it cannot tell.
     fn dead_stones(&mut self, _moves: &[String]) -> Result<Option<Vec<String>>, Fault> {
