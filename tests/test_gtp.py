@@ -295,6 +295,28 @@ def test_gogui_interrupt_ends_a_long_genmove(eng):
     eng.ok("level 1")
 
 
+def test_fixed_playouts_override_the_clock(eng):
+    eng.ok("boardsize 9")
+    eng.ok("clear_board")
+    assert eng.ok("tengen-playouts") == "0"
+    eng.ok("tengen-playouts 300")
+    assert eng.ok("tengen-playouts") == "300"
+    # A 5 s byo-yomi would take seconds; 300 playouts answer at once.
+    eng.ok("time_settings 0 5 1")
+    t = time.time()
+    eng.ok("genmove b")
+    assert time.time() - t < 2.0
+    eng.ok("tengen-playouts 0")
+    t = time.time()
+    eng.ok("genmove w")
+    assert time.time() - t > 2.0  # the clock rules again
+    eng.ok("tengen-playouts 300")
+    assert eng.fail("tengen-playouts x") == "syntax error"
+    eng.ok("tengen-playouts 0")
+    assert eng.ok("tengen-playouts") == "0"
+    eng.ok("time_settings 0 0 0")
+
+
 def test_gogui_and_katago_setup_commands(eng):
     eng.ok("boardsize 9")
     eng.ok("clear_board")

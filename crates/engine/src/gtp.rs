@@ -96,6 +96,7 @@ const COMMANDS: &[&str] = &[
     "stop",
     "tengen-ko_rule",
     "tengen-threads",
+    "tengen-playouts",
     "tengen-ownership",
 ];
 
@@ -193,6 +194,9 @@ struct Session {
     pending: VecDeque<String>,
     /// Positions before each `gogui-setup` / `set_position`.
     setup_undo: Vec<Game>,
+    /// `tengen-playouts n`: this many playouts a move whatever the clock
+    /// says (fixed-work matches on a loaded machine); `None` when off.
+    fixed_playouts: Option<u64>,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -217,6 +221,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         input,
         pending: start.first.into_iter().collect(),
         setup_undo: Vec::new(),
+        fixed_playouts: None,
     };
     loop {
         let raw = match s.pending.pop_front() {
@@ -494,6 +499,16 @@ impl Session {
                     .collect();
                 Ok(rows.join("\n"))
             }
+            "tengen-playouts" => match a.first() {
+                None => Ok(self.fixed_playouts.unwrap_or(0).to_string()),
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) => {
+                        self.fixed_playouts = (n > 0).then_some(n.min(100_000_000));
+                        Ok(String::new())
+                    }
+                    Err(_) => Err(syntax()),
+                },
+            },
             "tengen-threads" => parse_int::<usize>(a.first()).map(|n| {
                 self.threads = n.clamp(1, 256);
                 String::new()
@@ -778,6 +793,13 @@ impl Session {
             time: None,
             threads: self.threads,
         };
+        if let Some(n) = self.fixed_playouts {
+            return Limits {
+                playouts: Some(n),
+                time: None,
+                threads: self.threads,
+            };
+        }
         let st = &self.settings;
         let clock = self.clocks[c.index()];
         if st.kind == TimeKind::None || !clock.known {
