@@ -88,8 +88,12 @@ impl tengen_search::Position for Position {
         !self.board().in_check()
     }
 
+    /// Captures, promotions, and drops that give check: in shogi a checking
+    /// drop is often the whole attack, and the pruning of quiet moves at
+    /// low depth would otherwise skip it.
     fn is_tactical(&self, m: Move) -> bool {
-        m.is_promotion() || self.board().piece_at(m.to()).is_some()
+        let b = self.board();
+        m.is_promotion() || b.piece_at(m.to()).is_some() || (m.is_drop() && b.gives_check(m))
     }
 
     fn tactical_value(&self, m: Move) -> i32 {
