@@ -529,16 +529,21 @@ def test_go_cleanup_phase_tengen_vs_gnugo_without_capture_all_dead(arena_bin, te
 @pytest.mark.skipif(not GNUGO, reason="needs gnugo")
 def test_go_dead_stones_agreed_gnugo_vs_gnugo_and_cleanup_off(arena_bin, tmp_path):
     # Two copies of one GNU Go name the same dead stones: they are removed
-    # and the board scored by area without a clean-up phase.
+    # and the board scored by area without a clean-up phase. Both modes
+    # run at once, from the same opening.
+    procs = {}
     for mode in ("on", "off"):
         out_sgf, summary = tmp_path / ("g%s.sgf" % mode), tmp_path / ("s%s.json" % mode)
-        proc = subprocess.run(
+        procs[mode] = subprocess.Popen(
             [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "7", "-gocleanup", mode]
             + gnugo_plain(0, "g1") + gnugo_plain(0, "g2")
             + ["-each", "proto=gtp", "tc=30+0.5", "-games", "1", "-openings", "plies=3",
                "-srand", "7", "-pgnout", str(out_sgf), "-jsonout", str(summary)],
-            capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr + proc.stdout
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for mode in ("on", "off"):
+        out_sgf, summary = tmp_path / ("g%s.sgf" % mode), tmp_path / ("s%s.json" % mode)
+        stdout, stderr = procs[mode].communicate(timeout=300)
+        assert procs[mode].returncode == 0, stderr + stdout
         data = json.loads(summary.read_text())
         assert data["game"] == "go" and data["encounters"][0]["games"] == 1
         reason = data["games"][0]["reason"]
@@ -705,7 +710,7 @@ def test_tengen_vs_tengen_in_every_alpha_beta_and_go_protocol(arena_bin, tengen_
         [arena_bin, "-variant", variant] + extra
         + ["-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
            "-each", "proto=" + proto, "tc=" + tc, "timemargin=1000", "-games", "2",
-           "-maxmoves", "40", "-openings", "plies=2", "-srand", "4",
+           "-maxmoves", "24" if variant == "shogi" else "40", "-openings", "plies=2", "-srand", "4",
            "-pgnout", str(out), "-jsonout", str(summary)],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr + proc.stdout
@@ -747,7 +752,7 @@ def test_tengen_vs_fairy_stockfish_shogi_over_usi(arena_bin, tengen_bin, tmp_pat
     proc = subprocess.run(
         [arena_bin, "-variant", "shogi", "-engine", "cmd=" + tengen_bin, "name=tengen",
          "-engine", "cmd=" + FAIRY, "name=fsf", "option.Skill Level=0", "option.Threads=1",
-         "-each", "proto=usi", "tc=3+b0.3", "timemargin=1000", "-games", "2", "-maxmoves", "30",
+         "-each", "proto=usi", "tc=3+b0.3", "timemargin=1000", "-games", "2", "-maxmoves", "24",
          "-openings", "plies=2", "-srand", "6", "-pgnout", str(out), "-jsonout", str(summary)],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr + proc.stdout

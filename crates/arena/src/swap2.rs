@@ -22,11 +22,11 @@ pub struct Swap2Opening {
 pub type Swap2Fault = (usize, String);
 
 /// Plays the opening between `players[0]` (who places the first three
-/// stones) and `players[1]`.
+/// stones) and `players[1]`; `turns` is each one's time for an answer.
 pub fn negotiate(
     referee: &mut dyn Referee,
     players: [&mut dyn Player; 2],
-    timeout: Duration,
+    turns: [Duration; 2],
 ) -> Result<Swap2Opening, Swap2Fault> {
     let [first, second] = players;
     let setup = referee.setup();
@@ -47,13 +47,13 @@ pub fn negotiate(
         }
         Ok(())
     };
-    let three = match first.swap2(&setup, &[], timeout) {
+    let three = match first.swap2(&setup, &[], turns[0]) {
         Ok(Swap2Answer::Stones(s)) if s.len() == 3 => s,
         Ok(other) => return Err((0, format!("three stones expected, got {other:?}"))),
         Err(e) => return Err((0, e)),
     };
     place(referee, &mut moves, 0, &three)?;
-    match second.swap2(&setup, &moves, timeout) {
+    match second.swap2(&setup, &moves, turns[1]) {
         Ok(Swap2Answer::Swap) => return Ok(Swap2Opening { moves, black: 1 }),
         Ok(Swap2Answer::Stones(s)) if s.len() == 1 => {
             place(referee, &mut moves, 1, &s)?;
@@ -68,7 +68,7 @@ pub fn negotiate(
         }
         Err(e) => return Err((1, e)),
     }
-    match first.swap2(&setup, &moves, timeout) {
+    match first.swap2(&setup, &moves, turns[0]) {
         Ok(Swap2Answer::Swap) => Ok(Swap2Opening { moves, black: 0 }),
         Ok(Swap2Answer::Stones(s)) if s.len() == 1 => {
             place(referee, &mut moves, 0, &s)?;
@@ -130,7 +130,7 @@ mod tests {
         let mut referee =
             GomokuReferee::new(15, "freestyle".parse().unwrap()).expect("a 15x15 board");
         let (mut a, mut b) = (scripted(a), scripted(b));
-        negotiate(&mut referee, [&mut a, &mut b], Duration::from_secs(1))
+        negotiate(&mut referee, [&mut a, &mut b], [Duration::from_secs(1); 2])
     }
 
     #[test]

@@ -405,7 +405,11 @@ impl Tournament {
             // engine that fails it loses the game.
             let mut forfeit = None;
             if self.variant.swap2 {
-                match swap2::negotiate(referee.as_mut(), [a.as_mut(), b.as_mut()], SWAP2_TIMEOUT) {
+                let turns = [
+                    swap2_turn(self.tcs[job.seats[0]]),
+                    swap2_turn(self.tcs[job.seats[1]]),
+                ];
+                match swap2::negotiate(referee.as_mut(), [a.as_mut(), b.as_mut()], turns) {
                     Ok(o) => {
                         opening = Opening {
                             start: None,
@@ -597,9 +601,19 @@ fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
 type Seat<'a> = Option<&'a mut Box<dyn Player>>;
 
 /// Two distinct players out of the list, mutably.
-/// How long an engine may take over one swap2 answer (the opening is not
-/// on the game clock).
-const SWAP2_TIMEOUT: Duration = Duration::from_secs(30);
+/// An engine's time for one swap2 answer (the opening is off the game
+/// clock): a twentieth of the base time plus the increment, or the time
+/// per move, within 0.2..10 s; 5 s without a clock.
+fn swap2_turn(tc: Option<TimeControl>) -> Duration {
+    let ms = match tc {
+        None => 5_000,
+        Some(tc) => tc
+            .movetime_ms
+            .unwrap_or(tc.base_ms / 20 + tc.inc_ms)
+            .clamp(200, 10_000),
+    };
+    Duration::from_millis(ms)
+}
 
 fn pick_two(v: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (Seat<'_>, Seat<'_>) {
     if a == b || a >= v.len() || b >= v.len() {

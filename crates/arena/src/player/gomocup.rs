@@ -12,6 +12,9 @@ use crate::referee::Side;
 use std::time::{Duration, Instant};
 use tengen_protocol::host::gomocup::{parse_reply, Command, Owner, Point, Reply};
 
+/// How late a swap2 answer may come after its turn time.
+const SWAP2_GRACE: Duration = Duration::from_secs(10);
+
 pub struct GomocupPlayer {
     conn: Conn,
     started_once: bool,
@@ -215,18 +218,27 @@ impl Player for GomocupPlayer {
         &mut self,
         setup: &GameSetup,
         stones: &[String],
-        timeout: Duration,
+        turn: Duration,
     ) -> Result<Swap2Answer, String> {
         self.new_game(setup)?;
-        let mut lines = vec!["SWAP2BOARD".to_string()];
+        let turn_ms = u64::try_from(turn.as_millis()).unwrap_or(u64::MAX);
+        let mut lines = vec![
+            Command::Info {
+                key: "timeout_turn".into(),
+                value: turn_ms.to_string(),
+            }
+            .to_string(),
+            "SWAP2BOARD".to_string(),
+        ];
         lines.extend(stones.iter().cloned());
         lines.push("DONE".into());
         let mut sent = Instant::now();
         for line in &lines {
             sent = self.conn.send(line).map_err(|e| fault_text(&e))?;
         }
-        // One line answers: SWAP, or the stones as `x,y x,y ...`.
-        let reply = self.conn.wait_for(sent + timeout, |l| {
+        // One line answers: SWAP, or the stones as `x,y x,y ...`. The
+        // opening is off the clock; a late answer is still a fault.
+        let reply = self.conn.wait_for(sent + turn + SWAP2_GRACE, |l| {
             let t = l.trim();
             let word = t
                 .split_whitespace()

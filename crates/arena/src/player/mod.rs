@@ -175,7 +175,8 @@ pub trait Player: Send {
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), String>;
     fn think(&mut self, req: &MoveRequest<'_>) -> Result<Thought, Fault>;
     /// Gomocup's swap2 opening: the stones so far (none, three or five);
-    /// the engine places stones or swaps colours. Errors name the fault.
+    /// the engine places stones or swaps colours within about `turn`.
+    /// Errors name the fault.
     fn swap2(
         &mut self,
         _setup: &GameSetup,
