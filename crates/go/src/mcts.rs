@@ -326,10 +326,39 @@ fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> 
         .filter(|&p| game.is_legal(color, Move::Play(p)))
         .map(Move::Play)
         .collect();
+    // On big boards a first- or second-line move with no stone near it is
+    // never worth its tempo, but the AMAF values of light playouts like
+    // them; drop them at the root unless nothing else is left.
+    if b.size() >= 13 && filter.allow.is_empty() {
+        let kept: Vec<Move> = v
+            .iter()
+            .copied()
+            .filter(|&m| match m {
+                Move::Play(p) => !is_lonely_edge_move(b, p),
+                Move::Pass => true,
+            })
+            .collect();
+        if !kept.is_empty() {
+            v = kept;
+        }
+    }
     if !filter.no_pass || v.is_empty() {
         v.push(Move::Pass);
     }
     v
+}
+
+/// A point on the first two lines with no stone within two points (a
+/// 5x5 square around it).
+fn is_lonely_edge_move(b: &Board, p: Point) -> bool {
+    let n = b.size();
+    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
+    if line > 1 {
+        return false;
+    }
+    let (x0, x1) = (p.x().saturating_sub(2), (p.x() + 2).min(n - 1));
+    let (y0, y1) = (p.y().saturating_sub(2), (p.y() + 2).min(n - 1));
+    !(y0..=y1).any(|y| (x0..=x1).any(|x| b.cell(Point::from_xy(x, y)) != Cell::Empty))
 }
 
 /// Heuristic prior for a child: (virtual visits, virtual wins, weight).
@@ -710,6 +739,27 @@ mod tests {
             &mut |_| false,
         );
         assert_eq!(move_name(a.candidates[0].mv), "D3");
+    }
+
+    #[test]
+    fn no_lonely_edge_moves_at_the_root_on_big_boards() {
+        let line = |m: Move, n: usize| match m {
+            Move::Play(p) => p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y()),
+            Move::Pass => usize::MAX,
+        };
+        let mut g = Game::new(19, 7.5);
+        let v = root_candidates(&g, Color::Black, &RootFilter::default());
+        assert!(v.iter().all(|&m| line(m, 19) >= 2));
+        assert_eq!(v.len(), 15 * 15 + 1);
+        // Next to a stone the second line is open again (a 3-3 invasion
+        // must be answered there), and 9x9 is left alone.
+        play(&mut g, Color::White, "C3");
+        let v = root_candidates(&g, Color::Black, &RootFilter::default());
+        assert!(v.contains(&Move::Play(Point::from_xy(3, 1))), "D2");
+        assert!(!v.contains(&Move::Play(Point::from_xy(10, 1))), "L2");
+        let g = Game::new(9, 7.0);
+        let v = root_candidates(&g, Color::Black, &RootFilter::default());
+        assert_eq!(v.len(), 82);
     }
 
     #[test]
