@@ -402,6 +402,19 @@ impl Frontend {
                 limits.move_time = Some(ms(self.settings.overhead_ms.max(50)));
             }
         }
+        // Main time spent, Japanese byo-yomi left: a period is lost unless
+        // used, so think for all of it (less the overhead) instead of
+        // stopping at the time manager's soft limit after an iteration.
+        if let Some(tc) = &limits.time {
+            if tc.remaining.is_zero()
+                && tc.increment.is_zero()
+                && !tc.byoyomi.is_zero()
+                && limits.move_time.is_none()
+            {
+                limits.move_time = Some(tc.byoyomi);
+                limits.time = None;
+            }
+        }
         if limits.is_unbounded() && !limits.infinite && !limits.ponder {
             // A bare `go` (cshogi without a time control) waits for a move.
             limits.move_time = Some(ms(self.settings.default_ms));
