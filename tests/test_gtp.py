@@ -150,6 +150,7 @@ def test_admin_commands(eng):
     assert eng.ok("get_random_seed") == "42"
     analyze = eng.ok("gogui-analyze_commands").split("\n")
     assert all(len(x.split("/")) >= 3 for x in analyze)
+    assert eng.ok("gogui_analyze_commands").split("\n") == analyze
 
 
 def test_setup_commands_and_errors(eng):

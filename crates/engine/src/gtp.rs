@@ -87,6 +87,7 @@ const COMMANDS: &[&str] = &[
     "kata-genmove_analyze",
     "genmove_analyze",
     "gogui-analyze_commands",
+    "gogui_analyze_commands",
     "gogui-play_sequence",
     "gogui-setup",
     "gogui-undo_setup",
@@ -458,7 +459,8 @@ impl Session {
             "lz-genmove_analyze" | "kata-genmove_analyze" | "genmove_analyze" => {
                 return self.genmove_analyze(cmd);
             }
-            "gogui-analyze_commands" => Ok(gogui_commands()),
+            // The second name is older GoGui's.
+            "gogui-analyze_commands" | "gogui_analyze_commands" => Ok(gogui_commands()),
             "gogui-play_sequence" => self.play_sequence(a),
             "gogui-setup" => self.setup(a, false),
             "set_position" => self.setup(a, true),
