@@ -119,7 +119,7 @@ fn distance_band(a: Square, b: Square) -> usize {
 fn proximity(kings: [Option<Square>; 2], color: Color, kind: Kind, sq: Square) -> i32 {
     let k = kind.index();
     let own = kings[color.index()].map_or(0, |ks| DEFEND[k][distance_band(sq, ks)]);
-    let opp = kings[color.flip().index()].map_or(0, |ks| ATTACK[k][distance_band(sq, ks)]);
+    let opp = kings[color.flip().index()].map_or(0, |ks| ATTACK[k][distance_band(sq, ks)] * 3 / 2);
     own + opp
 }
 
