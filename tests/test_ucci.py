@@ -395,7 +395,13 @@ def test_newgame_and_options(eng):
 def test_long_search_reports_currmove(eng):
     eng.send("position startpos")
     eng.send("go infinite")
-    eng.silent_for(1.5)
+    # The engine names the root move it is on once a search has run a
+    # second; when the next root move starts depends on the machine's
+    # load, so wait for it (bounded) rather than for a fixed time.
+    deadline = time.time() + 15
+    while time.time() < deadline and not any(
+            l.startswith("< info currmove ") for l in eng.log):
+        eng.silent_for(0.5)
     eng.send("stop")
     lines = eng.until(terminator)
     assert lines
