@@ -398,10 +398,8 @@ def test_long_search_reports_currmove(eng):
     # The engine names the root move it is on once a search has run a
     # second; when the next root move starts depends on the machine's
     # load, so wait for it (bounded) rather than for a fixed time.
-    deadline = time.time() + 15
-    while time.time() < deadline and not any(
-            l.startswith("< info currmove ") for l in eng.log):
-        eng.silent_for(0.5)
+    seen = eng.until(lambda l: l.startswith("info currmove "), timeout=15)
+    assert all(l.startswith("info") for l in seen), seen
     eng.send("stop")
     lines = eng.until(terminator)
     assert lines
