@@ -1,39 +1,76 @@
-//! Solves the tsume positions of tests/tsume.txt and prints time and nodes:
-//! `cargo run --release -p tengen-shogi --example tsume [nodes]`.
+//! Solves tsume problems and prints, per problem, the label, the result,
+//! nodes, seconds, the SFEN and the mate line (USI moves):
+//! `cargo run --release -p tengen-shogi --example tsume -- [options]`
+//!   --nodes N     node cap per problem (default 2,000,000 unless --ms)
+//!   --ms T        time budget per problem in milliseconds
+//!   --entries E   table entries (default: the solver's default)
+//!   --file F      problem file (`<sfen> ;<label>` lines); default tests/tsume.txt
+//!   --check       only print the problems that our SFEN parser accepts
 use tengen_shogi::dfpn::{Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Position;
 
 fn main() {
-    let nodes: u64 = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opt = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let ms: Option<u64> = opt("--ms").and_then(|s| s.parse().ok());
+    let nodes: Option<u64> = opt("--nodes")
         .and_then(|s| s.parse().ok())
-        .unwrap_or(2_000_000);
-    let text = include_str!("../tests/tsume.txt");
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let Some((sfen, label)) = line.split_once(" ;") else {
+        .or(if ms.is_none() { Some(2_000_000) } else { None });
+    let entries: Option<usize> = opt("--entries").and_then(|s| s.parse().ok());
+    let check = args.iter().any(|a| a == "--check");
+    let text = match opt("--file") {
+        Some(f) => std::fs::read_to_string(&f).unwrap_or_else(|e| {
+            eprintln!("{f}: {e}");
+            std::process::exit(2)
+        }),
+        None => include_str!("../tests/tsume.txt").to_string(),
+    };
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            if check {
+                println!("{line}");
+            }
             continue;
-        };
+        }
+        let (sfen, label) = line.split_once(" ;").unwrap_or((line, "?"));
         let Ok(pos) = Position::from_usi(sfen, &[]) else {
             continue;
         };
+        if check {
+            println!("{line}");
+            continue;
+        }
         let t = std::time::Instant::now();
-        let mut s = Solver::new(TsumeLimits {
-            nodes: Some(nodes),
+        let mut limits = TsumeLimits {
+            nodes,
+            time: ms.map(std::time::Duration::from_millis),
             ..Default::default()
-        });
+        };
+        if let Some(e) = entries {
+            limits.max_entries = e;
+        }
+        let mut s = Solver::new(limits);
         let r = s.solve(&pos);
-        let got = match &r {
-            TsumeResult::Mate(l) => l.len().to_string(),
-            TsumeResult::NoMate => "nomate".into(),
-            TsumeResult::Timeout => "timeout".into(),
+        let secs = t.elapsed().as_secs_f64();
+        let (got, pv) = match &r {
+            TsumeResult::Mate(l) => (
+                l.len().to_string(),
+                l.iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            TsumeResult::NoMate => ("nomate".into(), String::new()),
+            TsumeResult::Timeout => ("timeout".into(), String::new()),
         };
         println!(
-            "{label:>7} {got:>7} {:>9} nodes {:>8.3}s  {sfen}",
-            s.nodes(),
-            t.elapsed().as_secs_f64()
+            "{label:>7} {got:>7} {:>9} nodes {secs:>8.3}s ;{sfen};{pv}",
+            s.nodes()
         );
     }
 }

@@ -4,20 +4,37 @@
 //! defender plays every legal reply. A node's proof number counts how many
 //! leaves at least must still be proven for the attacker to mate, its
 //! disproof number how many for the defender to escape. Children are
-//! expanded under thresholds (Nagai's MID with the 1+epsilon trick), results live in a transposition table, and a
-//! position repeated on the current path counts as an escape: a mate that
-//! only works by repetition is not a mate. Drop-pawn mate never counts as
-//! mate because the move generator never produces it.
+//! expanded under thresholds (Nagai's MID with the 1+epsilon trick).
+//!
+//! The transposition table is keyed on the board alone (pieces on squares
+//! and the side to move) and every entry keeps both hands, so one entry
+//! answers for other hands too: a position proven with attacker hand H is
+//! mate with any hand containing H (and a defender hand contained in the
+//! stored one); a position disproven with hand H is disproven for any hand
+//! contained in H.
+//!
+//! A position repeated on the current path counts as an escape: a mate
+//! that only works by repetition is not a mate. Such a disproof depends on
+//! the path, so it carries the path index of the repeated position; it is
+//! kept only for the parent's own loop and reaches the table only once the
+//! search is back at (or above) that position, where it no longer depends
+//! on anything outside the subtree. Drop-pawn mate never counts as mate
+//! because the move generator never produces it.
 
 use crate::board::Board;
 use crate::position::Position;
-use crate::types::Move;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::types::{Color, Move};
+use crate::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const INF: u32 = 100_000_000;
+/// No repetition below: the result holds whatever the path.
+const NO_REP: u32 = u32::MAX;
+/// Entries per table cluster (all share the board part of the key).
+const CLUSTER: usize = 8;
+/// The top bit of each of the seven hand bytes.
+const GUARD: u64 = 0x0080_8080_8080_8080;
 
 /// What the solver concluded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,33 +48,247 @@ pub enum TsumeResult {
     Timeout,
 }
 
+/// A hand as seven count bytes (pawn first).
+fn pack_hand(h: &[u8; 7]) -> u64 {
+    h.iter()
+        .enumerate()
+        .fold(0, |v, (i, &c)| v | (u64::from(c.min(127)) << (8 * i)))
+}
+
+/// Whether hand `a` holds at least as many pieces of every kind as `b`.
+#[inline]
+fn contains(a: u64, b: u64) -> bool {
+    (a | GUARD).wrapping_sub(b) & GUARD == GUARD
+}
+
+/// A position as the table sees it.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
+struct Key {
+    /// Board and side to move, hands left out.
+    board: u64,
+    /// The attacker's and the defender's hands.
+    att: u64,
+    def: u64,
+    /// The full key (hands included), for repetitions.
+    full: u64,
+}
+
+impl Key {
+    fn of(b: &Board, attacker: Color) -> Key {
+        let mut board = b.key();
+        for c in [Color::Black, Color::White] {
+            for (i, &n) in b.hand(c).iter().enumerate() {
+                board = board.wrapping_sub(zobrist::HAND[c.index()][i].wrapping_mul(u64::from(n)));
+            }
+        }
+        Key {
+            board,
+            att: pack_hand(b.hand(attacker)),
+            def: pack_hand(b.hand(attacker.flip())),
+            full: b.key(),
+        }
+    }
+}
+
+/// A search result: numbers from the attacker's point of view.
+#[derive(Clone, Copy, Debug)]
+struct Res {
     pn: u32,
     dn: u32,
     /// For proven nodes: plies to mate along the proof found.
     dist: u32,
+    /// For disproven nodes: the path index of the repeated position the
+    /// disproof rests on, or `NO_REP`.
+    rep: u32,
 }
 
-/// Zobrist keys are already uniformly random: hash them as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+impl Res {
+    const fn new(pn: u32, dn: u32) -> Res {
+        Res {
+            pn,
+            dn,
+            dist: 0,
+            rep: NO_REP,
         }
     }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
+    const PROVEN: Res = Res::new(0, INF);
+    const DISPROVEN: Res = Res::new(INF, 0);
+    fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
     }
 }
 
-type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+/// One table entry. The board key lives in its own array (one cache
+/// line per cluster) and the rest is packed in four words, so an all-zero
+/// table is empty and can come from the allocator already zeroed.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    att: u64,
+    def: u64,
+    pn: u32,
+    dn: u32,
+    dist: u32,
+    /// Nodes spent below this entry (replacement priority).
+    work: u32,
+}
+
+impl Entry {
+    fn unpack(w: &[u64; 4]) -> Entry {
+        Entry {
+            att: w[0],
+            def: w[1],
+            pn: (w[2] >> 32) as u32,
+            dn: w[2] as u32,
+            dist: (w[3] >> 32) as u32,
+            work: w[3] as u32,
+        }
+    }
+    fn pack(&self) -> [u64; 4] {
+        [
+            self.att,
+            self.def,
+            (u64::from(self.pn) << 32) | u64::from(self.dn),
+            (u64::from(self.dist) << 32) | u64::from(self.work),
+        ]
+    }
+}
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    /// A proof or disproof (possibly from another hand), or the exact
+    /// entry of this position.
+    hit: Option<(Res, u32)>,
+    /// Lower bounds from entries of the same board with other hands: a
+    /// hand that is worse for the attacker needs at least as much proof.
+    pn_floor: u32,
+    dn_floor: u32,
+}
+
+/// Clusters of `CLUSTER` entries, indexed by the board key. A zero board
+/// key marks an empty slot (a real zero key is never stored).
+struct Table {
+    keys: Vec<u64>,
+    data: Vec<[u64; 4]>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(max_entries: usize) -> Table {
+        let clusters = (max_entries / CLUSTER).max(1);
+        let clusters = if clusters.is_power_of_two() {
+            clusters
+        } else {
+            clusters.next_power_of_two() / 2
+        };
+        Table {
+            keys: vec![0u64; clusters * CLUSTER],
+            data: vec![[0u64; 4]; clusters * CLUSTER],
+            mask: clusters - 1,
+        }
+    }
+
+    fn cluster(&self, board: u64) -> usize {
+        (((board >> 20) as usize) & self.mask) * CLUSTER
+    }
+
+    fn probe(&self, k: &Key) -> Probe {
+        let mut out = Probe::default();
+        let mut proof: Option<u32> = None;
+        let mut exact = None;
+        let base = self.cluster(k.board);
+        let keys = self.keys.get(base..base + CLUSTER).unwrap_or(&[]);
+        for (i, &bk) in keys.iter().enumerate() {
+            if bk != k.board || bk == 0 {
+                continue;
+            }
+            let Some(w) = self.data.get(base + i) else {
+                continue;
+            };
+            let e = Entry::unpack(w);
+            // Entries whose attacker is at least as well off as here.
+            let better = contains(e.att, k.att) && contains(k.def, e.def);
+            // Entries whose attacker is at most as well off as here.
+            let worse = contains(k.att, e.att) && contains(e.def, k.def);
+            if e.pn == 0 && worse {
+                proof = Some(proof.map_or(e.dist, |d: u32| d.min(e.dist)));
+            } else if e.dn == 0 && better {
+                out.hit = Some((Res::DISPROVEN, e.work));
+                return out;
+            }
+            if e.att == k.att && e.def == k.def {
+                exact = Some(e);
+            } else if better {
+                out.pn_floor = out.pn_floor.max(e.pn);
+            } else if worse {
+                out.dn_floor = out.dn_floor.max(e.dn);
+            }
+        }
+        if let Some(dist) = proof {
+            out.hit = Some((
+                Res {
+                    dist,
+                    ..Res::PROVEN
+                },
+                0,
+            ));
+        } else if let Some(e) = exact {
+            out.hit = Some((
+                Res {
+                    pn: e.pn,
+                    dn: e.dn,
+                    dist: e.dist,
+                    rep: NO_REP,
+                },
+                e.work,
+            ));
+        }
+        out
+    }
+
+    fn store(&mut self, k: &Key, r: Res, work: u32) {
+        if k.board == 0 {
+            return;
+        }
+        let e = Entry {
+            att: k.att,
+            def: k.def,
+            pn: r.pn,
+            dn: r.dn,
+            dist: r.dist,
+            work,
+        };
+        let base = self.cluster(k.board);
+        let mut victim = 0;
+        let mut victim_score = u64::MAX;
+        for i in 0..CLUSTER {
+            let bk = self.keys.get(base + i).copied().unwrap_or(0);
+            if bk == 0 {
+                victim = i;
+                break;
+            }
+            let old = self.data.get(base + i).map_or(e, Entry::unpack);
+            if bk == k.board && old.att == e.att && old.def == e.def {
+                victim = i;
+                break;
+            }
+            // Keep proofs and disproofs, then the costly entries.
+            let fin = u64::from(old.pn == 0 || old.dn == 0);
+            let score = (fin << 32) | u64::from(old.work);
+            if score < victim_score {
+                victim_score = score;
+                victim = i;
+            }
+        }
+        if let (Some(bk), Some(w)) = (
+            self.keys.get_mut(base + victim),
+            self.data.get_mut(base + victim),
+        ) {
+            *bk = k.board;
+            *w = e.pack();
+        }
+    }
+}
 
 /// Limits of one solve.
 pub struct TsumeLimits<'a> {
@@ -65,7 +296,7 @@ pub struct TsumeLimits<'a> {
     pub nodes: Option<u64>,
     /// Checked regularly: set it to abort (USI `stop`).
     pub stop: Option<&'a AtomicBool>,
-    /// Table size cap in entries; the table is cleared when it fills.
+    /// Table size in entries (rounded down to a power of two clusters).
     pub max_entries: usize,
 }
 
@@ -75,9 +306,21 @@ impl Default for TsumeLimits<'_> {
             time: None,
             nodes: None,
             stop: None,
-            max_entries: 4_000_000,
+            max_entries: 1 << 21,
         }
     }
+}
+
+/// A move of an expanded node.
+struct Child {
+    m: Move,
+    key: Key,
+    /// Path index when the child repeats a position on the path.
+    rep: u32,
+    /// First estimate, used until the table has something better.
+    init: Res,
+    /// The last result the child's search returned here.
+    last: Option<Res>,
 }
 
 pub struct Solver<'a> {
@@ -85,19 +328,23 @@ pub struct Solver<'a> {
     limits: TsumeLimits<'a>,
     start: Instant,
     nodes: u64,
+    next_check: u64,
     aborted: bool,
-    /// Keys of the positions on the current path (repetition test).
+    attacker: Color,
+    /// Full keys of the positions on the current path (repetition test).
     path: Vec<u64>,
 }
 
 impl<'a> Solver<'a> {
     pub fn new(limits: TsumeLimits<'a>) -> Solver<'a> {
         Solver {
-            table: Table::default(),
+            table: Table::new(limits.max_entries),
             limits,
             start: Instant::now(),
             nodes: 0,
+            next_check: 0,
             aborted: false,
+            attacker: Color::Black,
             path: Vec::new(),
         }
     }
@@ -109,16 +356,19 @@ impl<'a> Solver<'a> {
     /// Solves `pos` for the side to move as the attacker.
     pub fn solve(&mut self, pos: &Position) -> TsumeResult {
         self.start = Instant::now();
+        self.next_check = 0;
+        self.aborted = false;
         let mut board = pos.board().clone();
-        // Positions of the game before the problem count for repetition too.
+        self.attacker = board.side_to_move();
         self.path.clear();
-        let (pn, _) = self.mid(&mut board, INF - 1, INF - 1, true);
-        if self.aborted {
-            return TsumeResult::Timeout;
-        }
-        if pn != 0 {
+        let r = self.mid(&mut board, INF - 1, INF - 1, true);
+        if r.dn == 0 && !self.aborted {
             return TsumeResult::NoMate;
         }
+        if r.pn != 0 {
+            return TsumeResult::Timeout;
+        }
+        self.aborted = false;
         match self.principal_line(pos.board()) {
             Some(line) => TsumeResult::Mate(line),
             None => TsumeResult::Timeout,
@@ -129,7 +379,8 @@ impl<'a> Solver<'a> {
         if self.aborted {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 256;
             let stop = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
             let nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
@@ -140,109 +391,130 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
-    fn lookup(&self, key: u64) -> Entry {
-        self.table.get(&key).copied().unwrap_or(Entry {
-            pn: 1,
-            dn: 1,
-            dist: 0,
-        })
+    fn key(&self, board: &Board) -> Key {
+        Key::of(board, self.attacker)
     }
 
-    fn store(&mut self, key: u64, e: Entry) {
-        if self.table.len() >= self.limits.max_entries {
-            // Crude but safe: forget everything unproven.
-            self.table.retain(|_, v| v.pn == 0 || v.dn == 0);
-            if self.table.len() >= self.limits.max_entries * 3 / 4 {
-                self.table.clear();
-            }
-        }
-        self.table.insert(key, e);
-    }
-
-    /// The moves of a node: checks for the attacker, everything for the
-    /// defender.
-    fn children(board: &Board, or_node: bool) -> Vec<(Move, u64)> {
+    /// The moves of a node with their first estimates: checks for the
+    /// attacker, everything for the defender.
+    fn expand(&mut self, board: &mut Board, or_node: bool) -> Vec<Child> {
         let mut moves = Vec::with_capacity(128);
         board.legal_moves(&mut moves);
-        let mut out = Vec::with_capacity(if or_node { 16 } else { moves.len() });
+        let mut kids = Vec::with_capacity(if or_node { 16 } else { moves.len() });
         for m in moves {
             if or_node && !board.gives_check(m) {
                 continue;
             }
-            let mut b = board.clone();
-            b.do_move(m);
-            out.push((m, b.key()));
+            let captured = board.do_move(m);
+            let key = self.key(board);
+            let rep = self
+                .path
+                .iter()
+                .position(|&k| k == key.full)
+                .map_or(NO_REP, |i| i as u32);
+            let init = if rep == NO_REP {
+                self.initial(board, &key, !or_node)
+            } else {
+                Res::new(1, 1)
+            };
+            board.undo_move(m, captured);
+            kids.push(Child {
+                m,
+                key,
+                rep,
+                init,
+                last: None,
+            });
         }
-        out
+        kids
+    }
+
+    /// First proof and disproof numbers of a new child.
+    fn initial(&mut self, _board: &Board, _key: &Key, _or_node: bool) -> Res {
+        Res::new(1, 1)
+    }
+
+    /// What is known of a child now.
+    fn value(&self, c: &Child) -> Res {
+        if c.rep != NO_REP {
+            return Res {
+                rep: c.rep,
+                ..Res::DISPROVEN
+            };
+        }
+        let p = self.table.probe(&c.key);
+        let floor = |r: Res| Res {
+            pn: r.pn.max(p.pn_floor),
+            dn: r.dn.max(p.dn_floor),
+            ..r
+        };
+        match (p.hit, c.last) {
+            (Some((r, _)), _) if r.is_final() => r,
+            (_, Some(l)) if l.dn == 0 => l,
+            (Some((r, _)), _) => floor(r),
+            (None, Some(l)) => l,
+            (None, None) => floor(c.init),
+        }
     }
 
     /// Expands `board` until its proof or disproof number reaches its
-    /// threshold; returns (pn, dn) from the attacker's point of view.
-    fn mid(&mut self, board: &mut Board, th_pn: u32, th_dn: u32, or_node: bool) -> (u32, u32) {
+    /// threshold; returns its numbers from the attacker's point of view.
+    fn mid(&mut self, board: &mut Board, th_pn: u32, th_dn: u32, or_node: bool) -> Res {
         self.nodes += 1;
-        let key = board.key();
-        if self.path.contains(&key) {
-            // Repetition: not a mate along this path. Not stored, since
-            // it depends on the path.
-            return (INF, 0);
-        }
-        let kids = Self::children(board, or_node);
-        if kids.is_empty() {
-            // The attacker has no check: escaped. The defender has no
-            // move: mated.
-            let e = if or_node {
-                Entry {
-                    pn: INF,
-                    dn: 0,
-                    dist: 0,
-                }
-            } else {
-                Entry {
-                    pn: 0,
-                    dn: INF,
-                    dist: 0,
-                }
+        let key = self.key(board);
+        if let Some(i) = self.path.iter().position(|&k| k == key.full) {
+            // Repetition: not a mate along this path.
+            return Res {
+                rep: i as u32,
+                ..Res::DISPROVEN
             };
-            self.store(key, e);
-            return (e.pn, e.dn);
         }
-        self.path.push(key);
+        let ply = self.path.len() as u32;
+        let start_nodes = self.nodes;
+        let old_work = self.table.probe(&key).hit.map_or(0, |(_, w)| w);
+        self.path.push(key.full);
+        let mut kids = self.expand(board, or_node);
+        if kids.is_empty() {
+            self.path.pop();
+            // The attacker has no check: escaped. The defender has no
+            // move: mated (every node of the defender is in check).
+            let r = if or_node { Res::DISPROVEN } else { Res::PROVEN };
+            self.table.store(&key, r, 1);
+            return r;
+        }
         let result = loop {
-            // Gather the children's numbers.
             let mut pn_sum: u32 = 0;
             let mut dn_sum: u32 = 0;
+            let mut min_pn = u32::MAX;
+            let mut min_dn = u32::MAX;
             let mut best = 0;
             let mut best_val = u32::MAX;
             let mut second = u32::MAX;
-            let mut best_other = 0; // the other number of the best child
-            let mut min_pn = u32::MAX;
-            let mut min_dn = u32::MAX;
-            let mut dist_best = u32::MAX;
-            let mut dist_worst = 0;
-            for (i, &(_, k)) in kids.iter().enumerate() {
-                let e = if self.path.contains(&k) {
-                    Entry {
-                        pn: INF,
-                        dn: 0,
-                        dist: 0,
-                    }
-                } else {
-                    self.lookup(k)
-                };
-                pn_sum = pn_sum.saturating_add(e.pn).min(INF);
-                dn_sum = dn_sum.saturating_add(e.dn).min(INF);
-                min_pn = min_pn.min(e.pn);
-                min_dn = min_dn.min(e.dn);
-                if e.pn == 0 {
-                    dist_best = dist_best.min(e.dist);
+            let mut best_res = Res::new(1, 1);
+            let mut dist_min = u32::MAX;
+            let mut dist_max = 0;
+            let mut rep_min = NO_REP;
+            let mut rep_max = 0;
+            for (i, c) in kids.iter().enumerate() {
+                let r = self.value(c);
+                pn_sum = pn_sum.saturating_add(r.pn).min(INF);
+                dn_sum = dn_sum.saturating_add(r.dn).min(INF);
+                min_pn = min_pn.min(r.pn);
+                min_dn = min_dn.min(r.dn);
+                if r.pn == 0 {
+                    dist_min = dist_min.min(r.dist);
+                    dist_max = dist_max.max(r.dist);
                 }
-                dist_worst = dist_worst.max(e.dist);
-                let (v, other) = if or_node { (e.pn, e.dn) } else { (e.dn, e.pn) };
+                if r.dn == 0 {
+                    rep_min = rep_min.min(r.rep);
+                    rep_max = rep_max.max(r.rep);
+                }
+                let v = if or_node { r.pn } else { r.dn };
                 if v < best_val {
                     second = best_val;
                     best_val = v;
                     best = i;
-                    best_other = other;
+                    best_res = r;
                 } else if v < second {
                     second = v;
                 }
@@ -253,37 +525,58 @@ impl<'a> Solver<'a> {
                 (pn_sum, min_dn)
             };
             if pn >= th_pn || dn >= th_dn || pn == 0 || dn == 0 || self.out_of_budget() {
-                let dist = if pn == 0 {
-                    if or_node {
-                        dist_best.saturating_add(1)
-                    } else {
-                        dist_worst.saturating_add(1)
+                let mut r = Res::new(pn, dn);
+                if pn == 0 {
+                    r.dist = if or_node { dist_min } else { dist_max }.saturating_add(1);
+                }
+                if dn == 0 {
+                    // Every escape is needed at an attacker's node, one
+                    // at a defender's: keep the least path-bound one.
+                    r.rep = if or_node { rep_min } else { rep_max };
+                    if r.rep != NO_REP && r.rep >= ply {
+                        r.rep = NO_REP;
                     }
-                } else {
-                    0
-                };
-                break Entry { pn, dn, dist };
+                }
+                break r;
             }
             // Thresholds for the most promising child.
             let (cpn, cdn) = if or_node {
-                let cpn = th_pn.min(epsilon(second));
-                let cdn = (th_dn - dn).saturating_add(best_other).min(INF - 1);
-                (cpn, cdn)
+                (
+                    th_pn.min(epsilon(second)),
+                    (th_dn - dn).saturating_add(best_res.dn).min(INF - 1),
+                )
             } else {
-                let cdn = th_dn.min(epsilon(second));
-                let cpn = (th_pn - pn).saturating_add(best_other).min(INF - 1);
-                (cpn, cdn)
+                (
+                    (th_pn - pn).saturating_add(best_res.pn).min(INF - 1),
+                    th_dn.min(epsilon(second)),
+                )
             };
-            let m = kids[best].0;
+            let Some(c) = kids.get_mut(best) else {
+                break Res::new(pn, dn);
+            };
+            let m = c.m;
             let captured = board.do_move(m);
-            self.mid(board, cpn, cdn, !or_node);
+            let r = self.mid(board, cpn, cdn, !or_node);
             board.undo_move(m, captured);
+            if let Some(c) = kids.get_mut(best) {
+                c.last = Some(r);
+            }
         };
         self.path.pop();
-        if !self.aborted || result.pn == 0 || result.dn == 0 {
-            self.store(key, result);
+        let path_bound = result.dn == 0 && result.rep != NO_REP;
+        if !path_bound && (!self.aborted || result.is_final()) {
+            let spent = self.nodes - start_nodes;
+            let work = u64::from(old_work)
+                .saturating_add(spent)
+                .min(u64::from(u32::MAX - 1));
+            self.table.store(&key, result, work as u32);
         }
-        (result.pn, result.dn)
+        result
+    }
+
+    /// What the table says of a position.
+    fn known(&self, board: &Board) -> Option<Res> {
+        self.table.probe(&self.key(board)).hit.map(|(r, _)| r)
     }
 
     /// Follows the proof from the root: the attacker takes the quickest
@@ -294,62 +587,81 @@ impl<'a> Solver<'a> {
         let mut line = Vec::new();
         let mut or_node = true;
         let mut seen: Vec<u64> = Vec::new();
+        let mut moves = Vec::with_capacity(128);
         for _ in 0..2000 {
             let key = board.key();
             if seen.contains(&key) {
                 return None;
             }
             seen.push(key);
-            let kids = Self::children(&board, or_node);
-            if kids.is_empty() {
+            moves.clear();
+            board.legal_moves(&mut moves);
+            if or_node {
+                moves.retain(|&m| board.gives_check(m));
+            }
+            if moves.is_empty() {
                 return (!or_node && board.in_check()).then_some(line);
             }
-            let mut pick: Option<(Move, u32)> = None;
             if or_node {
                 // A check that mates at once beats any longer proof.
-                pick = kids.iter().find_map(|&(m, _)| {
+                let mate = moves.iter().copied().find(|&m| {
                     let mut b = board.clone();
                     b.do_move(m);
-                    (!b.has_legal_move()).then_some((m, 0))
+                    !b.has_legal_move()
                 });
-                if let Some((m, _)) = pick {
+                if let Some(m) = mate {
                     line.push(m);
                     return Some(line);
                 }
             }
-            for &(m, k) in &kids {
-                let mut e = self.lookup(k);
-                if !or_node && e.pn != 0 {
-                    // Evicted or never needed: prove this reply again.
-                    let mut b = board.clone();
-                    b.do_move(m);
+            let mut pick: Option<(Move, u32)> = None;
+            for &m in &moves {
+                let mut b = board.clone();
+                b.do_move(m);
+                let mut r = self.known(&b);
+                if !or_node && r.is_none_or(|r| r.pn != 0) {
+                    // Evicted or never needed: prove this reply again,
+                    // bounded: a re-proof that does not finish drops the line.
                     self.path = seen.clone();
                     self.aborted = false;
                     self.limits.time = None;
                     self.limits.stop = None;
-                    // Bounded: a re-proof that does not finish drops the line.
                     self.limits.nodes = Some(self.nodes + 2_000_000);
-                    self.mid(&mut b, INF - 1, INF - 1, true);
-                    e = self.lookup(k);
-                    if e.pn != 0 {
-                        return None;
-                    }
+                    self.next_check = 0;
+                    let mut b2 = b.clone();
+                    self.mid(&mut b2, INF - 1, INF - 1, true);
+                    r = self.known(&b);
                 }
-                if e.pn != 0 || seen.contains(&k) {
-                    continue;
+                let Some(r) = r else {
+                    if or_node {
+                        continue;
+                    }
+                    return None;
+                };
+                if r.pn != 0 {
+                    if or_node {
+                        continue;
+                    }
+                    return None;
+                }
+                if seen.contains(&b.key()) {
+                    if or_node {
+                        continue;
+                    }
+                    return None;
                 }
                 let better = match pick {
                     None => true,
                     Some((_, d)) => {
                         if or_node {
-                            e.dist < d
+                            r.dist < d
                         } else {
-                            e.dist > d
+                            r.dist > d
                         }
                     }
                 };
                 if better {
-                    pick = Some((m, e.dist));
+                    pick = Some((m, r.dist));
                 }
             }
             let (m, _) = pick?;
@@ -360,7 +672,6 @@ impl<'a> Solver<'a> {
         None
     }
 }
-
 /// The 1+epsilon trick (Pawlewicz and Lew): let the best child run until
 /// it is a quarter worse than the second best, not just one worse, so the
 /// search does not thrash between siblings.
@@ -417,6 +728,39 @@ mod tests {
             TsumeResult::Mate(l) => l.len(),
             other => panic!("{sfen}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn hand_order_and_board_key() {
+        let a = pack_hand(&[2, 0, 1, 0, 1, 0, 1]);
+        let b = pack_hand(&[1, 0, 1, 0, 0, 0, 1]);
+        assert!(contains(a, b) && !contains(b, a) && contains(a, a));
+        assert!(contains(pack_hand(&[18, 4, 4, 4, 4, 2, 2]), a));
+        assert!(!contains(
+            pack_hand(&[17, 4, 4, 4, 4, 2, 2]),
+            pack_hand(&[18, 0, 0, 0, 0, 0, 0])
+        ));
+        // Same board, different hands: same board key, different hands.
+        let x = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let y = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1").unwrap();
+        let (kx, ky) = (Key::of(&x, Color::Black), Key::of(&y, Color::Black));
+        assert_eq!(kx.board, ky.board);
+        assert_ne!(kx.full, ky.full);
+        assert!(contains(ky.att, kx.att) && contains(kx.def, ky.def));
+    }
+
+    #[test]
+    fn proof_carries_over_to_a_bigger_hand() {
+        // Solved with one gold; the same board with two golds is then
+        // answered from the table without a new search.
+        let mut solver = Solver::new(TsumeLimits::default());
+        let one = Position::from_usi("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", &[]).unwrap();
+        assert!(matches!(solver.solve(&one), TsumeResult::Mate(_)));
+        let two = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1").unwrap();
+        solver.attacker = Color::Black;
+        assert_eq!(solver.known(&two).map(|r| r.pn), Some(0));
+        let none = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1").unwrap();
+        assert!(solver.known(&none).is_none_or(|r| r.pn != 0));
     }
 
     #[test]
