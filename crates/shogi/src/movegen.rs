@@ -337,8 +337,8 @@ impl Board {
         geometry::slides(us, kind) & (1 << d) != 0 && between(from, to) & self.occupied() == 0
     }
 
-    /// Occupied squares as a bit set.
-    fn occupied(&self) -> u128 {
+    /// Occupied squares as a bit set (for `gives_check_in`).
+    pub fn occupied(&self) -> u128 {
         let mut set = 0u128;
         for i in 0..81 {
             if self.piece_at_index(i).is_some() {
@@ -351,6 +351,12 @@ impl Board {
     /// Whether the legal move `m` gives check, without making it: a direct
     /// check from the destination, or a slider uncovered by the origin.
     pub fn gives_check(&self, m: Move) -> bool {
+        self.gives_check_in(m, self.occupied())
+    }
+
+    /// `gives_check` with the occupied squares (`occupied()`) already at
+    /// hand, for callers that test many moves of one position.
+    pub fn gives_check_in(&self, m: Move, occupied: u128) -> bool {
         let us = self.side_to_move();
         let Some(k) = self.king(us.flip()) else {
             return false;
@@ -366,7 +372,7 @@ impl Board {
             (None, Some(k)) => k,
             (None, None) => return false,
         };
-        let mut occupied = self.occupied() | bit(to.index());
+        let mut occupied = occupied | bit(to.index());
         if let Some(f) = from {
             occupied &= !bit(f.index());
         }
