@@ -20,6 +20,14 @@
 //! search is back at (or above) that position, where it no longer depends
 //! on anything outside the subtree. Drop-pawn mate never counts as mate
 //! because the move generator never produces it.
+//!
+//! New children start with the defender's number of replies as proof
+//! number and the attacker's number of checks as disproof number. Once a
+//! mate is proven, the line is shortened by df-pn searches bounded in depth
+//! (two plies shorter each time, with the remaining depth salted into the
+//! table key) until one fails or a bounded extra effort runs out; the line
+//! then follows the attacker's quickest and the defender's longest proven
+//! moves.
 
 use crate::board::Board;
 use crate::position::Position;
@@ -97,6 +105,8 @@ struct Key {
     def: u64,
     /// The full key (hands included), for repetitions.
     full: u64,
+    /// `board` before a depth-bounded search salted it.
+    plain: u64,
 }
 
 impl Key {
@@ -112,6 +122,7 @@ impl Key {
             att: pack_hand(b.hand(attacker)),
             def: pack_hand(b.hand(attacker.flip())),
             full: b.key(),
+            plain: board,
         }
     }
 }
@@ -361,6 +372,8 @@ pub struct Solver<'a> {
     path: Vec<u64>,
     /// Scratch move list.
     buf: Vec<Move>,
+    /// Plies from the root beyond which nothing mates (`INF`: unbounded).
+    depth_limit: u32,
 }
 
 impl<'a> Solver<'a> {
@@ -375,6 +388,7 @@ impl<'a> Solver<'a> {
             attacker: Color::Black,
             path: Vec::new(),
             buf: Vec::with_capacity(256),
+            depth_limit: INF,
         }
     }
 
@@ -398,7 +412,43 @@ impl<'a> Solver<'a> {
             return TsumeResult::Timeout;
         }
         self.aborted = false;
-        match self.principal_line(pos.board()) {
+        let proof_nodes = self.nodes;
+        let first = self.principal_line(pos.board());
+        // Shorten the mate with a bounded extra effort (twice the nodes
+        // the proof took, at least 100,000, within the limits).
+        let user_nodes = self.limits.nodes;
+        let extra = self.nodes + (2 * proof_nodes).max(100_000);
+        self.limits.nodes = Some(user_nodes.map_or(extra, |n| n.max(self.nodes).min(extra)));
+        self.next_check = 0;
+        self.path.clear();
+        // Each shorter length in turn, by a df-pn bounded in depth (its
+        // entries keyed apart by the remaining depth), until one fails:
+        // the mate found last is then the shortest.
+        let mut best = first.clone();
+        while let Some(len) = best.as_ref().map(|l| l.len() as u32) {
+            if len <= 1 {
+                break;
+            }
+            self.depth_limit = len - 2;
+            self.path.clear();
+            let r = self.mid(&mut board, INF - 1, INF - 1, true);
+            if self.aborted || r.pn != 0 {
+                break;
+            }
+            match self.principal_line(pos.board()) {
+                Some(l) if (l.len() as u32) < len && is_mating_line(pos, &l) => best = Some(l),
+                _ => break,
+            }
+        }
+        self.depth_limit = INF;
+        self.aborted = false;
+        self.limits.nodes = user_nodes;
+        let second = best;
+        let line = match (first, second) {
+            (Some(a), Some(b)) => Some(if b.len() < a.len() { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        match line {
             Some(line) => TsumeResult::Mate(line),
             None => TsumeResult::Timeout,
         }
@@ -420,8 +470,15 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
-    fn key(&self, board: &Board) -> Key {
-        Key::of(board, self.attacker)
+    /// The table key of `board` at `ply` plies from the root: in a
+    /// depth-bounded search the remaining depth is part of it.
+    fn key(&self, board: &Board, ply: u32) -> Key {
+        let mut k = Key::of(board, self.attacker);
+        if self.depth_limit != INF {
+            let rem = u64::from(self.depth_limit.saturating_sub(ply)) + 1;
+            k.board ^= rem.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) | 1;
+        }
+        k
     }
 
     /// The moves of a node with their first estimates: checks for the
@@ -435,7 +492,7 @@ impl<'a> Solver<'a> {
         let mut kids = Vec::with_capacity(moves.len());
         for m in moves {
             let captured = board.do_move(m);
-            let key = self.key(board);
+            let key = self.key(board, self.path.len() as u32);
             let rep = self
                 .path
                 .iter()
@@ -496,6 +553,16 @@ impl<'a> Solver<'a> {
                 ..Res::DISPROVEN
             };
         }
+        if self.depth_limit != INF {
+            // A disproof of the unbounded search holds at any depth.
+            let plain = Key {
+                board: c.key.plain,
+                ..c.key
+            };
+            if self.table.probe(&plain).hit.is_some_and(|(r, _)| r.dn == 0) {
+                return Res::DISPROVEN;
+            }
+        }
         let p = self.table.probe(&c.key);
         let floor = |r: Res| Res {
             pn: r.pn.max(p.pn_floor),
@@ -515,7 +582,8 @@ impl<'a> Solver<'a> {
     /// threshold; returns its numbers from the attacker's point of view.
     fn mid(&mut self, board: &mut Board, th_pn: u32, th_dn: u32, or_node: bool) -> Res {
         self.nodes += 1;
-        let key = self.key(board);
+        let ply = self.path.len() as u32;
+        let key = self.key(board, ply);
         if let Some(i) = self.path.iter().position(|&k| k == key.full) {
             // Repetition: not a mate along this path.
             return Res {
@@ -523,7 +591,16 @@ impl<'a> Solver<'a> {
                 ..Res::DISPROVEN
             };
         }
-        let ply = self.path.len() as u32;
+        if ply >= self.depth_limit {
+            // Out of depth: only a mate already on the board counts.
+            let r = if !or_node && !board.has_legal_move() {
+                Res::PROVEN
+            } else {
+                Res::DISPROVEN
+            };
+            self.table.store(&key, r, 1);
+            return r;
+        }
         let start_nodes = self.nodes;
         let old_work = self.table.probe(&key).hit.map_or(0, |(_, w)| w);
         self.path.push(key.full);
@@ -629,14 +706,23 @@ impl<'a> Solver<'a> {
     }
 
     /// What the table says of a position.
-    fn known(&self, board: &Board) -> Option<Res> {
-        self.table.probe(&self.key(board)).hit.map(|(r, _)| r)
+    fn known(&self, board: &Board, ply: u32) -> Option<Res> {
+        self.table.probe(&self.key(board, ply)).hit.map(|(r, _)| r)
     }
 
     /// Follows the proof from the root: the attacker takes the quickest
     /// proven check, the defender the longest resistance. The line must
-    /// end in checkmate, or `None`.
+    /// end in checkmate, or `None`. The limits are as they were after.
     fn principal_line(&mut self, root: &Board) -> Option<Vec<Move>> {
+        let saved = (self.limits.time, self.limits.stop, self.limits.nodes);
+        let line = self.follow_proof(root);
+        (self.limits.time, self.limits.stop, self.limits.nodes) = saved;
+        self.aborted = false;
+        self.next_check = 0;
+        line
+    }
+
+    fn follow_proof(&mut self, root: &Board) -> Option<Vec<Move>> {
         let mut board = root.clone();
         let mut line = Vec::new();
         let mut or_node = true;
@@ -672,7 +758,7 @@ impl<'a> Solver<'a> {
             for &m in &moves {
                 let mut b = board.clone();
                 b.do_move(m);
-                let mut r = self.known(&b);
+                let mut r = self.known(&b, line.len() as u32 + 1);
                 if !or_node && r.is_none_or(|r| r.pn != 0) {
                     // Evicted or never needed: prove this reply again,
                     // bounded: a re-proof that does not finish drops the line.
@@ -684,7 +770,7 @@ impl<'a> Solver<'a> {
                     self.next_check = 0;
                     let mut b2 = b.clone();
                     self.mid(&mut b2, INF - 1, INF - 1, true);
-                    r = self.known(&b);
+                    r = self.known(&b, line.len() as u32 + 1);
                 }
                 let Some(r) = r else {
                     if or_node {
@@ -812,9 +898,9 @@ mod tests {
         assert!(matches!(solver.solve(&one), TsumeResult::Mate(_)));
         let two = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1").unwrap();
         solver.attacker = Color::Black;
-        assert_eq!(solver.known(&two).map(|r| r.pn), Some(0));
+        assert_eq!(solver.known(&two, 0).map(|r| r.pn), Some(0));
         let none = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1").unwrap();
-        assert!(solver.known(&none).is_none_or(|r| r.pn != 0));
+        assert!(solver.known(&none, 0).is_none_or(|r| r.pn != 0));
     }
 
     #[test]

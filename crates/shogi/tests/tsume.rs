@@ -2,8 +2,9 @@
 //! gen_tsume.py): every mate it reports is checked move by move, and no
 //! mate is claimed where cshogi found none within 31 plies. The label is
 //! the smallest depth limit at which cshogi's DfPn proved the mate; that
-//! limited search is not exact (it misses some shorter mates we find), so
-//! lengths are compared only in the summary.
+//! limited search is not exact (it misses some shorter mates we find, and
+//! its depth limit lets through mates two plies longer than the limit), so
+//! each mate must be no longer than the label plus two.
 
 use tengen_shogi::dfpn::{is_mating_line, Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Position;
@@ -48,6 +49,11 @@ fn solves_the_labelled_problems() {
         match result {
             TsumeResult::Mate(l) => {
                 assert!(is_mating_line(&pos, &l), "{sfen}: not a mate: {l:?}");
+                assert!(
+                    l.len() <= want + 2,
+                    "{sfen}: {} plies, label {want}",
+                    l.len()
+                );
                 mates += 1;
                 shortest += usize::from(l.len() <= want);
             }
