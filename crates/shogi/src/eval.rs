@@ -256,7 +256,103 @@ fn king_danger(board: &Board, color: Color) -> i32 {
         .sum();
     let exposure = attacked * 2 + empty - 2 * defenders;
     let exposure = exposure.max(0);
-    attacked * 18 + exposure * (6 + hand_threat / 2) + exposure * exposure * 3
+    // Safe drop checks grow with the holes already around the king: a
+    // check into an open king is where mating attacks start.
+    let checks = safe_drop_checks(board, color, k);
+    attacked * 18
+        + exposure * (6 + hand_threat / 2)
+        + exposure * exposure * 3
+        + checks * (8 + 4 * attacked)
+}
+
+/// Weight of a safe drop check by hand index: how much a drop that checks
+/// from a square the defender does not cover helps a mating attack.
+const CHECK_WEIGHT: [i32; 7] = [2, 3, 5, 5, 6, 5, 7];
+
+/// The hand kinds, by hand index.
+const HAND_KINDS: [Kind; 7] = [
+    Kind::Pawn,
+    Kind::Lance,
+    Kind::Knight,
+    Kind::Silver,
+    Kind::Gold,
+    Kind::Bishop,
+    Kind::Rook,
+];
+
+/// Sum of `CHECK_WEIGHT` over the enemy's hand kinds that have at least
+/// one empty square from which a drop would check `color`'s king on `k`
+/// and which no defender other than the king covers (next to the king it
+/// must also be supported by the attacker, or the king just takes it).
+fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
+    use crate::geometry::{opposite, slides, steps, KNIGHT_TO, NONE};
+    let them = color.flip();
+    let hand = board.hand(them);
+    if hand.iter().all(|&n| n == 0) {
+        return 0;
+    }
+    let mut found = [false; 7];
+    let safe = |sq: Square, adjacent: bool| {
+        !board.attacked_by(sq, color, Some(k)) && (!adjacent || board.attacked_by(sq, them, None))
+    };
+    for d in 0..8 {
+        let back = opposite(d);
+        let mut n = NEIGHBOR[k.index()][d];
+        let mut dist = 1;
+        while n != NONE && dist <= 3 {
+            let Some(sq) = Square::new(n as usize) else {
+                break;
+            };
+            if board.piece_at(sq).is_some() {
+                break;
+            }
+            let mut wanted = false;
+            for (i, &kind) in HAND_KINDS.iter().enumerate() {
+                if hand[i] == 0 || found[i] || kind == Kind::Knight {
+                    continue;
+                }
+                let reach = if dist == 1 {
+                    steps(them, kind) | slides(them, kind)
+                } else {
+                    slides(them, kind)
+                };
+                if reach & (1 << back) != 0 {
+                    wanted = true;
+                }
+            }
+            if wanted && safe(sq, dist == 1) {
+                for (i, &kind) in HAND_KINDS.iter().enumerate() {
+                    if hand[i] == 0 || kind == Kind::Knight {
+                        continue;
+                    }
+                    let reach = if dist == 1 {
+                        steps(them, kind) | slides(them, kind)
+                    } else {
+                        slides(them, kind)
+                    };
+                    if reach & (1 << back) != 0 {
+                        found[i] = true;
+                    }
+                }
+            }
+            n = NEIGHBOR[n as usize][d];
+            dist += 1;
+        }
+    }
+    if hand[Kind::Knight.index()] > 0 {
+        for &n in &KNIGHT_TO[color.index()][k.index()] {
+            if let Some(sq) = (n != NONE).then(|| Square::new(n as usize)).flatten() {
+                if board.piece_at(sq).is_none() && safe(sq, false) {
+                    found[Kind::Knight.index()] = true;
+                }
+            }
+        }
+    }
+    found
+        .iter()
+        .zip(CHECK_WEIGHT)
+        .map(|(&f, w)| if f { w } else { 0 })
+        .sum()
 }
 
 #[cfg(test)]
@@ -276,6 +372,31 @@ mod tests {
         let b = Board::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w R 1")
             .unwrap();
         assert!(e.evaluate(&b) < -1000);
+    }
+
+    #[test]
+    fn safe_drop_checks_need_a_hand_piece_and_an_uncovered_square() {
+        let sq59 = |b: &Board| b.king(Color::Black).unwrap();
+        // Gote's silver on 4g supports a gold drop on 4h or 5h next to the
+        // bare king: a safe check.
+        let b = Board::from_sfen("4k4/9/9/9/9/9/5s3/9/4K4 b g 1").unwrap();
+        assert_eq!(
+            safe_drop_checks(&b, Color::Black, sq59(&b)),
+            CHECK_WEIGHT[4]
+        );
+        // Golds on 4i and 6i cover both squares: no safe gold check left.
+        let b = Board::from_sfen("4k4/9/9/9/9/9/5s3/9/3GKG3 b g 1").unwrap();
+        assert_eq!(safe_drop_checks(&b, Color::Black, sq59(&b)), 0);
+        // Nothing in hand, nothing to drop.
+        let b = Board::from_sfen("4k4/9/9/9/9/9/5s3/9/4K4 b - 1").unwrap();
+        assert_eq!(safe_drop_checks(&b, Color::Black, sq59(&b)), 0);
+        // A rook in hand checks from afar on the open file, out of the
+        // king's reach.
+        let b = Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b r 1").unwrap();
+        assert_eq!(
+            safe_drop_checks(&b, Color::Black, sq59(&b)),
+            CHECK_WEIGHT[6]
+        );
     }
 
     #[test]
