@@ -5,6 +5,8 @@
 //!   --ms T        time budget per problem in milliseconds
 //!   --entries E   table entries (default: the solver's default)
 //!   --file F      problem file (`<sfen> ;<label>` lines); default tests/tsume.txt
+//!   --shorten N   least extra nodes to shorten a mate found (default
+//!                 20,000); 0: return the first mate line found
 //!   --check       only print the problems that our SFEN parser accepts
 use tengen_shogi::dfpn::{Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Position;
@@ -23,6 +25,7 @@ fn main() {
         .or(if ms.is_none() { Some(2_000_000) } else { None });
     let entries: Option<usize> = opt("--entries").and_then(|s| s.parse().ok());
     let check = args.iter().any(|a| a == "--check");
+    let shorten: Option<u64> = opt("--shorten").and_then(|s| s.parse().ok());
     let text = match opt("--file") {
         Some(f) => std::fs::read_to_string(&f).unwrap_or_else(|e| {
             eprintln!("{f}: {e}");
@@ -55,6 +58,9 @@ fn main() {
             limits.max_entries = e;
         }
         let mut s = Solver::new(limits);
+        if let Some(n) = shorten {
+            s.set_shortening((n > 0).then_some(n));
+        }
         let r = s.solve(&pos);
         let secs = t.elapsed().as_secs_f64();
         let (got, pv) = match &r {

@@ -374,6 +374,8 @@ pub struct Solver<'a> {
     buf: Vec<Move>,
     /// Plies from the root beyond which nothing mates (`INF`: unbounded).
     depth_limit: u32,
+    /// Least extra nodes for shortening a mate found; `None`: no shortening.
+    shorten_min: Option<u64>,
 }
 
 impl<'a> Solver<'a> {
@@ -389,11 +391,19 @@ impl<'a> Solver<'a> {
             path: Vec::new(),
             buf: Vec::with_capacity(256),
             depth_limit: INF,
+            shorten_min: Some(20_000),
         }
     }
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// The extra effort spent shortening a mate once one is proven: at
+    /// least `min_nodes` (default 20,000) or twice the proof's nodes,
+    /// within the limits; `None` returns the first mate line found.
+    pub fn set_shortening(&mut self, min_nodes: Option<u64>) {
+        self.shorten_min = min_nodes;
     }
 
     /// Solves `pos` for the side to move as the attacker.
@@ -414,10 +424,13 @@ impl<'a> Solver<'a> {
         self.aborted = false;
         let proof_nodes = self.nodes;
         let first = self.principal_line(pos.board());
+        let Some(shorten_min) = self.shorten_min else {
+            return first.map_or(TsumeResult::Timeout, TsumeResult::Mate);
+        };
         // Shorten the mate with a bounded extra effort (twice the nodes
-        // the proof took, at least 100,000, within the limits).
+        // the proof took, at least `shorten_min`, within the limits).
         let user_nodes = self.limits.nodes;
-        let extra = self.nodes + (2 * proof_nodes).max(100_000);
+        let extra = self.nodes + (2 * proof_nodes).max(shorten_min);
         self.limits.nodes = Some(user_nodes.map_or(extra, |n| n.max(self.nodes).min(extra)));
         self.next_check = 0;
         self.path.clear();
