@@ -27,6 +27,17 @@ pub struct TimeControl {
 }
 
 /// Per-move limits decided at the start of a search.
+/// How many moves to spread the clock over when the GUI gives an
+/// increment and no `movestogo`: `Some(moves)` with an increment, `None`
+/// (the shared default horizon of ~40 moves) without one. With an
+/// increment the clock refills, so a short horizon spends it early, in
+/// the middle game where games against a strong opponent are decided,
+/// and still settles near a few increments in hand late in a long game
+/// (each move costs a share of the clock and earns the increment back).
+pub fn sudden_death_horizon(increment: Duration, moves: u32) -> Option<u32> {
+    (!increment.is_zero()).then_some(moves)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeManager {
     /// Do not start a new iteration after this.

@@ -568,17 +568,13 @@ impl Frontend {
     }
 }
 
-/// How many moves the time manager spreads the clock over when the GUI
-/// gives no `movestogo`. With an increment the clock refills, so a short
-/// horizon spends the clock early, where xiangqi games are decided, and
-/// still settles near a second in hand late in a long game (each move
-/// costs a share of the clock and earns the increment back). Measured at
-/// 10 s + 0.1 s: the shared default (a horizon of ~40 moves) thought
-/// ~200 ms a move where Fairy-Stockfish thinks ~600 ms, and tengen scores
-/// 42% against it at equal time but far less at a third of its time.
-/// Without an increment the shared default's longer horizon stays.
+/// The xiangqi sudden-death horizon (see
+/// `tengen_core::timeman::sudden_death_horizon`). Measured at 10 s + 0.1 s:
+/// the shared default (~40 moves) thought ~200 ms a move where
+/// Fairy-Stockfish thinks ~600 ms, and tengen scores 42% against it at
+/// equal time but far less at a third of its time.
 fn sudden_death_horizon(increment: Duration) -> Option<u32> {
-    (!increment.is_zero()).then_some(12)
+    tengen_core::timeman::sudden_death_horizon(increment, 12)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -12,7 +12,15 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tengen_core::report::{Bound, Event, Report};
+use tengen_core::timeman::sudden_death_horizon;
 use tengen_core::{SearchLimits, TimeControl};
+
+/// Moves the clock is spread over under an increment with no `movestogo`.
+/// At 10 s + 0.1 s the shared ~40-move default thought 263 ms a move over
+/// the first 20 moves where Fairy-Stockfish 11.1 thought 570 ms, and the
+/// games against it are lost by move 20-30; shogi games run longer than
+/// xiangqi ones, so the horizon is a little longer than xiangqi's 12.
+const SHOGI_HORIZON: u32 = 16;
 use tengen_protocol::usi::{
     self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
 };
@@ -380,7 +388,10 @@ impl Frontend {
             increment: ms(inc.unwrap_or(0)),
             byoyomi: ms(byoyomi),
             byoyomi_moves: 0,
-            moves_to_go: go.movestogo.filter(|&m| m > 0),
+            moves_to_go: go
+                .movestogo
+                .filter(|&m| m > 0)
+                .or_else(|| sudden_death_horizon(ms(inc.unwrap_or(0)), SHOGI_HORIZON)),
             opponent_remaining: theirs.map(ms),
         });
         let mut limits = SearchLimits {
@@ -448,4 +459,39 @@ fn report_line(r: &Report<Move>, show_multipv: bool) -> String {
         ..Default::default()
     }
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::timeman::TimeManager;
+
+    #[test]
+    fn increment_clock_is_spent_early_and_never_runs_out() {
+        let inc = Duration::from_millis(100);
+        let overhead = Duration::from_millis(Settings::default().overhead_ms);
+        let plan = |ms: u64, ply: u32| {
+            let tc = TimeControl {
+                remaining: Duration::from_millis(ms),
+                increment: inc,
+                moves_to_go: sudden_death_horizon(inc, SHOGI_HORIZON),
+                ..TimeControl::default()
+            };
+            TimeManager::new(&tc, overhead, ply)
+        };
+        // 10 s + 0.1 s: the opening gets about as long as Fairy-Stockfish
+        // thinks there (~0.5 s), not the ~0.25 s of the 40-move default.
+        let first = plan(10_000, 0);
+        assert!(first.soft >= Duration::from_millis(300), "{first:?}");
+        assert!(first.hard <= Duration::from_millis(2_500), "{first:?}");
+        // Worst case: every move runs to its hard limit plus 10 ms of
+        // latency; a 300-move game still never empties the clock.
+        let mut clock = 10_000i64;
+        for ply in 0..300 {
+            clock -= plan(clock as u64, 2 * ply).hard.as_millis() as i64 + 10;
+            assert!(clock > 100, "move {ply}: {clock}");
+            clock += 100;
+        }
+        assert_eq!(sudden_death_horizon(Duration::ZERO, SHOGI_HORIZON), None);
+    }
 }
