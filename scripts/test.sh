@@ -20,5 +20,6 @@ python3 -m pip install -q --disable-pip-version-check -r tests/requirements.txt
 cargo fmt --all -- --check
 cargo clippy --release --all-targets -- -D warnings
 cargo build --release
+cargo build --release -p tengen-shogi --example tsume
 cargo test --release --workspace
 python3 -m pytest -q tests

@@ -1,7 +1,7 @@
 """Shared fixtures for the conformance tests that drive the built binaries.
 
 The binaries come from `target/release` (built by scripts/test.sh) unless
-TENGEN_BIN / TENGEN_ARENA_BIN point elsewhere.
+TENGEN_BIN / TENGEN_ARENA_BIN / TENGEN_TSUME_BIN point elsewhere.
 """
 import os
 import pathlib
@@ -24,6 +24,13 @@ def _binary(env, name):
 @pytest.fixture(scope="session")
 def tengen_bin():
     return _binary("TENGEN_BIN", "tengen")
+
+
+@pytest.fixture(scope="session")
+def tsume_bin():
+    """The shogi crate's `tsume` example (`cargo build --release -p
+    tengen-shogi --example tsume`, done by scripts/test.sh)."""
+    return _binary("TENGEN_TSUME_BIN", "examples/tsume")
 
 
 @pytest.fixture(scope="session")

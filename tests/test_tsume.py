@@ -9,7 +9,8 @@ no mate is claimed where cshogi's label says nomate; on tsume.txt none is
 longer than cshogi's depth label plus two (on the harder set the length is
 only reported: tengen's bounded shortening does not always get there).
 
-TENGEN_TSUME_BIN=/path/to/target/release/examples/tsume python3 -m pytest -q tests/test_tsume.py
+python3 -m pytest -q tests/test_tsume.py   (after `cargo build --release -p tengen-shogi
+--example tsume`; TENGEN_TSUME_BIN names another build)
 """
 import os
 import subprocess
@@ -18,12 +19,11 @@ import cshogi
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.environ.get("TENGEN_TSUME_BIN")
 FILES = ["crates/shogi/tests/tsume.txt", "crates/shogi/tests/tsume_hard.txt"]
 
 
-def solve_all(path):
-    out = subprocess.run([BIN, "--file", os.path.join(ROOT, path), "--nodes", "2000000"],
+def solve_all(bin_path, path):
+    out = subprocess.run([bin_path, "--file", os.path.join(ROOT, path), "--nodes", "2000000"],
                          capture_output=True, text=True, check=True, timeout=1200).stdout
     rows = []
     for line in out.splitlines():
@@ -41,10 +41,9 @@ def mated_within(board, plies):
     return cshogi.DfPn(plies, 2_000_000).search(board)
 
 
-@pytest.mark.skipif(not BIN, reason="set TENGEN_TSUME_BIN to the tsume example")
 @pytest.mark.parametrize("path", FILES)
-def test_mate_lines_are_forced_and_resist_longest(path):
-    rows = solve_all(path)
+def test_mate_lines_are_forced_and_resist_longest(tsume_bin, path):
+    rows = solve_all(tsume_bin, path)
     assert rows
     mates = 0
     for label, got, sfen, pv in rows:
