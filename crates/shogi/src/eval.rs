@@ -269,17 +269,6 @@ fn king_danger(board: &Board, color: Color) -> i32 {
 /// from a square the defender does not cover helps a mating attack.
 const CHECK_WEIGHT: [i32; 7] = [2, 3, 5, 5, 6, 5, 7];
 
-/// The hand kinds, by hand index.
-const HAND_KINDS: [Kind; 7] = [
-    Kind::Pawn,
-    Kind::Lance,
-    Kind::Knight,
-    Kind::Silver,
-    Kind::Gold,
-    Kind::Bishop,
-    Kind::Rook,
-];
-
 /// Sum of `CHECK_WEIGHT` over the enemy's hand kinds that have at least
 /// one empty square from which a drop would check `color`'s king on `k`
 /// and which no defender other than the king covers (next to the king it
@@ -307,7 +296,7 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
                 break;
             }
             let mut wanted = false;
-            for (i, &kind) in HAND_KINDS.iter().enumerate() {
+            for (i, &kind) in Kind::HAND.iter().enumerate() {
                 if hand[i] == 0 || found[i] || kind == Kind::Knight {
                     continue;
                 }
@@ -321,7 +310,7 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
                 }
             }
             if wanted && safe(sq, dist == 1) {
-                for (i, &kind) in HAND_KINDS.iter().enumerate() {
+                for (i, &kind) in Kind::HAND.iter().enumerate() {
                     if hand[i] == 0 || kind == Kind::Knight {
                         continue;
                     }
