@@ -280,7 +280,8 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
     if hand.iter().all(|&n| n == 0) {
         return 0;
     }
-    let mut found = [false; 7];
+    // Bit i: hand kind i has a safe checking drop.
+    let mut found = 0u8;
     let safe = |sq: Square, adjacent: bool| {
         !board.attacked_by(sq, color, Some(k)) && (!adjacent || board.attacked_by(sq, them, None))
     };
@@ -295,9 +296,10 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
             if board.piece_at(sq).is_some() {
                 break;
             }
-            let mut wanted = false;
+            // Kinds not yet found whose drop here would check.
+            let mut checkers = 0u8;
             for (i, &kind) in Kind::HAND.iter().enumerate() {
-                if hand[i] == 0 || found[i] || kind == Kind::Knight {
+                if hand[i] == 0 || found & (1 << i) != 0 || kind == Kind::Knight {
                     continue;
                 }
                 let reach = if dist == 1 {
@@ -306,23 +308,11 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
                     slides(them, kind)
                 };
                 if reach & (1 << back) != 0 {
-                    wanted = true;
+                    checkers |= 1 << i;
                 }
             }
-            if wanted && safe(sq, dist == 1) {
-                for (i, &kind) in Kind::HAND.iter().enumerate() {
-                    if hand[i] == 0 || kind == Kind::Knight {
-                        continue;
-                    }
-                    let reach = if dist == 1 {
-                        steps(them, kind) | slides(them, kind)
-                    } else {
-                        slides(them, kind)
-                    };
-                    if reach & (1 << back) != 0 {
-                        found[i] = true;
-                    }
-                }
+            if checkers != 0 && safe(sq, dist == 1) {
+                found |= checkers;
             }
             n = NEIGHBOR[n as usize][d];
             dist += 1;
@@ -332,15 +322,14 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
         for &n in &KNIGHT_TO[color.index()][k.index()] {
             if let Some(sq) = (n != NONE).then(|| Square::new(n as usize)).flatten() {
                 if board.piece_at(sq).is_none() && safe(sq, false) {
-                    found[Kind::Knight.index()] = true;
+                    found |= 1 << Kind::Knight.index();
                 }
             }
         }
     }
-    found
-        .iter()
-        .zip(CHECK_WEIGHT)
-        .map(|(&f, w)| if f { w } else { 0 })
+    (0..7)
+        .filter(|i| found & (1 << i) != 0)
+        .map(|i| CHECK_WEIGHT[i])
         .sum()
 }
 
