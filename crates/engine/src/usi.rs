@@ -17,9 +17,11 @@ use tengen_core::{SearchLimits, TimeControl};
 
 /// Moves the clock is spread over under an increment with no `movestogo`.
 /// At 10 s + 0.1 s the shared ~40-move default thought 263 ms a move over
-/// the first 20 moves where Fairy-Stockfish 11.1 thought 570 ms, and the
-/// games against it are lost by move 20-30; shogi games run longer than
+/// the first 20 moves where Fairy-Stockfish 11.1 thought 570 ms (10-game
+/// tengen-arena trial, `scripts/usi_time_use.py` on its transcript), and
+/// its score pulls ahead by ply 20-30; shogi games run longer than
 /// xiangqi ones, so the horizon is a little longer than xiangqi's 12.
+/// With 16: 387 ms against its 408 ms (docs/strength.md, "Shogi").
 const SHOGI_HORIZON: u32 = 16;
 use tengen_protocol::usi::{
     self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
