@@ -170,8 +170,17 @@ fn slider_reach(board: &Board, color: Color, kind: Kind, sq: Square) -> i32 {
 pub struct Eval;
 
 impl Eval {
-    /// Score from `board`'s side to move's view.
+    /// Score from `board`'s side to move's view: the hand-made terms plus
+    /// the learned ones (`learned.rs`).
     pub fn evaluate(&self, board: &Board) -> i32 {
+        let us = board.side_to_move();
+        self.hand_made(board) + crate::learned::score(board, us)
+            - crate::learned::score(board, us.flip())
+    }
+
+    /// The hand-made terms alone, from the side to move's view: what the
+    /// learned terms are fitted on top of.
+    pub fn hand_made(&self, board: &Board) -> i32 {
         let mut score = [0i32; 2];
         let kings = [board.king(Color::Black), board.king(Color::White)];
         for sq in Square::all() {

@@ -9,6 +9,7 @@ pub mod board;
 pub mod dfpn;
 pub mod eval;
 pub mod geometry;
+pub mod learned;
 pub mod mate1;
 pub mod movegen;
 pub mod position;
