@@ -8,6 +8,10 @@ Every position it searched is written as one line:
     SFEN <tab> score (cp, side to move) <tab> result (1 / 0.5 / 0, side to move)
          <tab> best move <tab> flags (c = side to move in check, x = best move captures)
 
+With --play-nodes and --label-prob, only that share of the positions is
+searched at --nodes and written out; the other moves are played at the
+smaller node count, so the same labelling time covers more games.
+
 Games end by mate, repetition (cshogi's ruling), a score of 3000 cp or more
 for one side five plies running (adjudicated to that side), or the ply cap
 (a draw).
@@ -49,9 +53,9 @@ class Fsf:
             if line.split() and line.split()[0] == token:
                 return line
 
-    def think(self, sfen):
+    def think(self, sfen, nodes=None):
         self.send("position sfen " + sfen)
-        self.send(f"go nodes {self.nodes}")
+        self.send(f"go nodes {nodes or self.nodes}")
         score = None
         while True:
             line = self.p.stdout.readline()
@@ -80,7 +84,7 @@ class Fsf:
             self.p.kill()
 
 
-def play(engine, rng, max_plies):
+def play(engine, rng, max_plies, play_nodes, label_prob):
     board = cshogi.Board()
     for _ in range(rng.randint(2, 8)):
         moves = list(board.legal_moves)
@@ -106,7 +110,8 @@ def play(engine, rng, max_plies):
         if board.move_number > max_plies:
             break
         sfen = board.sfen()
-        best, score = engine.think(sfen)
+        label = rng.random() < label_prob
+        best, score = engine.think(sfen, None if label else play_nodes)
         if best in ("resign", "win") or score is None:
             winner = (1 - board.turn) if best == "resign" else board.turn
             break
@@ -115,7 +120,8 @@ def play(engine, rng, max_plies):
             print("illegal move from engine:", sfen, best, file=sys.stderr)
             break
         flags = ("c" if board.is_check() else "") + ("x" if board.piece(cshogi.move_to(move)) else "")
-        records.append((sfen, score, board.turn, best, flags or "-"))
+        if label:
+            records.append((sfen, score, board.turn, best, flags or "-"))
         # Adjudicate a decided game.
         side = board.turn if score > 0 else 1 - board.turn
         if abs(score) >= 3000:
@@ -141,6 +147,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
     ap.add_argument("--nodes", type=int, default=8000)
+    ap.add_argument("--play-nodes", type=int, default=None,
+                    help="nodes for the moves not written out (default: --nodes)")
+    ap.add_argument("--label-prob", type=float, default=1.0,
+                    help="share of positions searched at --nodes and written out")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=320)
@@ -151,7 +161,7 @@ def main():
     with open(args.out, "a") as f:
         for g in range(args.games):
             engine.send("usinewgame")
-            lines = play(engine, rng, args.max_plies)
+            lines = play(engine, rng, args.max_plies, args.play_nodes, args.label_prob)
             f.write("".join(line + "\n" for line in lines))
             f.flush()
             print(f"game {g + 1}: {len(lines)} positions", file=sys.stderr, flush=True)

@@ -8,8 +8,9 @@
 //! The target mixes the engine's score and the result, each through a
 //! logistic curve whose scale is fitted first; the model is the hand-made
 //! evaluation plus the learned weights, trained with Adam on the squared
-//! error and a small L2 pull to zero. One game in ten (by block of lines)
-//! is held out to show the fit generalises.
+//! error and a small L2 pull to zero. One block of lines in ten (about a
+//! game) is held out; the weights kept are those of the epoch with the
+//! lowest held-out loss.
 //!
 //!     cargo run --release -p tengen-shogi --example tune -- OUT.rs DATA.tsv...
 //!
@@ -117,11 +118,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s_ours = fit_scale(&all, |x| x.base, target);
     println!("logistic scale: engine {s_engine:.0}, hand-made evaluation {s_ours:.0}");
 
-    let mut w = vec![0f32; FEATURES];
+    // The last weight scales the hand-made evaluation; it is fitted only
+    // with TUNE_SCALE=1 and reported, not written out.
+    let mut w = vec![0f32; FEATURES + 1];
+    w[FEATURES] = 1.0;
+    let fit_base_scale = env_or("TUNE_SCALE", 0) == 1;
     let loss = |w: &[f32], set: &[Sample]| -> f64 {
         set.iter()
             .map(|x| {
-                let v = x.base + x.feats.iter().map(|&(i, s)| s * w[i as usize]).sum::<f32>();
+                let v = w[FEATURES] * x.base
+                    + x.feats.iter().map(|&(i, s)| s * w[i as usize]).sum::<f32>();
                 f64::from((sigmoid(v / s_ours) - target(x)).powi(2))
             })
             .sum::<f64>()
@@ -135,18 +141,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let epochs: usize = env_or("TUNE_EPOCHS", 300);
     let l2: f32 = env_or("TUNE_L2", 1e-6);
     let (b1, b2, lr, eps) = (0.9f32, 0.999f32, 2.0f32, 1e-8f32);
-    let mut m = vec![0f32; FEATURES];
-    let mut v = vec![0f32; FEATURES];
-    let mut grad = vec![0f32; FEATURES];
+    let mut m = vec![0f32; FEATURES + 1];
+    let mut v = vec![0f32; FEATURES + 1];
+    let mut grad = vec![0f32; FEATURES + 1];
+    // Early stopping: the weights with the lowest held-out loss so far.
+    let mut best = (loss(&w, &valid), w.clone(), 0);
     for epoch in 1..=epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
         for x in &train {
-            let e = x.base + x.feats.iter().map(|&(i, s)| s * w[i as usize]).sum::<f32>();
+            let e =
+                w[FEATURES] * x.base + x.feats.iter().map(|&(i, s)| s * w[i as usize]).sum::<f32>();
             let p = sigmoid(e / s_ours);
             let d = 2.0 * (p - target(x)) * p * (1.0 - p) / s_ours;
             for &(i, s) in &x.feats {
                 grad[i as usize] += d * s;
             }
+            grad[FEATURES] += d * x.base;
         }
         let n = train.len() as f32;
         let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
@@ -156,19 +166,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
         }
-        if epoch % 25 == 0 || epoch == epochs {
+        if fit_base_scale {
+            let g = grad[FEATURES] / n;
+            m[FEATURES] = b1 * m[FEATURES] + (1.0 - b1) * g;
+            v[FEATURES] = b2 * v[FEATURES] + (1.0 - b2) * g * g;
+            w[FEATURES] -= 0.002 * (m[FEATURES] / c1) / ((v[FEATURES] / c2).sqrt() + eps);
+        }
+        if epoch % 10 == 0 || epoch == epochs {
+            let held_out = loss(&w, &valid);
             println!(
-                "epoch {epoch}: train {:.6} held-out {:.6}",
-                loss(&w, &train),
-                loss(&w, &valid)
+                "epoch {epoch}: train {:.6} held-out {held_out:.6}",
+                loss(&w, &train)
             );
+            if held_out < best.0 {
+                best = (held_out, w.clone(), epoch);
+            }
         }
     }
+    println!(
+        "kept epoch {} (held-out {:.6}), hand-made scale {:.3}",
+        best.2, best.0, best.1[FEATURES]
+    );
+    let w = best.1;
     let mut text = String::from(
         "// Written by `cargo run --release -p tengen-shogi --example tune`; do not edit.\n\
          pub static WEIGHTS: [i16; super::FEATURES] = [\n",
     );
-    for chunk in w.chunks(17) {
+    for chunk in w[..FEATURES].chunks(17) {
         let row: Vec<String> = chunk
             .iter()
             .map(|x| (x.round().clamp(-2000.0, 2000.0) as i16).to_string())

@@ -177,6 +177,11 @@ impl tengen_search::Position for Position {
 /// mate scores (the mate is not played out, so its distance is unknown).
 pub const MATE_IN_ONE_SCORE: i32 = 20_000;
 
+/// What a mate in one for the opponent, were the side to move to pass,
+/// costs the side to move. Fixed-node self-play (docs/shogi.md): 150 won
+/// 29-21 against none, 400 drew 25-25.
+pub const MATE_THREAT_PENALTY: i32 = 150;
+
 impl tengen_search::Evaluator<Position> for Eval {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let b = pos.board();
@@ -185,7 +190,18 @@ impl tengen_search::Evaluator<Position> for Eval {
         if crate::mate1::mate_in_one(b).is_some() {
             return MATE_IN_ONE_SCORE;
         }
-        Eval::evaluate(self, b)
+        let mut score = Eval::evaluate(self, b);
+        // A mate in one the opponent would have if we passed: standing
+        // pat on it is wrong more often than not (quiescence does not see
+        // the quiet defence it takes, nor that there may be none).
+        if !b.in_check() {
+            let mut passed = b.clone();
+            passed.do_null();
+            if crate::mate1::mate_in_one(&passed).is_some() {
+                score -= MATE_THREAT_PENALTY;
+            }
+        }
+        score
     }
 }
 
@@ -207,6 +223,25 @@ mod tests {
             &mut |_| {},
         );
         (r.best, r.score)
+    }
+
+    #[test]
+    fn a_mate_threat_against_the_side_to_move_costs_the_penalty() {
+        use tengen_search::Evaluator;
+        // Sente threatens G*5b mate (the pawn on 5c backs the gold); gote
+        // to move.
+        let threat = Position::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w G 1", &[]).unwrap();
+        let plain = Eval.evaluate(threat.board());
+        assert_eq!(
+            Evaluator::evaluate(&mut Eval, &threat),
+            plain - MATE_THREAT_PENALTY
+        );
+        // Without the gold in hand there is no threat and no penalty.
+        let quiet = Position::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w - 1", &[]).unwrap();
+        assert_eq!(
+            Evaluator::evaluate(&mut Eval, &quiet),
+            Eval.evaluate(quiet.board())
+        );
     }
 
     #[test]
