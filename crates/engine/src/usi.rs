@@ -38,6 +38,9 @@ const OPTIONS: &[(&str, &str)] = &[
     ("MoveOverhead", "spin default 120 min 0 max 5000"),
     // Thinking time of a bare `go` (no clock, no limit), as cshogi sends.
     ("DefaultMoveTime", "spin default 1000 min 1 max 600000"),
+    // A network file for the evaluation; `<default>` is the built-in one,
+    // `<empty>` the hand-made evaluation.
+    ("EvalFile", "string default <default>"),
 ];
 
 /// Values of the options the engine uses.
@@ -230,6 +233,12 @@ impl Frontend {
                 Some(n) => self.settings.default_ms = n as u64,
                 None => bad(self),
             },
+            "evalfile" => {
+                let path = value.map(str::trim).unwrap_or("");
+                if let Err(e) = tengen_shogi::nnue::load(path) {
+                    self.info(&format!("EvalFile unchanged: {e}"));
+                }
+            }
             _ => {}
         }
     }

@@ -138,6 +138,23 @@ pub trait Position: Clone + Send + 'static {
 
 /// A static evaluation from the side to move's point of view. Kept apart
 /// from [`Position`] so a hand-made evaluation and a network can be swapped.
+///
+/// The searcher tells the evaluator about every move it makes and takes
+/// back, so an evaluation that keeps incremental state (a network's
+/// accumulators) can follow the tree; the hooks do nothing by default.
 pub trait Evaluator<P: Position>: Clone + Send + 'static {
     fn evaluate(&mut self, pos: &P) -> i32;
+
+    /// A search starts at `root`: forget any state from another position.
+    #[inline]
+    fn reset(&mut self, _root: &P) {}
+    /// `m` is about to be made in `pos`.
+    #[inline]
+    fn push(&mut self, _pos: &P, _m: P::Move) {}
+    /// A null move is about to be made in `pos`.
+    #[inline]
+    fn push_null(&mut self, _pos: &P) {}
+    /// The last move (or null move) pushed has been taken back.
+    #[inline]
+    fn pop(&mut self) {}
 }

@@ -284,10 +284,11 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         shared: &'a Shared<'a>,
         state: &'a mut ThreadState<P>,
         pos: P,
-        eval: E,
+        mut eval: E,
         roots: Vec<RootMove<P::Move>>,
     ) -> Self {
         state.history.new_search();
+        eval.reset(&pos);
         let params = P::PARAMS;
         let lmr = (0..64)
             .map(|d| {
@@ -749,9 +750,11 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                     + depth / params.null_depth_divisor
                     + ((eval - beta) / (2 * params.pawn)).min(3);
                 self.frames[ply].moved = None;
+                self.eval.push_null(&self.pos);
                 self.pos.make_null();
                 let v = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, !cut_node, false);
                 self.pos.unmake_null();
+                self.eval.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -911,6 +914,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             }
 
             self.frames[ply].moved = Some(hist_idx);
+            self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
             let gives_check = self.pos.in_check();
@@ -945,6 +949,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false, true);
             }
             self.pos.unmake(m);
+            self.eval.pop();
 
             if self.stopped {
                 self.move_lists[ply] = list;
@@ -1168,10 +1173,12 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 }
             }
             self.frames[ply].moved = Some(self.pos.history_index(m));
+            self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
             let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node);
             self.pos.unmake(m);
+            self.eval.pop();
             if self.stopped {
                 self.move_lists[ply] = list;
                 return 0;

@@ -249,3 +249,72 @@ fn searchmoves_restricts_the_root() {
     );
     assert!(matches!(r.best, Some(5) | Some(6)));
 }
+
+/// An evaluator that replays the searcher's push/pop hooks on a board of
+/// its own and checks, at every evaluation, that it stands where the
+/// searcher does: the hooks must follow every make and unmake.
+#[derive(Clone, Default)]
+struct Shadow {
+    board: Option<Board>,
+    stack: Vec<Option<u8>>,
+    evaluations: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Evaluator<Board> for Shadow {
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        let mine = self
+            .board
+            .as_ref()
+            .expect("reset before the first evaluation");
+        assert_eq!(mine.key(), b.key(), "the hooks lost track of the tree");
+        self.evaluations
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        CountLines.evaluate(b)
+    }
+
+    fn reset(&mut self, root: &Board) {
+        self.board = Some(root.clone());
+        self.stack.clear();
+    }
+
+    fn push(&mut self, pos: &Board, m: u8) {
+        let mine = self.board.as_mut().expect("reset before the first push");
+        assert_eq!(mine.key(), pos.key(), "push from the wrong position");
+        mine.make(m);
+        self.stack.push(Some(m));
+    }
+
+    fn push_null(&mut self, pos: &Board) {
+        let mine = self.board.as_mut().expect("reset before the first push");
+        assert_eq!(mine.key(), pos.key(), "null push from the wrong position");
+        mine.make_null();
+        self.stack.push(None);
+    }
+
+    fn pop(&mut self) {
+        let mine = self.board.as_mut().expect("reset before the first pop");
+        match self.stack.pop().expect("a pop without a push") {
+            Some(m) => mine.unmake(m),
+            None => mine.unmake_null(),
+        }
+    }
+}
+
+#[test]
+fn evaluator_hooks_follow_every_make_and_unmake() {
+    for threads in [1, 2] {
+        let eval = Shadow::default();
+        let mut s: Searcher<Board, Shadow> = Searcher::new(1);
+        s.set_threads(threads);
+        let r = s.search(
+            &Board::from("x...o...."),
+            &eval,
+            &SearchLimits::depth(7),
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+        assert!(eval.evaluations.load(std::sync::atomic::Ordering::Relaxed) > 100);
+    }
+}

@@ -5,6 +5,7 @@
 // Board code indexes several parallel tables by square and direction.
 #![allow(clippy::needless_range_loop)]
 
+pub mod accumulator;
 pub mod board;
 pub mod dfpn;
 pub mod eval;
@@ -12,6 +13,7 @@ pub mod geometry;
 pub mod learned;
 pub mod mate1;
 pub mod movegen;
+pub mod nnue;
 pub mod position;
 pub mod searchable;
 pub mod types;
@@ -22,5 +24,5 @@ pub use dfpn::{solve as solve_tsume, TsumeLimits, TsumeResult};
 pub use eval::Eval;
 pub use movegen::{divide, perft, Gen};
 pub use position::{parse_usi_move, EndReason, Outcome, Position, Repetition};
-pub use searchable::BENCH_FENS;
+pub use searchable::{SearchEval, BENCH_FENS};
 pub use types::{Color, Kind, Move, Piece, Square};

@@ -1,10 +1,14 @@
 //! Shogi's side of the generic searcher: `tengen_search::Position` for
 //! [`Position`] and `Evaluator` for [`Eval`].
 
+use crate::accumulator::AccumulatorStack;
+use crate::board::Board;
 use crate::eval::{board_value, hand_value, Eval};
 use crate::movegen::Gen;
+use crate::nnue::{self, Network};
 use crate::position::{Position, Repetition};
 use crate::types::{Kind, Move};
+use std::sync::Arc;
 use tengen_core::Score;
 use tengen_search::{GenKind, Ruling, SearchParams};
 
@@ -182,26 +186,101 @@ pub const MATE_IN_ONE_SCORE: i32 = 20_000;
 /// 29-21 against none, 400 drew 25-25.
 pub const MATE_THREAT_PENALTY: i32 = 150;
 
+/// The search's evaluation: the network (`nnue.rs`) when one is loaded,
+/// with its sums kept incrementally along the tree, else the hand-made
+/// [`Eval`]; a mate in one for the side to move scores
+/// [`MATE_IN_ONE_SCORE`] and one for the opponent after a pass costs
+/// [`MATE_THREAT_PENALTY`] either way.
+#[derive(Clone, Debug)]
+pub struct SearchEval {
+    net: Option<(Arc<Network>, AccumulatorStack)>,
+}
+
+impl Default for SearchEval {
+    /// The network current when the search starts (see [`nnue::load`]).
+    fn default() -> Self {
+        SearchEval::with_network(nnue::current())
+    }
+}
+
+impl SearchEval {
+    pub fn with_network(net: Option<Arc<Network>>) -> Self {
+        SearchEval {
+            net: net.map(|n| {
+                let stack = AccumulatorStack::new(&n);
+                (n, stack)
+            }),
+        }
+    }
+
+    /// The hand-made evaluation alone.
+    pub fn hand_made() -> Self {
+        SearchEval { net: None }
+    }
+}
+
+/// The mate-in-one score, the static evaluation and the pass threat.
+fn evaluate_with(b: &Board, static_eval: impl FnOnce() -> i32) -> i32 {
+    // Quiescence only sees captures; a mating drop next to the king is
+    // the threat it would miss most often.
+    if crate::mate1::mate_in_one(b).is_some() {
+        return MATE_IN_ONE_SCORE;
+    }
+    let mut score = static_eval();
+    // A mate in one the opponent would have if we passed: standing pat on
+    // it is wrong more often than not (quiescence does not see the quiet
+    // defence it takes, nor that there may be none).
+    if !b.in_check() {
+        let mut passed = b.clone();
+        passed.do_null();
+        if crate::mate1::mate_in_one(&passed).is_some() {
+            score -= MATE_THREAT_PENALTY;
+        }
+    }
+    score
+}
+
+impl tengen_search::Evaluator<Position> for SearchEval {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let b = pos.board();
+        match &mut self.net {
+            Some((net, stack)) => evaluate_with(b, || stack.evaluate(net, b)),
+            None => evaluate_with(b, || Eval.evaluate(b)),
+        }
+    }
+
+    fn reset(&mut self, root: &Position) {
+        if let Some((net, stack)) = &mut self.net {
+            stack.reset(net, root.board());
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, pos: &Position, m: Move) {
+        if let Some((_, stack)) = &mut self.net {
+            stack.push(pos.board(), m);
+        }
+    }
+
+    #[inline]
+    fn push_null(&mut self, _pos: &Position) {
+        if let Some((_, stack)) = &mut self.net {
+            stack.push_null();
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if let Some((_, stack)) = &mut self.net {
+            stack.pop();
+        }
+    }
+}
+
 impl tengen_search::Evaluator<Position> for Eval {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let b = pos.board();
-        // Quiescence only sees captures; a mating drop next to the king is
-        // the threat it would miss most often.
-        if crate::mate1::mate_in_one(b).is_some() {
-            return MATE_IN_ONE_SCORE;
-        }
-        let mut score = Eval::evaluate(self, b);
-        // A mate in one the opponent would have if we passed: standing
-        // pat on it is wrong more often than not (quiescence does not see
-        // the quiet defence it takes, nor that there may be none).
-        if !b.in_check() {
-            let mut passed = b.clone();
-            passed.do_null();
-            if crate::mate1::mate_in_one(&passed).is_some() {
-                score -= MATE_THREAT_PENALTY;
-            }
-        }
-        score
+        evaluate_with(b, || Eval::evaluate(self, b))
     }
 }
 
@@ -242,6 +321,58 @@ mod tests {
             Evaluator::evaluate(&mut Eval, &quiet),
             Eval.evaluate(quiet.board())
         );
+    }
+
+    /// The search's evaluation with a check at every node that the sums
+    /// kept along the tree give the from-scratch score.
+    #[derive(Clone)]
+    struct Checked(SearchEval, Arc<std::sync::atomic::AtomicUsize>);
+
+    impl tengen_search::Evaluator<Position> for Checked {
+        fn evaluate(&mut self, pos: &Position) -> i32 {
+            if let Some((net, stack)) = &mut self.0.net {
+                let b = pos.board();
+                assert_eq!(stack.evaluate(net, b), net.evaluate(b), "{}", b.to_sfen());
+                self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            self.0.evaluate(pos)
+        }
+        fn reset(&mut self, root: &Position) {
+            self.0.reset(root)
+        }
+        fn push(&mut self, pos: &Position, m: Move) {
+            self.0.push(pos, m)
+        }
+        fn push_null(&mut self, pos: &Position) {
+            self.0.push_null(pos)
+        }
+        fn pop(&mut self) {
+            self.0.pop()
+        }
+    }
+
+    #[test]
+    fn the_searched_tree_keeps_the_network_sums_right() {
+        use tengen_search::Evaluator;
+        let net = Arc::new(crate::nnue::tests::toy(5, 32));
+        let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let eval = Checked(SearchEval::with_network(Some(net)), Arc::clone(&count));
+        for sfen in &BENCH_FENS[2..5] {
+            let pos = Position::from_usi(sfen, &[]).unwrap();
+            let mut s: Searcher<Position, Checked> = Searcher::new(16);
+            s.set_threads(2);
+            let r = s.search(
+                &pos,
+                &eval,
+                &SearchLimits::depth(6),
+                &Signals::new(),
+                None,
+                &mut |_| {},
+            );
+            assert!(r.best.is_some());
+        }
+        assert!(count.load(std::sync::atomic::Ordering::Relaxed) > 1000);
+        let _ = eval.clone().evaluate(&Position::startpos());
     }
 
     #[test]

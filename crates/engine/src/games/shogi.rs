@@ -2,14 +2,14 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use tengen_shogi::{Color, Eval, Move, Position};
+use tengen_shogi::{Color, Move, Position, SearchEval};
 
 /// Shogi as the USI front-end's session sees it.
 pub struct ShogiGame;
 
 impl AbGame for ShogiGame {
     type Pos = Position;
-    type Eval = Eval;
+    type Eval = SearchEval;
 
     fn startpos() -> Position {
         Position::startpos()
@@ -97,7 +97,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             Position::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(super::bench_search::<Position, Eval>(
+    Ok(super::bench_search::<Position, SearchEval>(
         &positions,
         args.depth.unwrap_or(BENCH_DEPTH),
         args.hash,

@@ -1,0 +1,303 @@
+//! The network's transformer sums kept along the search tree.
+//!
+//! Each searched move pushes an entry recording what the move changes
+//! (a piece leaves a square, arrives on one, is captured, goes to or
+//! comes from a hand); the sums themselves are computed lazily, when an
+//! evaluation needs them, from the nearest ancestor whose sums are known.
+//! A king move changes its own side's view (bucket and mirroring), so that
+//! side's sums are rebuilt from the board instead.
+
+use crate::board::Board;
+use crate::nnue::{board_input, hand_input, mirrored, Network};
+use crate::types::{Color, Kind, Move, Square};
+
+/// A perspective-free input: a piece on a square, or the `n`-th piece
+/// of a hand kind.
+#[derive(Clone, Copy, Debug)]
+enum Input {
+    Board(Color, Kind, Square),
+    Hand(Color, usize, usize),
+}
+
+impl Input {
+    /// Index within the perspective's bucket, if the input exists there.
+    #[inline]
+    fn index(self, perspective: Color, mirror: bool) -> Option<usize> {
+        match self {
+            Input::Board(c, k, sq) => Some(board_input(perspective, mirror, c, k, sq)),
+            Input::Hand(c, h, n) => hand_input(perspective, c, h, n),
+        }
+    }
+}
+
+/// What one move changes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Delta {
+    removed: [Option<Input>; 2],
+    added: [Option<Input>; 2],
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    /// Sums per perspective (indexed by colour).
+    sums: [Vec<i16>; 2],
+    computed: [bool; 2],
+    /// The move into this entry moved that perspective's king.
+    refresh: [bool; 2],
+    /// Mirroring and bucket base the sums were built with.
+    view: [(bool, usize); 2],
+    delta: Delta,
+}
+
+impl Entry {
+    fn new(hidden: usize) -> Entry {
+        Entry {
+            sums: [vec![0; hidden], vec![0; hidden]],
+            computed: [false; 2],
+            refresh: [false; 2],
+            view: [(false, 0); 2],
+            delta: Delta::default(),
+        }
+    }
+}
+
+/// The stack of entries, one per ply from the search's root.
+#[derive(Clone, Debug)]
+pub struct AccumulatorStack {
+    entries: Vec<Entry>,
+    top: usize,
+    hidden: usize,
+}
+
+impl AccumulatorStack {
+    pub fn new(net: &Network) -> AccumulatorStack {
+        AccumulatorStack {
+            entries: Vec::new(),
+            top: 0,
+            hidden: net.hidden(),
+        }
+    }
+
+    fn ensure(&mut self, len: usize) {
+        while self.entries.len() < len {
+            self.entries.push(Entry::new(self.hidden));
+        }
+    }
+
+    /// Starts over at `board`, whose sums are built from scratch.
+    pub fn reset(&mut self, net: &Network, board: &Board) {
+        if self.hidden != net.hidden() {
+            self.entries.clear();
+            self.hidden = net.hidden();
+        }
+        self.ensure(1);
+        self.top = 0;
+        for c in Color::BOTH {
+            self.rebuild(net, board, c);
+        }
+    }
+
+    fn rebuild(&mut self, net: &Network, board: &Board, c: Color) {
+        let e = &mut self.entries[self.top];
+        e.view[c.index()] = (mirrored(board, c), net.bucket_base(board, c));
+        net.refresh(board, c, &mut e.sums[c.index()]);
+        e.computed[c.index()] = true;
+    }
+
+    /// Records `m`, about to be made on `board`.
+    pub fn push(&mut self, board: &Board, m: Move) {
+        let us = board.side_to_move();
+        let mut d = Delta::default();
+        let mut refresh = [false; 2];
+        match m.from() {
+            Some(from) => {
+                let Some(p) = board.piece_at(from) else {
+                    return self.push_delta(d, [true; 2]);
+                };
+                let after = if m.is_promotion() {
+                    p.kind().promote()
+                } else {
+                    p.kind()
+                };
+                d.removed[0] = Some(Input::Board(us, p.kind(), from));
+                d.added[0] = Some(Input::Board(us, after, m.to()));
+                if let Some(c) = board.piece_at(m.to()) {
+                    let h = c.kind().unpromote();
+                    d.removed[1] = Some(Input::Board(c.color(), c.kind(), m.to()));
+                    let n = usize::from(board.hand_count(us, h));
+                    d.added[1] = Some(Input::Hand(us, h.index(), n));
+                }
+                if p.kind() == Kind::King {
+                    refresh[us.index()] = true;
+                }
+            }
+            None => {
+                if let Some(k) = m.drop_kind() {
+                    let n = usize::from(board.hand_count(us, k));
+                    d.removed[0] = Some(Input::Hand(us, k.index(), n.saturating_sub(1)));
+                    d.added[0] = Some(Input::Board(us, k, m.to()));
+                } else {
+                    refresh = [true; 2];
+                }
+            }
+        }
+        self.push_delta(d, refresh);
+    }
+
+    /// Records a null move.
+    pub fn push_null(&mut self) {
+        self.push_delta(Delta::default(), [false; 2]);
+    }
+
+    fn push_delta(&mut self, delta: Delta, refresh: [bool; 2]) {
+        self.top += 1;
+        self.ensure(self.top + 1);
+        let e = &mut self.entries[self.top];
+        e.delta = delta;
+        e.refresh = refresh;
+        e.computed = [false; 2];
+    }
+
+    pub fn pop(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// Brings `c`'s sums at the top up to date; `board` is the position
+    /// there.
+    fn update(&mut self, net: &Network, board: &Board, c: Color) {
+        let ci = c.index();
+        // The nearest entry at or below the top with known sums, unless a
+        // king move of `c` lies between (then only a rebuild will do).
+        let mut j = self.top;
+        loop {
+            let e = &self.entries[j];
+            if e.computed[ci] {
+                break;
+            }
+            if e.refresh[ci] || j == 0 {
+                return self.rebuild(net, board, c);
+            }
+            j -= 1;
+        }
+        let h = self.hidden;
+        for i in j + 1..=self.top {
+            let (below, above) = self.entries.split_at_mut(i);
+            let prev = &below[i - 1];
+            let cur = &mut above[0];
+            let (mirror, base) = prev.view[ci];
+            cur.view[ci] = prev.view[ci];
+            cur.sums[ci].copy_from_slice(&prev.sums[ci]);
+            let sums = &mut cur.sums[ci];
+            for inp in cur.delta.removed.iter().flatten() {
+                if let Some(x) = inp.index(c, mirror) {
+                    for (s, w) in sums.iter_mut().zip(net.row(base + x, h)) {
+                        *s = s.wrapping_sub(*w);
+                    }
+                }
+            }
+            for inp in cur.delta.added.iter().flatten() {
+                if let Some(x) = inp.index(c, mirror) {
+                    for (s, w) in sums.iter_mut().zip(net.row(base + x, h)) {
+                        *s = s.wrapping_add(*w);
+                    }
+                }
+            }
+            cur.computed[ci] = true;
+        }
+    }
+
+    /// The network's score of `board`, the position at the top, from the
+    /// side to move's view.
+    pub fn evaluate(&mut self, net: &Network, board: &Board) -> i32 {
+        if self.hidden != net.hidden() {
+            // Built for another network: start over from this board.
+            self.entries.clear();
+            self.hidden = net.hidden();
+            self.top = 0;
+        }
+        // Without a reset the top is built from the board.
+        self.ensure(self.top + 1);
+        for c in Color::BOTH {
+            self.update(net, board, c);
+        }
+        let e = &self.entries[self.top];
+        let us = board.side_to_move();
+        net.output(&e.sums[us.index()], &e.sums[us.flip().index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::Gen;
+    use crate::nnue::tests::toy;
+
+    /// Walks a few plies of every line from several positions, checking
+    /// at each node that the incremental sums give the from-scratch score.
+    fn walk(
+        net: &Network,
+        stack: &mut AccumulatorStack,
+        board: &mut Board,
+        depth: u32,
+        seed: &mut u64,
+    ) {
+        assert_eq!(
+            stack.evaluate(net, board),
+            net.evaluate(board),
+            "{}",
+            board.to_sfen()
+        );
+        if depth == 0 {
+            return;
+        }
+        let mut moves = Vec::new();
+        board.generate(Gen::All, &mut moves);
+        for (i, &m) in moves.iter().enumerate() {
+            // All moves at the first ply, a pseudo-random few below.
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            if depth < 3 && i > 0 && (*seed >> 60) != 0 {
+                continue;
+            }
+            stack.push(board, m);
+            let captured = board.do_move(m);
+            // Evaluate only now and then, so some entries stay lazy.
+            if (*seed >> 59) & 1 == 0 {
+                walk(net, stack, board, depth - 1, seed);
+            } else if depth > 1 {
+                let mut replies = Vec::new();
+                board.generate(Gen::All, &mut replies);
+                if let Some(&r) = replies.first() {
+                    stack.push(board, r);
+                    let c2 = board.do_move(r);
+                    assert_eq!(stack.evaluate(net, board), net.evaluate(board));
+                    board.undo_move(r, c2);
+                    stack.pop();
+                }
+            }
+            board.undo_move(m, captured);
+            stack.pop();
+        }
+        stack.push_null();
+        board.do_null();
+        assert_eq!(stack.evaluate(net, board), net.evaluate(board));
+        board.do_null();
+        stack.pop();
+    }
+
+    #[test]
+    fn incremental_sums_match_a_fresh_computation() {
+        let net = toy(5, 32);
+        let mut seed = 99u64;
+        for s in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 124",
+        ] {
+            let mut b = Board::from_sfen(s).unwrap();
+            let mut stack = AccumulatorStack::new(&net);
+            stack.reset(&net, &b);
+            walk(&net, &mut stack, &mut b, 3, &mut seed);
+        }
+    }
+}
