@@ -629,7 +629,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
     ) -> i32 {
         let root = ply == 0;
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply, pv_node);
+            return self.quiesce(alpha, beta, ply, pv_node, true);
         }
         self.frames[ply].pv.clear();
         if self.should_stop() {
@@ -732,7 +732,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
 
             // Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 3 && eval + params.futility_base * 2 + 150 * depth * depth < alpha {
-                let v = self.quiesce(alpha - 1, alpha, ply, false);
+                let v = self.quiesce(alpha - 1, alpha, ply, false, true);
                 if v < alpha {
                     return v;
                 }
@@ -1073,7 +1073,16 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             .clamp(-Score::MATE_BOUND + 1, Score::MATE_BOUND - 1)
     }
 
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+    /// Settles captures (and, at the `first` ply in games that ask for it,
+    /// quiet checks) until the position is quiet.
+    fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        first: bool,
+    ) -> i32 {
         self.frames[ply].pv.clear();
         if self.should_stop() {
             return 0;
@@ -1140,6 +1149,8 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.pos.generate(
             if in_check {
                 GenKind::All
+            } else if first && P::QS_CHECKS {
+                GenKind::TacticalAndChecks
             } else {
                 GenKind::Tactical
             },
@@ -1176,7 +1187,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
-            let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node, false);
             self.pos.unmake(m);
             self.eval.pop();
             if self.stopped {

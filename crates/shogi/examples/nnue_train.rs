@@ -23,7 +23,7 @@
 //!         [--cp 1000] [--max N] DATA.tsv...
 
 use std::io::{BufRead, BufReader};
-use tengen_shogi::nnue::{for_each_input, king_square, Network, INPUTS_PER_BUCKET, QA, QB};
+use tengen_shogi::nnue::{self, for_each_input, king_square, Network, INPUTS_PER_BUCKET, QA, QB};
 use tengen_shogi::{Board, Color};
 
 struct Args {
@@ -37,6 +37,8 @@ struct Args {
     threads: usize,
     cp: f32,
     max: usize,
+    /// Train on top of the hand-made evaluation (its logit is added).
+    residual: bool,
     inputs: Vec<String>,
 }
 
@@ -52,6 +54,7 @@ fn parse_args() -> Result<Args, String> {
         threads: 2,
         cp: 1000.0,
         max: usize::MAX,
+        residual: false,
         inputs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -69,6 +72,7 @@ fn parse_args() -> Result<Args, String> {
             "--threads" => a.threads = (num(val()?)? as usize).max(1),
             "--cp" => a.cp = num(val()?)? as f32,
             "--max" => a.max = num(val()?)? as usize,
+            "--residual" => a.residual = true,
             _ if arg.starts_with("--") => return Err(format!("unknown flag {arg}")),
             _ => a.inputs.push(arg),
         }
@@ -122,6 +126,10 @@ struct Samples {
     buckets: Vec<[u8; 2]>,
     score: Vec<f32>,
     result: Vec<f32>,
+    /// Hand-made evaluation of each position (side to move's view).
+    hand: Vec<f32>,
+    /// Logit added to the network's output (residual training).
+    base: Vec<f32>,
 }
 
 impl Samples {
@@ -133,6 +141,8 @@ impl Samples {
             buckets: Vec::new(),
             score: Vec::new(),
             result: Vec::new(),
+            hand: Vec::new(),
+            base: Vec::new(),
         }
     }
 
@@ -154,6 +164,7 @@ impl Samples {
         self.buckets.push([b(stm), b(stm.flip())]);
         self.score.push(score);
         self.result.push(result);
+        self.hand.push(tengen_shogi::Eval.evaluate(board) as f32);
     }
 
     /// (side to move's inputs, other side's inputs).
@@ -164,10 +175,9 @@ impl Samples {
     }
 }
 
-fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Vec<Board>), String> {
+fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples), String> {
     let mut train = Samples::new();
     let mut valid = Samples::new();
-    let mut valid_boards = Vec::new();
     let mut line_no = 0usize;
     let (mut skipped, mut bad) = (0usize, 0usize);
     'files: for path in &args.inputs {
@@ -195,7 +205,6 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Vec<Board>),
             // Blocks of 500 lines (several games) go to one set or the other.
             if (line_no / 500) % 32 == 7 {
                 valid.push(&board, table, score, result);
-                valid_boards.push(board);
             } else {
                 train.push(&board, table, score, result);
             }
@@ -212,14 +221,13 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Vec<Board>),
         skipped,
         bad
     );
-    Ok((train, valid, valid_boards))
+    Ok((train, valid))
 }
 
 /// Held-out loss of the hand-made evaluation (`Eval`), its logistic scale
 /// fitted on the same positions: the figure a network has to beat.
-fn hand_made_loss(s: &Samples, boards: &[Board], k: f32, lambda: f32) -> (f64, f32) {
-    let e = tengen_shogi::Eval;
-    let evals: Vec<f32> = boards.iter().map(|b| e.evaluate(b) as f32).collect();
+fn hand_made_loss(s: &Samples, k: f32, lambda: f32) -> (f64, f32) {
+    let evals = &s.hand;
     let mut best = (f64::MAX, 0.0f32);
     let mut scale = 100.0f32;
     while scale < 5000.0 {
@@ -333,7 +341,7 @@ impl Model {
         self.accumulate(s.buckets[i][0], a, us);
         self.accumulate(s.buckets[i][1], b, them);
         let h = self.hidden;
-        let mut out = self.out_bias;
+        let mut out = self.out_bias + s.base.get(i).copied().unwrap_or(0.0);
         for (x, w) in us.iter().zip(&self.out[..h]) {
             let v = x.clamp(0.0, 1.0);
             out += v * v * w;
@@ -545,7 +553,7 @@ fn validation_loss(m: &Model, s: &Samples, k: f32, lambda: f32) -> f64 {
     loss / s.len().max(1) as f64
 }
 
-fn export(m: &Model, table: &[u8; 81], cp: f32) -> Vec<u8> {
+fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
     let h = m.hidden;
     let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
     let mut ft = Vec::with_capacity(m.buckets * INPUTS_PER_BUCKET * h);
@@ -564,20 +572,42 @@ fn export(m: &Model, table: &[u8; 81], cp: f32) -> Vec<u8> {
     let fb: Vec<i16> = m.ft_bias.iter().map(|&x| q(x, QA)).collect();
     let ow: Vec<i16> = m.out.iter().map(|&x| q(x, QB)).collect();
     let ob = (m.out_bias * (QA * QB) as f32).round() as i32;
-    Network::to_bytes(table, m.buckets, h, cp.round() as i32, &ft, &fb, &ow, ob)
+    Network::to_bytes(
+        table,
+        m.buckets,
+        h,
+        cp.round() as i32,
+        flags,
+        &ft,
+        &fb,
+        &ow,
+        ob,
+    )
 }
 
 fn main() -> Result<(), String> {
     let args = parse_args()?;
     let table = bucket_table(args.buckets)?;
-    let (train, valid, valid_boards) = load(&args, &table)?;
+    let (train, valid) = load(&args, &table)?;
     if train.len() == 0 || valid.len() == 0 {
         return Err("no training or held-out positions".into());
     }
     let k = fit_scale(&train);
     eprintln!("logistic scale of the engine's score: {k:.0}");
-    let (hl, hs) = hand_made_loss(&valid, &valid_boards, k, args.lambda);
+    let (hl, hs) = hand_made_loss(&valid, k, args.lambda);
     eprintln!("hand-made evaluation: held-out loss {hl:.5} at its best scale {hs:.0}");
+    let (mut train, mut valid) = (train, valid);
+    // A residual network's logit adds to the hand-made evaluation's, so its
+    // centipawns must be the hand-made ones: its scale is that fit.
+    let (mut cp, mut flags) = (args.cp, 0);
+    if args.residual {
+        let (_, ts) = hand_made_loss(&train, k, args.lambda);
+        cp = ts;
+        flags = nnue::FLAG_RESIDUAL;
+        eprintln!("residual on the hand-made evaluation at scale {ts:.0}");
+        train.base = train.hand.iter().map(|h| h / ts).collect();
+        valid.base = valid.hand.iter().map(|h| h / ts).collect();
+    }
     let mut model = Model::new(args.hidden, args.buckets, 7);
     let mut opt = Adam::new(model.params());
     let mut grads: Vec<Grad> = (0..args.threads).map(|_| Grad::new(&model)).collect();
@@ -625,7 +655,7 @@ fn main() -> Result<(), String> {
         );
         if vl < best {
             best = vl;
-            let bytes = export(&model, &table, args.cp);
+            let bytes = export(&model, &table, cp, flags);
             std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out))?;
             // The file must read back as the engine will read it.
             let net = Network::from_bytes(&bytes)?;

@@ -34,7 +34,11 @@ pub const INPUTS_PER_BUCKET: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 
-const MAGIC: &[u8; 8] = b"TGSNNUE1";
+const MAGIC: &[u8; 8] = b"TGSNNUE2";
+
+/// Header flag: the network was trained as a correction to the hand-made
+/// evaluation, which the engine adds to its output.
+pub const FLAG_RESIDUAL: u32 = 1;
 
 /// The perspective's view of a square: rotated for White, then mirrored
 /// when `mirror` is set.
@@ -128,14 +132,15 @@ pub struct Network {
     out_bias: i32,
     /// Centipawns per output unit of 1.0.
     scale: i32,
+    flags: u32,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({} buckets, {} hidden, scale {})",
-            self.bucket_count, self.hidden, self.scale
+            "Network({} buckets, {} hidden, scale {}, flags {})",
+            self.bucket_count, self.hidden, self.scale, self.flags
         )
     }
 }
@@ -177,6 +182,10 @@ impl Network {
         let bucket_count = r.u32()? as usize;
         let hidden = r.u32()? as usize;
         let scale = r.u32()? as i32;
+        let flags = r.u32()?;
+        if flags & !FLAG_RESIDUAL != 0 {
+            return Err(format!("unknown header flags {flags:#x}"));
+        }
         if !(1..=81).contains(&bucket_count) {
             return Err(format!("bad bucket count {bucket_count}"));
         }
@@ -210,6 +219,7 @@ impl Network {
             out_weights,
             out_bias,
             scale,
+            flags,
         })
     }
 
@@ -220,6 +230,7 @@ impl Network {
         bucket_count: usize,
         hidden: usize,
         scale: i32,
+        flags: u32,
         ft_weights: &[i16],
         ft_bias: &[i16],
         out_weights: &[i16],
@@ -230,6 +241,7 @@ impl Network {
         v.extend_from_slice(&(bucket_count as u32).to_le_bytes());
         v.extend_from_slice(&(hidden as u32).to_le_bytes());
         v.extend_from_slice(&(scale as u32).to_le_bytes());
+        v.extend_from_slice(&flags.to_le_bytes());
         v.extend_from_slice(buckets);
         for w in ft_weights.iter().chain(ft_bias).chain(out_weights) {
             v.extend_from_slice(&w.to_le_bytes());
@@ -240,6 +252,11 @@ impl Network {
 
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// Whether the output is a correction to the hand-made evaluation.
+    pub fn is_residual(&self) -> bool {
+        self.flags & FLAG_RESIDUAL != 0
     }
 
     /// First input index of `perspective`'s king bucket.
@@ -379,7 +396,7 @@ pub(crate) mod tests {
             .collect();
         let fb: Vec<i16> = (0..hidden).map(|_| next(60)).collect();
         let ow: Vec<i16> = (0..2 * hidden).map(|_| next(100)).collect();
-        let bytes = Network::to_bytes(&buckets, bucket_count, hidden, 400, &ft, &fb, &ow, 1234);
+        let bytes = Network::to_bytes(&buckets, bucket_count, hidden, 400, 0, &ft, &fb, &ow, 1234);
         Network::from_bytes(&bytes).unwrap()
     }
 
@@ -504,6 +521,7 @@ pub(crate) mod tests {
             1,
             16,
             net.scale,
+            net.flags,
             &net.ft_weights,
             &net.ft_bias,
             &net.out_weights,

@@ -48,6 +48,9 @@ impl tengen_search::Position for Position {
         delta_margin: 400,
         aspiration: 30,
     };
+    /// A quiet check (above all a drop next to the king) is where most
+    /// shogi attacks start; the first quiescence ply looks at them.
+    const QS_CHECKS: bool = false;
 
     #[inline]
     fn key(&self) -> u64 {
@@ -60,11 +63,24 @@ impl tengen_search::Position for Position {
     }
 
     fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
-        let mode = match kind {
-            GenKind::All => Gen::All,
-            GenKind::Tactical => Gen::Tactical,
-        };
-        self.board().generate(mode, moves);
+        let b = self.board();
+        match kind {
+            GenKind::All => b.generate(Gen::All, moves),
+            GenKind::Tactical => b.generate(Gen::Tactical, moves),
+            GenKind::TacticalAndChecks => {
+                let start = moves.len();
+                b.generate(Gen::All, moves);
+                let mut kept = start;
+                for i in start..moves.len() {
+                    let m = moves[i];
+                    if m.is_promotion() || b.piece_at(m.to()).is_some() || b.gives_check(m) {
+                        moves[kept] = m;
+                        kept += 1;
+                    }
+                }
+                moves.truncate(kept);
+            }
+        }
     }
 
     fn is_legal(&self, m: Move) -> bool {
@@ -244,7 +260,14 @@ impl tengen_search::Evaluator<Position> for SearchEval {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let b = pos.board();
         match &mut self.net {
-            Some((net, stack)) => evaluate_with(b, || stack.evaluate(net, b)),
+            Some((net, stack)) => evaluate_with(b, || {
+                let v = stack.evaluate(net, b);
+                if net.is_residual() {
+                    v + Eval.evaluate(b)
+                } else {
+                    v
+                }
+            }),
             None => evaluate_with(b, || Eval.evaluate(b)),
         }
     }
