@@ -61,6 +61,10 @@ pub struct SearchParams {
     pub delta_margin: i32,
     /// Aspiration window half-width at the first try.
     pub aspiration: i32,
+    /// Extend only checks that do not lose material by SEE (in shogi most
+    /// checking drops are sacrifices, and extending them all blows up the
+    /// tree); otherwise every check is extended.
+    pub safe_check_extension: bool,
 }
 
 impl SearchParams {
@@ -83,6 +87,7 @@ impl SearchParams {
         see_quiet_margin: -50,
         delta_margin: 200,
         aspiration: 20,
+        safe_check_extension: false,
     };
 }
 
@@ -123,6 +128,16 @@ pub trait Position: Clone + Send + 'static {
 
     /// A capture or a promotion.
     fn is_tactical(&self, m: Self::Move) -> bool;
+    /// Whether [`Position::gives_check`] tells checks apart.
+    const REPORTS_CHECKS: bool = false;
+
+    /// Whether `m` gives check, for games that can tell without making
+    /// it ([`Position::REPORTS_CHECKS`]); quiet checks are then spared
+    /// futility, history and SEE pruning. Other games answer `false`.
+    #[inline]
+    fn gives_check(&self, _m: Self::Move) -> bool {
+        false
+    }
     /// Value of what `m` captures (0 if nothing) plus promotion gain, for
     /// most-valuable-victim ordering.
     fn tactical_value(&self, m: Self::Move) -> i32;

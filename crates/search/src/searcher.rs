@@ -847,20 +847,29 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         picker.skip_quiets();
                         continue;
                     }
-                    if !in_check
+                    // Quiet checks are spared the rest (where the game can
+                    // tell a check before making the move).
+                    let checks = self.pos.gives_check(m);
+                    if !checks
+                        && !in_check
                         && lmr_depth <= params.futility_depth
                         && static_eval + params.futility_base + params.futility_per_ply * lmr_depth
                             <= alpha
                     {
-                        picker.skip_quiets();
+                        // The later quiets are as futile, but a check among
+                        // them is still worth a look.
+                        if !P::REPORTS_CHECKS {
+                            picker.skip_quiets();
+                        }
                         continue;
                     }
-                    if lmr_depth <= 4 && quiet_hist < -3000 * depth {
+                    if !checks && lmr_depth <= 4 && quiet_hist < -3000 * depth {
                         continue;
                     }
-                    if !self
-                        .pos
-                        .see_ge(m, params.see_quiet_margin * lmr_depth * lmr_depth)
+                    if !checks
+                        && !self
+                            .pos
+                            .see_ge(m, params.see_quiet_margin * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
@@ -914,11 +923,14 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             }
 
             self.frames[ply].moved = Some(hist_idx);
+            let check_may_extend = extension == 0
+                && ply < 2 * self.completed_depth.max(1) as usize + 4
+                && (!params.safe_check_extension || self.pos.see_ge(m, 0));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
             let gives_check = self.pos.in_check();
-            if gives_check && extension == 0 && ply < 2 * self.completed_depth.max(1) as usize + 4 {
+            if gives_check && check_may_extend {
                 extension = 1;
             }
             let new_depth = depth - 1 + extension;

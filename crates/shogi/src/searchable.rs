@@ -47,10 +47,12 @@ impl tengen_search::Position for Position {
         see_quiet_margin: -60,
         delta_margin: 400,
         aspiration: 30,
+        safe_check_extension: true,
     };
     /// A quiet check (above all a drop next to the king) is where most
     /// shogi attacks start; the first quiescence ply looks at them.
     const QS_CHECKS: bool = false;
+    const REPORTS_CHECKS: bool = true;
 
     #[inline]
     fn key(&self) -> u64 {
@@ -108,12 +110,15 @@ impl tengen_search::Position for Position {
         !self.board().in_check()
     }
 
-    /// Captures, promotions, and drops that give check: in shogi a checking
-    /// drop is often the whole attack, and the pruning of quiet moves at
-    /// low depth would otherwise skip it.
+    /// Captures and promotions. Checks (drops above all) are quiet moves
+    /// that the searcher spares from most pruning ([`Self::gives_check`]).
     fn is_tactical(&self, m: Move) -> bool {
-        let b = self.board();
-        m.is_promotion() || b.piece_at(m.to()).is_some() || (m.is_drop() && b.gives_check(m))
+        m.is_promotion() || self.board().piece_at(m.to()).is_some()
+    }
+
+    #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        self.board().gives_check(m)
     }
 
     fn tactical_value(&self, m: Move) -> i32 {

@@ -30,6 +30,7 @@ pub const XIANGQI_PARAMS: SearchParams = SearchParams {
     see_quiet_margin: -50,
     delta_margin: 250,
     aspiration: 25,
+    safe_check_extension: false,
 };
 
 /// Capture values for ordering and exchange tests.
