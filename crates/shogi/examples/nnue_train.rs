@@ -20,7 +20,7 @@
 //!     cargo run --release -p tengen-shogi --example nnue_train -- \
 //!         --out net.nnue [--hidden 256] [--buckets 1|3|15] [--epochs 30] \
 //!         [--lambda 0.7] [--lr 0.001] [--batch 16384] [--threads 2] \
-//!         [--cp 1000] [--max N] DATA.tsv...
+//!         [--cp 1000] [--max N] [--residual] [--wd 0] DATA.tsv...
 
 use std::io::{BufRead, BufReader};
 use tengen_shogi::nnue::{self, for_each_input, king_square, Network, INPUTS_PER_BUCKET, QA, QB};
@@ -39,6 +39,8 @@ struct Args {
     max: usize,
     /// Train on top of the hand-made evaluation (its logit is added).
     residual: bool,
+    /// Decoupled weight decay on the transformer rows a batch touches.
+    wd: f32,
     inputs: Vec<String>,
 }
 
@@ -55,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
         cp: 1000.0,
         max: usize::MAX,
         residual: false,
+        wd: 0.0,
         inputs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -73,6 +76,7 @@ fn parse_args() -> Result<Args, String> {
             "--cp" => a.cp = num(val()?)? as f32,
             "--max" => a.max = num(val()?)? as usize,
             "--residual" => a.residual = true,
+            "--wd" => a.wd = num(val()?)? as f32,
             _ if arg.starts_with("--") => return Err(format!("unknown flag {arg}")),
             _ => a.inputs.push(arg),
         }
@@ -459,7 +463,7 @@ fn adam_step(w: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32, c1: f32, c2
 const FT_CLIP: f32 = 1.98;
 const OUT_CLIP: f32 = (32000 / QB) as f32;
 
-fn apply(model: &mut Model, grads: &mut [Grad], opt: &mut Adam, lr: f32, n: f32) {
+fn apply(model: &mut Model, grads: &mut [Grad], opt: &mut Adam, lr: f32, n: f32, wd: f32) {
     opt.t += 1;
     let c1 = 1.0 - B1.powi(opt.t);
     let c2 = 1.0 - B2.powi(opt.t);
@@ -485,6 +489,7 @@ fn apply(model: &mut Model, grads: &mut [Grad], opt: &mut Adam, lr: f32, n: f32)
                 c1,
                 c2,
             );
+            model.ft[j] -= lr * wd * model.ft[j];
             model.ft[j] = model.ft[j].clamp(-FT_CLIP, FT_CLIP);
         }
         for gr in grads.iter_mut() {
@@ -645,7 +650,14 @@ fn main() -> Result<(), String> {
             for g in grads.iter_mut() {
                 train_loss += std::mem::take(&mut g.loss);
             }
-            apply(&mut model, &mut grads, &mut opt, lr, batch.len() as f32);
+            apply(
+                &mut model,
+                &mut grads,
+                &mut opt,
+                lr,
+                batch.len() as f32,
+                args.wd,
+            );
         }
         let vl = validation_loss(&model, &valid, k, args.lambda);
         eprintln!(
