@@ -179,7 +179,13 @@ impl Samples {
     }
 }
 
-fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples), String> {
+/// Held-out boards kept whole, with their sample index, to check the
+/// quantised network the engine reads against the float model.
+type Probes = Vec<(Board, usize)>;
+
+fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Probes), String> {
+    let mut probes = Probes::new();
+    let (mut game, mut last_ply) = (0usize, 0u32);
     let mut train = Samples::new();
     let mut valid = Samples::new();
     let mut line_no = 0usize;
@@ -206,9 +212,23 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples), String> {
                 bad += 1;
                 continue;
             };
-            // Blocks of 500 lines (several games) go to one set or the other.
-            if (line_no / 500) % 32 == 7 {
+            // Whole games go to one set or the other (positions of one
+            // game are too alike to test on each other): a game starts
+            // where the move number stops rising.
+            let ply: u32 = cols[0]
+                .rsplit(' ')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            if ply <= last_ply {
+                game += 1;
+            }
+            last_ply = ply;
+            if game % 32 == 7 {
                 valid.push(&board, table, score, result);
+                if probes.len() < 2000 {
+                    probes.push((board, valid.len() - 1));
+                }
             } else {
                 train.push(&board, table, score, result);
             }
@@ -225,7 +245,7 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples), String> {
         skipped,
         bad
     );
-    Ok((train, valid))
+    Ok((train, valid, probes))
 }
 
 /// Held-out loss of the hand-made evaluation (`Eval`), its logistic scale
@@ -593,7 +613,7 @@ fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
 fn main() -> Result<(), String> {
     let args = parse_args()?;
     let table = bucket_table(args.buckets)?;
-    let (train, valid) = load(&args, &table)?;
+    let (train, valid, probes) = load(&args, &table)?;
     if train.len() == 0 || valid.len() == 0 {
         return Err("no training or held-out positions".into());
     }
@@ -673,6 +693,20 @@ fn main() -> Result<(), String> {
             let net = Network::from_bytes(&bytes)?;
             let b = Board::startpos();
             eprintln!("  saved; start position {} cp", net.evaluate(&b));
+            // The quantised network against the float model it came from.
+            let h = model.hidden;
+            let (mut us, mut them) = (vec![0.0f32; h], vec![0.0f32; h]);
+            let mut err = 0.0f64;
+            for (board, i) in &probes {
+                let base = valid.base.get(*i).copied().unwrap_or(0.0);
+                let float = (model.forward(&valid, *i, &mut us, &mut them) - base) * cp;
+                err += f64::from((float - net.evaluate(board) as f32).abs());
+            }
+            eprintln!(
+                "  quantised against float: mean |difference| {:.1} cp over {} positions",
+                err / probes.len().max(1) as f64,
+                probes.len()
+            );
         }
     }
     Ok(())

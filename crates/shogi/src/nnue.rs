@@ -32,9 +32,9 @@ pub const INPUTS_PER_BUCKET: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
 
 /// Quantisation of the transformer (1.0 = `QA`) and the output (1.0 = `QB`).
 pub const QA: i32 = 255;
-pub const QB: i32 = 64;
+pub const QB: i32 = 1024;
 
-const MAGIC: &[u8; 8] = b"TGSNNUE2";
+const MAGIC: &[u8; 8] = b"TGSNNUE3";
 
 /// Header flag: the network was trained as a correction to the hand-made
 /// evaluation, which the engine adds to its output.
