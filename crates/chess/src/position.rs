@@ -113,7 +113,7 @@ impl Position for Board {
 
     fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
         let mut list = MoveList::default();
-        self.generate_legal(&mut list, kind != GenKind::All);
+        self.generate_legal(&mut list, kind == GenKind::Tactical);
         moves.extend_from_slice(list.as_slice());
     }
 

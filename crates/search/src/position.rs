@@ -11,10 +11,6 @@ pub enum GenKind {
     /// Captures and promotions (the moves quiescence searches). When the
     /// side to move is in check the searcher asks for `All` instead.
     Tactical,
-    /// `Tactical` plus the quiet moves that give check: what the first
-    /// ply of quiescence searches in games that set
-    /// [`Position::QS_CHECKS`]. Games without it may answer as `Tactical`.
-    TacticalAndChecks,
 }
 
 /// A verdict on the game history at a node, from the side to move's view.
@@ -103,9 +99,6 @@ pub trait Position: Clone + Send + 'static {
     const HISTORY_SIZE: usize;
     /// Pruning and reduction margins for this game.
     const PARAMS: SearchParams;
-    /// Whether the first ply of quiescence also tries quiet checks
-    /// ([`GenKind::TacticalAndChecks`]).
-    const QS_CHECKS: bool = false;
 
     /// Zobrist key of the position (side to move and hands included).
     fn key(&self) -> u64;

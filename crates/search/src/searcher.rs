@@ -629,7 +629,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
     ) -> i32 {
         let root = ply == 0;
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply, pv_node, true);
+            return self.quiesce(alpha, beta, ply, pv_node);
         }
         self.frames[ply].pv.clear();
         if self.should_stop() {
@@ -732,7 +732,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
 
             // Razoring: hopeless at low depth unless a capture saves it.
             if depth <= 3 && eval + params.futility_base * 2 + 150 * depth * depth < alpha {
-                let v = self.quiesce(alpha - 1, alpha, ply, false, true);
+                let v = self.quiesce(alpha - 1, alpha, ply, false);
                 if v < alpha {
                     return v;
                 }
@@ -847,30 +847,24 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Quiet checks are spared the rest (where the game can
-                    // tell a check before making the move).
-                    let checks = self.pos.gives_check(m);
-                    if !checks
-                        && !in_check
+                    let futile = !in_check
                         && lmr_depth <= params.futility_depth
                         && static_eval + params.futility_base + params.futility_per_ply * lmr_depth
-                            <= alpha
-                    {
-                        // The later quiets are as futile, but a check among
-                        // them is still worth a look.
-                        if !P::REPORTS_CHECKS {
+                            <= alpha;
+                    let prune = futile
+                        || (lmr_depth <= 4 && quiet_hist < -3000 * depth)
+                        || !self
+                            .pos
+                            .see_ge(m, params.see_quiet_margin * lmr_depth * lmr_depth);
+                    // Quiet checks are spared (where the game can tell a
+                    // check before making the move); asked only of moves
+                    // about to be pruned.
+                    if prune && !self.pos.gives_check(m) {
+                        // After a futile quiet the later ones are as futile,
+                        // unless a check among them is still worth a look.
+                        if futile && !P::REPORTS_CHECKS {
                             picker.skip_quiets();
                         }
-                        continue;
-                    }
-                    if !checks && lmr_depth <= 4 && quiet_hist < -3000 * depth {
-                        continue;
-                    }
-                    if !checks
-                        && !self
-                            .pos
-                            .see_ge(m, params.see_quiet_margin * lmr_depth * lmr_depth)
-                    {
                         continue;
                     }
                 } else if stage == Stage::BadTactical
@@ -923,9 +917,13 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             }
 
             self.frames[ply].moved = Some(hist_idx);
+            // Under `safe_check_extension` the exchange test needs the
+            // position before the move; where the game reports checks it
+            // is run on checking moves only.
             let check_may_extend = extension == 0
                 && ply < 2 * self.completed_depth.max(1) as usize + 4
-                && (!params.safe_check_extension || self.pos.see_ge(m, 0));
+                && (!params.safe_check_extension
+                    || ((!P::REPORTS_CHECKS || self.pos.gives_check(m)) && self.pos.see_ge(m, 0)));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
@@ -1085,16 +1083,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             .clamp(-Score::MATE_BOUND + 1, Score::MATE_BOUND - 1)
     }
 
-    /// Settles captures (and, at the `first` ply in games that ask for it,
-    /// quiet checks) until the position is quiet.
-    fn quiesce(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        first: bool,
-    ) -> i32 {
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.frames[ply].pv.clear();
         if self.should_stop() {
             return 0;
@@ -1161,8 +1150,6 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.pos.generate(
             if in_check {
                 GenKind::All
-            } else if first && P::QS_CHECKS {
-                GenKind::TacticalAndChecks
             } else {
                 GenKind::Tactical
             },
@@ -1199,7 +1186,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;
-            let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node, false);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node);
             self.pos.unmake(m);
             self.eval.pop();
             if self.stopped {

@@ -62,7 +62,7 @@ impl Position for Board {
         false
     }
     fn generate(&self, kind: GenKind, moves: &mut Vec<u8>) {
-        if kind != GenKind::All || self.someone_won() {
+        if kind == GenKind::Tactical || self.someone_won() {
             return;
         }
         moves.extend((0..9u8).filter(|&i| self.cells[i as usize] == 0));

@@ -613,7 +613,7 @@ fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
 fn main() -> Result<(), String> {
     let args = parse_args()?;
     let table = bucket_table(args.buckets)?;
-    let (train, valid, probes) = load(&args, &table)?;
+    let (mut train, mut valid, probes) = load(&args, &table)?;
     if train.len() == 0 || valid.len() == 0 {
         return Err("no training or held-out positions".into());
     }
@@ -621,7 +621,6 @@ fn main() -> Result<(), String> {
     eprintln!("logistic scale of the engine's score: {k:.0}");
     let (hl, hs) = hand_made_loss(&valid, k, args.lambda);
     eprintln!("hand-made evaluation: held-out loss {hl:.5} at its best scale {hs:.0}");
-    let (mut train, mut valid) = (train, valid);
     // A residual network's logit adds to the hand-made evaluation's, so its
     // centipawns must be the hand-made ones: its scale is that fit.
     let (mut cp, mut flags) = (args.cp, 0);

@@ -49,9 +49,6 @@ impl tengen_search::Position for Position {
         aspiration: 30,
         safe_check_extension: true,
     };
-    /// A quiet check (above all a drop next to the king) is where most
-    /// shogi attacks start; the first quiescence ply looks at them.
-    const QS_CHECKS: bool = false;
     const REPORTS_CHECKS: bool = true;
 
     #[inline]
@@ -65,24 +62,11 @@ impl tengen_search::Position for Position {
     }
 
     fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
-        let b = self.board();
-        match kind {
-            GenKind::All => b.generate(Gen::All, moves),
-            GenKind::Tactical => b.generate(Gen::Tactical, moves),
-            GenKind::TacticalAndChecks => {
-                let start = moves.len();
-                b.generate(Gen::All, moves);
-                let mut kept = start;
-                for i in start..moves.len() {
-                    let m = moves[i];
-                    if m.is_promotion() || b.piece_at(m.to()).is_some() || b.gives_check(m) {
-                        moves[kept] = m;
-                        kept += 1;
-                    }
-                }
-                moves.truncate(kept);
-            }
-        }
+        let mode = match kind {
+            GenKind::All => Gen::All,
+            GenKind::Tactical => Gen::Tactical,
+        };
+        self.board().generate(mode, moves);
     }
 
     fn is_legal(&self, m: Move) -> bool {

@@ -163,7 +163,7 @@ impl Position for Board {
     fn generate(&self, kind: GenKind, moves: &mut Vec<Move>) {
         match kind {
             GenKind::All => self.legal_moves(moves),
-            GenKind::Tactical | GenKind::TacticalAndChecks => {
+            GenKind::Tactical => {
                 self.legal_captures(moves);
                 if QSEARCH_CHECKS && self.quiet_checks_allowed() {
                     self.legal_quiet_checks(moves);
