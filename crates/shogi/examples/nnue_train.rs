@@ -20,10 +20,10 @@
 //!     cargo run --release -p tengen-shogi --example nnue_train -- \
 //!         --out net.nnue [--hidden 256] [--buckets 1|3|15] [--epochs 30] \
 //!         [--lambda 0.7] [--lr 0.001] [--batch 16384] [--threads 2] \
-//!         [--cp 1000] [--max N] [--residual] [--wd 0] DATA.tsv...
+//!         [--cp 1000] [--max N] [--residual] [--wd 0] [--king-relative] DATA.tsv...
 
 use std::io::{BufRead, BufReader};
-use tengen_shogi::nnue::{self, for_each_input, king_square, Network, INPUTS_PER_BUCKET, QA, QB};
+use tengen_shogi::nnue::{self, for_each_input, inputs_per_bucket, king_square, Network, QA, QB};
 use tengen_shogi::{Board, Color};
 
 struct Args {
@@ -41,6 +41,8 @@ struct Args {
     residual: bool,
     /// Decoupled weight decay on the transformer rows a batch touches.
     wd: f32,
+    /// Add king-relative inputs (`nnue::FLAG_KING_RELATIVE`).
+    king_relative: bool,
     inputs: Vec<String>,
 }
 
@@ -58,6 +60,7 @@ fn parse_args() -> Result<Args, String> {
         max: usize::MAX,
         residual: false,
         wd: 0.0,
+        king_relative: false,
         inputs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -77,6 +80,7 @@ fn parse_args() -> Result<Args, String> {
             "--max" => a.max = num(val()?)? as usize,
             "--residual" => a.residual = true,
             "--wd" => a.wd = num(val()?)? as f32,
+            "--king-relative" => a.king_relative = true,
             _ if arg.starts_with("--") => return Err(format!("unknown flag {arg}")),
             _ => a.inputs.push(arg),
         }
@@ -154,15 +158,15 @@ impl Samples {
         self.score.len()
     }
 
-    fn push(&mut self, board: &Board, table: &[u8; 81], score: f32, result: f32) {
+    fn push(&mut self, board: &Board, table: &[u8; 81], kr: bool, score: f32, result: f32) {
         let stm = board.side_to_move();
         let mut n = 0u16;
-        for_each_input(board, stm, |i| {
+        for_each_input(board, stm, kr, |i| {
             self.inputs.push(i as u16);
             n += 1;
         });
         self.split.push(n);
-        for_each_input(board, stm.flip(), |i| self.inputs.push(i as u16));
+        for_each_input(board, stm.flip(), kr, |i| self.inputs.push(i as u16));
         self.start.push(self.inputs.len() as u32);
         let b = |c: Color| king_square(board, c).map_or(0, |k| table[k]);
         self.buckets.push([b(stm), b(stm.flip())]);
@@ -225,12 +229,12 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Probes), Str
             }
             last_ply = ply;
             if game % 32 == 7 {
-                valid.push(&board, table, score, result);
+                valid.push(&board, table, args.king_relative, score, result);
                 if probes.len() < 2000 {
                     probes.push((board, valid.len() - 1));
                 }
             } else {
-                train.push(&board, table, score, result);
+                train.push(&board, table, args.king_relative, score, result);
             }
             if train.len() + valid.len() >= args.max {
                 break 'files;
@@ -291,7 +295,9 @@ fn fit_scale(s: &Samples) -> f32 {
 struct Model {
     hidden: usize,
     buckets: usize,
-    /// `(buckets + 1) * INPUTS_PER_BUCKET` rows; the last block is the
+    /// Inputs per bucket.
+    inputs: usize,
+    /// `(buckets + 1) * inputs` rows; the last block is the
     /// factor rows shared by every bucket (unused with one bucket).
     ft: Vec<f32>,
     ft_bias: Vec<f32>,
@@ -300,7 +306,7 @@ struct Model {
 }
 
 impl Model {
-    fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
+    fn new(hidden: usize, buckets: usize, inputs: usize, seed: u64) -> Model {
         let mut s = seed;
         let mut rnd = move || {
             s = s
@@ -308,17 +314,18 @@ impl Model {
                 .wrapping_add(1442695040888963407);
             ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
         };
-        let rows = (buckets + 1) * INPUTS_PER_BUCKET;
+        let rows = (buckets + 1) * inputs;
         let mut ft: Vec<f32> = (0..rows * hidden).map(|_| rnd() * 0.05).collect();
         if buckets > 1 {
             // Bucket rows start at zero: the factor rows carry what is shared.
-            for w in &mut ft[..buckets * INPUTS_PER_BUCKET * hidden] {
+            for w in &mut ft[..buckets * inputs * hidden] {
                 *w = 0.0;
             }
         }
         Model {
             hidden,
             buckets,
+            inputs,
             ft,
             ft_bias: (0..hidden).map(|_| 0.1 + rnd() * 0.05).collect(),
             out: (0..2 * hidden).map(|_| rnd() * 0.1).collect(),
@@ -338,8 +345,8 @@ impl Model {
             (i, None)
         } else {
             (
-                usize::from(bucket) * INPUTS_PER_BUCKET + i,
-                Some(self.buckets * INPUTS_PER_BUCKET + i),
+                usize::from(bucket) * self.inputs + i,
+                Some(self.buckets * self.inputs + i),
             )
         }
     }
@@ -581,14 +588,14 @@ fn validation_loss(m: &Model, s: &Samples, k: f32, lambda: f32) -> f64 {
 fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
     let h = m.hidden;
     let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
-    let mut ft = Vec::with_capacity(m.buckets * INPUTS_PER_BUCKET * h);
+    let mut ft = Vec::with_capacity(m.buckets * m.inputs * h);
     for b in 0..m.buckets {
-        for i in 0..INPUTS_PER_BUCKET {
-            let r = b * INPUTS_PER_BUCKET + i;
+        for i in 0..m.inputs {
+            let r = b * m.inputs + i;
             for j in 0..h {
                 let mut w = m.ft[r * h + j];
                 if m.buckets > 1 {
-                    w += m.ft[(m.buckets * INPUTS_PER_BUCKET + i) * h + j];
+                    w += m.ft[(m.buckets * m.inputs + i) * h + j];
                 }
                 ft.push(q(w, QA));
             }
@@ -632,7 +639,11 @@ fn main() -> Result<(), String> {
         train.base = train.hand.iter().map(|h| h / ts).collect();
         valid.base = valid.hand.iter().map(|h| h / ts).collect();
     }
-    let mut model = Model::new(args.hidden, args.buckets, 7);
+    if args.king_relative {
+        flags |= nnue::FLAG_KING_RELATIVE;
+    }
+    let inputs = inputs_per_bucket(args.king_relative);
+    let mut model = Model::new(args.hidden, args.buckets, inputs, 7);
     let mut opt = Adam::new(model.params());
     let mut grads: Vec<Grad> = (0..args.threads).map(|_| Grad::new(&model)).collect();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();

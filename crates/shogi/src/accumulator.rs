@@ -5,10 +5,11 @@
 //! comes from a hand); the sums themselves are computed lazily, when an
 //! evaluation needs them, from the nearest ancestor whose sums are known.
 //! A king move changes its own side's view (bucket and mirroring), so that
-//! side's sums are rebuilt from the board instead.
+//! side's sums are rebuilt from the board instead; with king-relative
+//! inputs it changes both sides' inputs, and both are rebuilt.
 
 use crate::board::Board;
-use crate::nnue::{board_input, hand_input, mirrored, Network};
+use crate::nnue::{board_input, hand_input, king_squares, mirrored, relative_input, Network};
 use crate::types::{Color, Kind, Move, Square};
 
 /// A perspective-free input: a piece on a square, or the `n`-th piece
@@ -20,14 +21,40 @@ enum Input {
 }
 
 impl Input {
-    /// Index within the perspective's bucket, if the input exists there.
+    /// Calls `f` with each index within the perspective's bucket that the
+    /// input has there (none, one, or with king-relative inputs up to
+    /// three).
     #[inline]
-    fn index(self, perspective: Color, mirror: bool) -> Option<usize> {
+    fn for_each_index(self, perspective: Color, view: &View, mut f: impl FnMut(usize)) {
         match self {
-            Input::Board(c, k, sq) => Some(board_input(perspective, mirror, c, k, sq)),
-            Input::Hand(c, h, n) => hand_input(perspective, c, h, n),
+            Input::Board(c, k, sq) => {
+                f(board_input(perspective, view.mirror, c, k, sq));
+                if let Some(kings) = &view.kings {
+                    for (which, king) in kings.iter().enumerate() {
+                        if let Some(x) = king.and_then(|king| {
+                            relative_input(perspective, view.mirror, which, king, c, k, sq)
+                        }) {
+                            f(x);
+                        }
+                    }
+                }
+            }
+            Input::Hand(c, h, n) => {
+                if let Some(x) = hand_input(perspective, c, h, n) {
+                    f(x);
+                }
+            }
         }
     }
+}
+
+/// How one perspective's sums were built: mirroring, bucket base, and
+/// (king-relative networks only) the kings' oriented squares.
+#[derive(Clone, Copy, Debug, Default)]
+struct View {
+    mirror: bool,
+    base: usize,
+    kings: Option<[Option<usize>; 2]>,
 }
 
 /// What one move changes.
@@ -44,8 +71,8 @@ struct Entry {
     computed: [bool; 2],
     /// The move into this entry moved that perspective's king.
     refresh: [bool; 2],
-    /// Mirroring and bucket base the sums were built with.
-    view: [(bool, usize); 2],
+    /// How the sums were built.
+    view: [View; 2],
     delta: Delta,
 }
 
@@ -55,7 +82,7 @@ impl Entry {
             sums: [vec![0; hidden], vec![0; hidden]],
             computed: [false; 2],
             refresh: [false; 2],
-            view: [(false, 0); 2],
+            view: [View::default(); 2],
             delta: Delta::default(),
         }
     }
@@ -67,6 +94,8 @@ pub struct AccumulatorStack {
     entries: Vec<Entry>,
     top: usize,
     hidden: usize,
+    /// The network has king-relative inputs: any king move rebuilds both.
+    king_relative: bool,
 }
 
 impl AccumulatorStack {
@@ -75,6 +104,7 @@ impl AccumulatorStack {
             entries: Vec::new(),
             top: 0,
             hidden: net.hidden(),
+            king_relative: net.is_king_relative(),
         }
     }
 
@@ -90,6 +120,7 @@ impl AccumulatorStack {
             self.entries.clear();
             self.hidden = net.hidden();
         }
+        self.king_relative = net.is_king_relative();
         self.ensure(1);
         self.top = 0;
         for c in Color::BOTH {
@@ -99,7 +130,14 @@ impl AccumulatorStack {
 
     fn rebuild(&mut self, net: &Network, board: &Board, c: Color) {
         let e = &mut self.entries[self.top];
-        e.view[c.index()] = (mirrored(board, c), net.bucket_base(board, c));
+        let mirror = mirrored(board, c);
+        e.view[c.index()] = View {
+            mirror,
+            base: net.bucket_base(board, c),
+            kings: net
+                .is_king_relative()
+                .then(|| king_squares(board, c, mirror)),
+        };
         net.refresh(board, c, &mut e.sums[c.index()]);
         e.computed[c.index()] = true;
     }
@@ -129,6 +167,9 @@ impl AccumulatorStack {
                 }
                 if p.kind() == Kind::King {
                     refresh[us.index()] = true;
+                    if self.king_relative {
+                        refresh = [true; 2];
+                    }
                 }
             }
             None => {
@@ -184,23 +225,23 @@ impl AccumulatorStack {
             let (below, above) = self.entries.split_at_mut(i);
             let prev = &below[i - 1];
             let cur = &mut above[0];
-            let (mirror, base) = prev.view[ci];
-            cur.view[ci] = prev.view[ci];
+            let view = prev.view[ci];
+            cur.view[ci] = view;
             cur.sums[ci].copy_from_slice(&prev.sums[ci]);
             let sums = &mut cur.sums[ci];
             for inp in cur.delta.removed.iter().flatten() {
-                if let Some(x) = inp.index(c, mirror) {
-                    for (s, w) in sums.iter_mut().zip(net.row(base + x, h)) {
+                inp.for_each_index(c, &view, |x| {
+                    for (s, w) in sums.iter_mut().zip(net.row(view.base + x, h)) {
                         *s = s.wrapping_sub(*w);
                     }
-                }
+                });
             }
             for inp in cur.delta.added.iter().flatten() {
-                if let Some(x) = inp.index(c, mirror) {
-                    for (s, w) in sums.iter_mut().zip(net.row(base + x, h)) {
+                inp.for_each_index(c, &view, |x| {
+                    for (s, w) in sums.iter_mut().zip(net.row(view.base + x, h)) {
                         *s = s.wrapping_add(*w);
                     }
-                }
+                });
             }
             cur.computed[ci] = true;
         }
@@ -209,10 +250,11 @@ impl AccumulatorStack {
     /// The network's score of `board`, the position at the top, from the
     /// side to move's view.
     pub fn evaluate(&mut self, net: &Network, board: &Board) -> i32 {
-        if self.hidden != net.hidden() {
+        if self.hidden != net.hidden() || self.king_relative != net.is_king_relative() {
             // Built for another network: start over from this board.
             self.entries.clear();
             self.hidden = net.hidden();
+            self.king_relative = net.is_king_relative();
             self.top = 0;
         }
         // Without a reset the top is built from the board.
@@ -230,7 +272,8 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
     use crate::movegen::Gen;
-    use crate::nnue::tests::toy;
+    use crate::nnue::tests::{toy, toy_with};
+    use crate::nnue::FLAG_KING_RELATIVE;
 
     /// Walks a few plies of every line from several positions, checking
     /// at each node that the incremental sums give the from-scratch score.
@@ -286,7 +329,12 @@ mod tests {
 
     #[test]
     fn incremental_sums_match_a_fresh_computation() {
-        let net = toy(5, 32);
+        for net in [toy(5, 32), toy_with(5, 32, FLAG_KING_RELATIVE)] {
+            incremental_sums_match_with(&net);
+        }
+    }
+
+    fn incremental_sums_match_with(net: &Network) {
         let mut seed = 99u64;
         for s in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -295,9 +343,9 @@ mod tests {
             "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 124",
         ] {
             let mut b = Board::from_sfen(s).unwrap();
-            let mut stack = AccumulatorStack::new(&net);
-            stack.reset(&net, &b);
-            walk(&net, &mut stack, &mut b, 3, &mut seed);
+            let mut stack = AccumulatorStack::new(net);
+            stack.reset(net, &b);
+            walk(net, &mut stack, &mut b, 3, &mut seed);
         }
     }
 }

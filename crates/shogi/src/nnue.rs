@@ -27,8 +27,27 @@ pub const HAND_MAX: [usize; 7] = [18, 4, 4, 4, 4, 2, 2];
 const HAND_OFFSET: [usize; 7] = [0, 18, 22, 26, 30, 34, 36];
 /// Hand inputs of one side.
 pub const HAND_INPUTS_PER_SIDE: usize = 38;
-/// Inputs per king bucket.
+/// Inputs per king bucket (without king-relative inputs).
 pub const INPUTS_PER_BUCKET: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
+/// Half-width of the window of squares around a king that king-relative
+/// inputs cover (rows and files within this distance).
+pub const REL_REACH: usize = 4;
+/// Squares in that window.
+const REL_SQUARES: usize = (2 * REL_REACH + 1) * (2 * REL_REACH + 1);
+/// King-relative inputs: relative to the perspective's own king and to
+/// the enemy king, own/enemy x 14 kinds x the window's squares.
+pub const REL_INPUTS: usize = 2 * 2 * 14 * REL_SQUARES;
+
+/// Inputs per king bucket of a network with or without king-relative
+/// inputs.
+#[inline]
+pub const fn inputs_per_bucket(king_relative: bool) -> usize {
+    if king_relative {
+        INPUTS_PER_BUCKET + REL_INPUTS
+    } else {
+        INPUTS_PER_BUCKET
+    }
+}
 
 /// Quantisation of the transformer (1.0 = `QA`) and the output (1.0 = `QB`).
 pub const QA: i32 = 255;
@@ -39,6 +58,11 @@ const MAGIC: &[u8; 8] = b"TGSNNUE3";
 /// Header flag: the network was trained as a correction to the hand-made
 /// evaluation, which the engine adds to its output.
 pub const FLAG_RESIDUAL: u32 = 1;
+
+/// Header flag: besides the absolute inputs, each piece near a king is an
+/// input by its offset from that king (both kings), so what a castle or
+/// an attack looks like is learned once for every king square.
+pub const FLAG_KING_RELATIVE: u32 = 2;
 
 /// The perspective's view of a square: rotated for White, then mirrored
 /// when `mirror` is set.
@@ -96,13 +120,61 @@ pub fn hand_input(perspective: Color, color: Color, hand_index: usize, n: usize)
         .then(|| BOARD_INPUTS + rel * HAND_INPUTS_PER_SIDE + HAND_OFFSET[hand_index] + n)
 }
 
+/// The two kings' squares as `perspective`'s inputs see them (its own
+/// first), for king-relative inputs.
+#[inline]
+pub fn king_squares(board: &Board, perspective: Color, mirror: bool) -> [Option<usize>; 2] {
+    [perspective, perspective.flip()].map(|c| board.king(c).map(|k| orient(k, perspective, mirror)))
+}
+
+/// Index (within a bucket) of the king-relative input of a piece of
+/// `color` and `kind` on `sq` relative to the king on oriented square
+/// `king` (`which`: 0 the perspective's own king, 1 the enemy's);
+/// `None` outside the window.
+#[inline]
+pub fn relative_input(
+    perspective: Color,
+    mirror: bool,
+    which: usize,
+    king: usize,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) -> Option<usize> {
+    let s = orient(sq, perspective, mirror);
+    let dr = (s / 9 + REL_REACH).checked_sub(king / 9)?;
+    let dc = (s % 9 + REL_REACH).checked_sub(king % 9)?;
+    let span = 2 * REL_REACH + 1;
+    if dr >= span || dc >= span {
+        return None;
+    }
+    let rel = usize::from(color != perspective);
+    Some(INPUTS_PER_BUCKET + ((which * 2 + rel) * 14 + kind.index()) * REL_SQUARES + dr * span + dc)
+}
+
 /// Calls `f` with every active input of `perspective` within a bucket
-/// (add the bucket's base for the full index).
-pub fn for_each_input(board: &Board, perspective: Color, mut f: impl FnMut(usize)) {
+/// (add the bucket's base for the full index); king-relative ones too if
+/// `king_relative`.
+pub fn for_each_input(
+    board: &Board,
+    perspective: Color,
+    king_relative: bool,
+    mut f: impl FnMut(usize),
+) {
     let mirror = mirrored(board, perspective);
+    let kings = king_squares(board, perspective, mirror);
     for sq in Square::all() {
         if let Some(p) = board.piece_at(sq) {
             f(board_input(perspective, mirror, p.color(), p.kind(), sq));
+            if king_relative {
+                for (which, k) in kings.iter().enumerate() {
+                    if let Some(x) = k.and_then(|k| {
+                        relative_input(perspective, mirror, which, k, p.color(), p.kind(), sq)
+                    }) {
+                        f(x);
+                    }
+                }
+            }
         }
     }
     for c in Color::BOTH {
@@ -123,7 +195,9 @@ pub struct Network {
     /// Number of king buckets.
     bucket_count: usize,
     hidden: usize,
-    /// `bucket_count * INPUTS_PER_BUCKET` rows of `hidden` weights.
+    /// Inputs per bucket (see [`inputs_per_bucket`]).
+    inputs: usize,
+    /// `bucket_count * inputs` rows of `hidden` weights.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
     /// `2 * hidden` weights: the side to move's half first.
@@ -183,7 +257,7 @@ impl Network {
         let hidden = r.u32()? as usize;
         let scale = r.u32()? as i32;
         let flags = r.u32()?;
-        if flags & !FLAG_RESIDUAL != 0 {
+        if flags & !(FLAG_RESIDUAL | FLAG_KING_RELATIVE) != 0 {
             return Err(format!("unknown header flags {flags:#x}"));
         }
         if !(1..=81).contains(&bucket_count) {
@@ -200,7 +274,8 @@ impl Network {
         if buckets.iter().any(|&b| usize::from(b) >= bucket_count) {
             return Err("king bucket table names a bucket past the count".into());
         }
-        let ft_weights = r.i16s(bucket_count * INPUTS_PER_BUCKET * hidden)?;
+        let inputs = inputs_per_bucket(flags & FLAG_KING_RELATIVE != 0);
+        let ft_weights = r.i16s(bucket_count * inputs * hidden)?;
         let ft_bias = r.i16s(hidden)?;
         let out_weights = r.i16s(2 * hidden)?;
         let out_bias = r.u32()? as i32;
@@ -213,6 +288,7 @@ impl Network {
         Ok(Network {
             buckets,
             bucket_count,
+            inputs,
             hidden,
             ft_weights,
             ft_bias,
@@ -259,11 +335,17 @@ impl Network {
         self.flags & FLAG_RESIDUAL != 0
     }
 
+    /// Whether the network has king-relative inputs.
+    #[inline]
+    pub fn is_king_relative(&self) -> bool {
+        self.flags & FLAG_KING_RELATIVE != 0
+    }
+
     /// First input index of `perspective`'s king bucket.
     #[inline]
     pub(crate) fn bucket_base(&self, board: &Board, perspective: Color) -> usize {
         let b = king_square(board, perspective).map_or(0, |k| usize::from(self.buckets[k]));
-        b * INPUTS_PER_BUCKET
+        b * self.inputs
     }
 
     /// Row `index` of the transformer (`hidden` weights).
@@ -277,7 +359,7 @@ impl Network {
         acc.copy_from_slice(&self.ft_bias);
         let base = self.bucket_base(board, perspective);
         let h = self.hidden;
-        for_each_input(board, perspective, |i| {
+        for_each_input(board, perspective, self.is_king_relative(), |i| {
             let row = &self.ft_weights[(base + i) * h..(base + i + 1) * h];
             for (a, w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(*w);
@@ -380,6 +462,12 @@ pub(crate) mod tests {
 
     /// A network with deterministic pseudo-random weights.
     pub(crate) fn toy(bucket_count: usize, hidden: usize) -> Network {
+        toy_with(bucket_count, hidden, 0)
+    }
+
+    /// Like [`toy`], with header `flags`.
+    pub(crate) fn toy_with(bucket_count: usize, hidden: usize, flags: u32) -> Network {
+        let inputs = inputs_per_bucket(flags & FLAG_KING_RELATIVE != 0);
         let mut seed = 12345u64;
         let mut next = |m: i64| {
             seed = seed
@@ -391,12 +479,22 @@ pub(crate) mod tests {
         for (i, b) in buckets.iter_mut().enumerate() {
             *b = (i % bucket_count) as u8;
         }
-        let ft: Vec<i16> = (0..bucket_count * INPUTS_PER_BUCKET * hidden)
+        let ft: Vec<i16> = (0..bucket_count * inputs * hidden)
             .map(|_| next(20))
             .collect();
         let fb: Vec<i16> = (0..hidden).map(|_| next(60)).collect();
         let ow: Vec<i16> = (0..2 * hidden).map(|_| next(100)).collect();
-        let bytes = Network::to_bytes(&buckets, bucket_count, hidden, 400, 0, &ft, &fb, &ow, 1234);
+        let bytes = Network::to_bytes(
+            &buckets,
+            bucket_count,
+            hidden,
+            400,
+            flags,
+            &ft,
+            &fb,
+            &ow,
+            1234,
+        );
         Network::from_bytes(&bytes).unwrap()
     }
 
@@ -406,14 +504,21 @@ pub(crate) mod tests {
             "+Pn2l4/3k5/1p1g2sp1/3spp2p/p6+r1/2P1PPsL1/2S2g3/5K3/3NG3L b RBGLPb2n7p 147",
         )
         .unwrap();
-        for c in Color::BOTH {
+        for (c, relative) in Color::BOTH
+            .into_iter()
+            .flat_map(|c| [(c, false), (c, true)])
+        {
             let mut seen = Vec::new();
-            for_each_input(&b, c, |i| seen.push(i));
-            assert!(seen.iter().all(|&i| i < INPUTS_PER_BUCKET));
+            for_each_input(&b, c, relative, |i| seen.push(i));
+            assert!(seen.iter().all(|&i| i < inputs_per_bucket(relative)));
             let n = seen.len();
             seen.sort_unstable();
             seen.dedup();
             assert_eq!(seen.len(), n, "an input repeats");
+            let extra = seen.iter().filter(|&&i| i >= INPUTS_PER_BUCKET).count();
+            // Each king sees itself; pieces further than the window do not
+            // count.
+            assert_eq!(extra > 0, relative);
         }
     }
 
@@ -480,17 +585,18 @@ pub(crate) mod tests {
     fn colour_swapped_positions_evaluate_the_same() {
         // Rotating the board and swapping the colours leaves each side's
         // view unchanged.
-        let net = toy(3, 32);
-        for s in SAMPLES {
-            let a = Board::from_sfen(s).unwrap();
-            let rotated = transform(s, true);
-            let mirrored_and_rotated = transform(&rotated.to_sfen(), false);
-            assert_eq!(net.evaluate(&a), net.evaluate(&rotated), "{s}");
-            let central = Color::BOTH
-                .iter()
-                .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
-            if !central {
-                assert_eq!(net.evaluate(&a), net.evaluate(&mirrored_and_rotated), "{s}");
+        for net in [toy(3, 32), toy_with(3, 32, FLAG_KING_RELATIVE)] {
+            for s in SAMPLES {
+                let a = Board::from_sfen(s).unwrap();
+                let rotated = transform(s, true);
+                let mirrored_and_rotated = transform(&rotated.to_sfen(), false);
+                assert_eq!(net.evaluate(&a), net.evaluate(&rotated), "{s}");
+                let central = Color::BOTH
+                    .iter()
+                    .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
+                if !central {
+                    assert_eq!(net.evaluate(&a), net.evaluate(&mirrored_and_rotated), "{s}");
+                }
             }
         }
     }
@@ -499,15 +605,16 @@ pub(crate) mod tests {
     fn left_right_mirror_evaluates_the_same_unless_a_king_is_central() {
         // Inputs are mirrored by each king's file, so a mirrored position
         // has the same inputs when neither king is on the centre file.
-        let net = toy(5, 32);
-        for s in SAMPLES {
-            let a = Board::from_sfen(s).unwrap();
-            let central = Color::BOTH
-                .iter()
-                .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
-            let b = transform(s, false);
-            if !central {
-                assert_eq!(net.evaluate(&a), net.evaluate(&b), "{s}");
+        for net in [toy(5, 32), toy_with(5, 32, FLAG_KING_RELATIVE)] {
+            for s in SAMPLES {
+                let a = Board::from_sfen(s).unwrap();
+                let central = Color::BOTH
+                    .iter()
+                    .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
+                let b = transform(s, false);
+                if !central {
+                    assert_eq!(net.evaluate(&a), net.evaluate(&b), "{s}");
+                }
             }
         }
     }
