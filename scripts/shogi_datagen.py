@@ -12,6 +12,13 @@ With --play-nodes and --label-prob, only that share of the positions is
 searched at --nodes and written out; the other moves are played at the
 smaller node count, so the same labelling time covers more games.
 
+With --player PATH another USI engine (tengen) plays both sides at
+--player-nodes, and Fairy-Stockfish only labels the positions it reaches:
+data from the positions our own search steers into, where a network
+trained on Fairy-Stockfish's games alone has seen least. The best move and
+the capture flag are then Fairy-Stockfish's; the result is the player's
+self-play game.
+
 Games end by mate, repetition (cshogi's ruling), a score of 3000 cp or more
 for one side five plies running (adjudicated to that side), or the ply cap
 (a draw).
@@ -29,14 +36,15 @@ MATE = 30000
 
 
 class Fsf:
-    def __init__(self, path, nodes):
+    def __init__(self, path, nodes, variant=True):
         self.p = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
         self.nodes = nodes
         self.send("usi")
         self.wait("usiok")
-        self.send("setoption name UCI_Variant value shogi")
+        if variant:
+            self.send("setoption name UCI_Variant value shogi")
         self.send("setoption name USI_Hash value 16")
         self.send("isready")
         self.wait("readyok")
@@ -84,7 +92,7 @@ class Fsf:
             self.p.kill()
 
 
-def play(engine, rng, max_plies, play_nodes, label_prob):
+def play(engine, rng, max_plies, play_nodes, label_prob, player=None):
     board = cshogi.Board()
     for _ in range(rng.randint(2, 8)):
         moves = list(board.legal_moves)
@@ -111,7 +119,12 @@ def play(engine, rng, max_plies, play_nodes, label_prob):
             break
         sfen = board.sfen()
         label = rng.random() < label_prob
-        best, score = engine.think(sfen, None if label else play_nodes)
+        if player is not None:
+            best, _ = player.think(sfen)
+            label_best, score = engine.think(sfen)
+        else:
+            best, score = engine.think(sfen, None if label else play_nodes)
+            label_best = best
         if best in ("resign", "win") or score is None:
             winner = (1 - board.turn) if best == "resign" else board.turn
             break
@@ -119,7 +132,10 @@ def play(engine, rng, max_plies, play_nodes, label_prob):
         if not board.is_legal(move):
             print("illegal move from engine:", sfen, best, file=sys.stderr)
             break
-        flags = ("c" if board.is_check() else "") + ("x" if board.piece(cshogi.move_to(move)) else "")
+        label_move = board.move_from_usi(label_best) if label_best not in ("resign", "win") else 0
+        takes = label_move and board.piece(cshogi.move_to(label_move))
+        flags = ("c" if board.is_check() else "") + ("x" if takes else "")
+        best = label_best
         if label:
             records.append((sfen, score, board.turn, best, flags or "-"))
         # Adjudicate a decided game.
@@ -155,17 +171,25 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=320)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--player", default=None,
+                    help="USI engine that plays both sides (Fairy-Stockfish only labels)")
+    ap.add_argument("--player-nodes", type=int, default=5000)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     engine = Fsf(args.engine, args.nodes)
+    player = Fsf(args.player, args.player_nodes, variant=False) if args.player else None
     with open(args.out, "a") as f:
         for g in range(args.games):
             engine.send("usinewgame")
-            lines = play(engine, rng, args.max_plies, args.play_nodes, args.label_prob)
+            if player is not None:
+                player.send("usinewgame")
+            lines = play(engine, rng, args.max_plies, args.play_nodes, args.label_prob, player)
             f.write("".join(line + "\n" for line in lines))
             f.flush()
             print(f"game {g + 1}: {len(lines)} positions", file=sys.stderr, flush=True)
     engine.close()
+    if player is not None:
+        player.close()
 
 
 if __name__ == "__main__":
