@@ -1,13 +1,24 @@
 //! Prints the hand-made evaluation and the default network's value for
-//! each position along `SFEN [moves...]` (side to move's view).
+//! each position along `SFEN [moves...]` (side to move's view):
+//! `cargo run --release -p tengen-shogi --example evalpos -- "SFEN" 7g7f ...`
 use tengen_shogi::{nnue, Eval, Position};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        eprintln!("usage: evalpos SFEN [USI moves...]");
+        std::process::exit(2);
+    }
     let moves: Vec<&str> = args[1..].iter().map(|s| s.as_str()).collect();
     let net = nnue::current();
     for n in 0..=moves.len() {
-        let p = Position::from_usi(&args[0], &moves[..n]).expect("position");
+        let p = match Position::from_usi(&args[0], &moves[..n]) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2);
+            }
+        };
         let b = p.board();
         let hand = Eval.evaluate(b);
         let netv = net.as_ref().map_or(0, |n| n.evaluate(b));
