@@ -13,7 +13,8 @@ searched at --nodes and written out; the other moves are played at the
 smaller node count, so the same labelling time covers more games.
 
 With --player PATH another USI engine (tengen) plays both sides at
---player-nodes, and Fairy-Stockfish only labels the positions it reaches:
+--player-nodes, and Fairy-Stockfish only labels the positions it reaches
+(the --label-prob share of them):
 data from the positions our own search steers into, where a network
 trained on Fairy-Stockfish's games alone has seen least. The best move and
 the capture flag are then Fairy-Stockfish's; the result is the player's
@@ -120,8 +121,11 @@ def play(engine, rng, max_plies, play_nodes, label_prob, player=None):
         sfen = board.sfen()
         label = rng.random() < label_prob
         if player is not None:
-            best, _ = player.think(sfen)
-            label_best, score = engine.think(sfen)
+            # The player moves; Fairy-Stockfish searches only the positions
+            # written out, and its move is the one recorded.
+            best, score = player.think(sfen)
+            if label:
+                label_best, score = engine.think(sfen)
         else:
             best, score = engine.think(sfen, None if label else play_nodes)
             label_best = best
@@ -132,13 +136,13 @@ def play(engine, rng, max_plies, play_nodes, label_prob, player=None):
         if not board.is_legal(move):
             print("illegal move from engine:", sfen, best, file=sys.stderr)
             break
-        label_move = board.move_from_usi(label_best) if label_best not in ("resign", "win") else 0
-        takes = label_move and board.piece(cshogi.move_to(label_move))
-        flags = ("c" if board.is_check() else "") + ("x" if takes else "")
-        best = label_best
         if label:
-            records.append((sfen, score, board.turn, best, flags or "-"))
-        # Adjudicate a decided game.
+            recorded = board.move_from_usi(label_best) if label_best not in ("resign", "win") else 0
+            takes = recorded and board.piece(cshogi.move_to(recorded))
+            flags = ("c" if board.is_check() else "") + ("x" if takes else "")
+            records.append((sfen, score, board.turn, label_best, flags or "-"))
+        # Adjudicate a decided game (on the player's own score when
+        # Fairy-Stockfish did not search the position).
         side = board.turn if score > 0 else 1 - board.turn
         if abs(score) >= 3000:
             streak[side] += 1

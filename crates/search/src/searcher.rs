@@ -839,6 +839,8 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 });
             }
 
+            // Whether `m` is known to give check (asked at most once).
+            let mut known_check = false;
             // Shallow-depth pruning, once a non-losing line is secured.
             if !root && best_score > -Score::MATE_BOUND {
                 let lmr_depth = (depth - self.reduction(depth, move_count) as i32).max(0);
@@ -859,13 +861,17 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                     // Quiet checks are spared (where the game can tell a
                     // check before making the move); asked only of moves
                     // about to be pruned.
-                    if prune && !self.pos.gives_check(m) {
-                        // After a futile quiet the later ones are as futile,
-                        // unless a check among them is still worth a look.
-                        if futile && !P::REPORTS_CHECKS {
-                            picker.skip_quiets();
+                    if prune {
+                        known_check = self.pos.gives_check(m);
+                        if !known_check {
+                            // After a futile quiet the later ones are as
+                            // futile, unless a check among them is still
+                            // worth a look.
+                            if futile && !P::REPORTS_CHECKS {
+                                picker.skip_quiets();
+                            }
+                            continue;
                         }
-                        continue;
                     }
                 } else if stage == Stage::BadTactical
                     && !self.pos.see_ge(m, params.see_capture_margin * depth)
@@ -923,7 +929,8 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             let check_may_extend = extension == 0
                 && ply < 2 * self.completed_depth.max(1) as usize + 4
                 && (!params.safe_check_extension
-                    || ((!P::REPORTS_CHECKS || self.pos.gives_check(m)) && self.pos.see_ge(m, 0)));
+                    || ((!P::REPORTS_CHECKS || known_check || self.pos.gives_check(m))
+                        && self.pos.see_ge(m, 0)));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.nodes += 1;

@@ -9,7 +9,7 @@
 //! inputs it changes both sides' inputs, and both are rebuilt.
 
 use crate::board::Board;
-use crate::nnue::{board_input, hand_input, king_squares, mirrored, relative_input, Network};
+use crate::nnue::{for_each_piece_input, hand_input, king_squares, mirrored, Network};
 use crate::types::{Color, Kind, Move, Square};
 
 /// A perspective-free input: a piece on a square, or the `n`-th piece
@@ -28,16 +28,7 @@ impl Input {
     fn for_each_index(self, perspective: Color, view: &View, mut f: impl FnMut(usize)) {
         match self {
             Input::Board(c, k, sq) => {
-                f(board_input(perspective, view.mirror, c, k, sq));
-                if let Some(kings) = &view.kings {
-                    for (which, king) in kings.iter().enumerate() {
-                        if let Some(x) = king.and_then(|king| {
-                            relative_input(perspective, view.mirror, which, king, c, k, sq)
-                        }) {
-                            f(x);
-                        }
-                    }
-                }
+                for_each_piece_input(perspective, view.mirror, view.kings.as_ref(), c, k, sq, f)
             }
             Input::Hand(c, h, n) => {
                 if let Some(x) = hand_input(perspective, c, h, n) {

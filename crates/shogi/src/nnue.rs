@@ -98,19 +98,6 @@ pub fn king_square(board: &Board, perspective: Color) -> Option<usize> {
         .map(|k| orient(k, perspective, mirror))
 }
 
-/// Index (within a bucket) of a piece of `color` and `kind` on `sq`.
-#[inline]
-pub fn board_input(
-    perspective: Color,
-    mirror: bool,
-    color: Color,
-    kind: Kind,
-    sq: Square,
-) -> usize {
-    let rel = usize::from(color != perspective);
-    (rel * 14 + kind.index()) * 81 + orient(sq, perspective, mirror)
-}
-
 /// Index (within a bucket) of the `n`-th (0-based) piece of hand kind
 /// `hand_index` held by `color`; `None` past the thermometer's end.
 #[inline]
@@ -127,29 +114,36 @@ pub fn king_squares(board: &Board, perspective: Color, mirror: bool) -> [Option<
     [perspective, perspective.flip()].map(|c| board.king(c).map(|k| orient(k, perspective, mirror)))
 }
 
-/// Index (within a bucket) of the king-relative input of a piece of
-/// `color` and `kind` on `sq` relative to the king on oriented square
-/// `king` (`which`: 0 the perspective's own king, 1 the enemy's);
-/// `None` outside the window.
+/// Calls `f` with the inputs (within a bucket) of a piece of `color` and
+/// `kind` on `sq`: its absolute input and, when `kings` holds the kings'
+/// oriented squares (king-relative networks only; see [`king_squares`]),
+/// its offset from each king that has it within the window.
 #[inline]
-pub fn relative_input(
+pub fn for_each_piece_input(
     perspective: Color,
     mirror: bool,
-    which: usize,
-    king: usize,
+    kings: Option<&[Option<usize>; 2]>,
     color: Color,
     kind: Kind,
     sq: Square,
-) -> Option<usize> {
+    mut f: impl FnMut(usize),
+) {
     let s = orient(sq, perspective, mirror);
-    let dr = (s / 9 + REL_REACH).checked_sub(king / 9)?;
-    let dc = (s % 9 + REL_REACH).checked_sub(king % 9)?;
+    let piece = usize::from(color != perspective) * 14 + kind.index();
+    f(piece * 81 + s);
     let span = 2 * REL_REACH + 1;
-    if dr >= span || dc >= span {
-        return None;
+    for (which, king) in kings.into_iter().flatten().enumerate() {
+        let Some(k) = *king else { continue };
+        let (Some(dr), Some(dc)) = (
+            (s / 9 + REL_REACH).checked_sub(k / 9),
+            (s % 9 + REL_REACH).checked_sub(k % 9),
+        ) else {
+            continue;
+        };
+        if dr < span && dc < span {
+            f(INPUTS_PER_BUCKET + (which * 28 + piece) * REL_SQUARES + dr * span + dc);
+        }
     }
-    let rel = usize::from(color != perspective);
-    Some(INPUTS_PER_BUCKET + ((which * 2 + rel) * 14 + kind.index()) * REL_SQUARES + dr * span + dc)
 }
 
 /// Calls `f` with every active input of `perspective` within a bucket
@@ -162,19 +156,18 @@ pub fn for_each_input(
     mut f: impl FnMut(usize),
 ) {
     let mirror = mirrored(board, perspective);
-    let kings = king_squares(board, perspective, mirror);
+    let kings = king_relative.then(|| king_squares(board, perspective, mirror));
     for sq in Square::all() {
         if let Some(p) = board.piece_at(sq) {
-            f(board_input(perspective, mirror, p.color(), p.kind(), sq));
-            if king_relative {
-                for (which, k) in kings.iter().enumerate() {
-                    if let Some(x) = k.and_then(|k| {
-                        relative_input(perspective, mirror, which, k, p.color(), p.kind(), sq)
-                    }) {
-                        f(x);
-                    }
-                }
-            }
+            for_each_piece_input(
+                perspective,
+                mirror,
+                kings.as_ref(),
+                p.color(),
+                p.kind(),
+                sq,
+                &mut f,
+            );
         }
     }
     for c in Color::BOTH {
