@@ -635,6 +635,8 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         if self.should_stop() {
             return 0;
         }
+        // Each position is counted once, here where it is entered (the
+        // count `go nodes` limits and nps reports).
         self.nodes += 1;
         if pv_node {
             self.seldepth = self.seldepth.max(ply as u32 + 1);
@@ -933,7 +935,6 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         && self.pos.see_ge(m, 0)));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
-            self.nodes += 1;
             let gives_check = self.pos.in_check();
             if gives_check && check_may_extend {
                 extension = 1;
@@ -1192,7 +1193,6 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.frames[ply].moved = Some(self.pos.history_index(m));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
-            self.nodes += 1;
             let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node);
             self.pos.unmake(m);
             self.eval.pop();

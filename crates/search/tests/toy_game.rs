@@ -318,3 +318,45 @@ fn evaluator_hooks_follow_every_make_and_unmake() {
         assert!(eval.evaluations.load(std::sync::atomic::Ordering::Relaxed) > 100);
     }
 }
+
+/// An evaluator that counts the positions the searcher makes (every
+/// `push`, null moves included).
+#[derive(Clone, Default)]
+struct CountMakes(std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl Evaluator<Board> for CountMakes {
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        CountLines.evaluate(b)
+    }
+    fn push(&mut self, _pos: &Board, _m: u8) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn push_null(&mut self, _pos: &Board) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn each_visited_position_counts_as_one_node() {
+    // `nodes` is what `go nodes` limits and what nps is made of: one per
+    // position entered (plus the rare re-search of a node in place, such
+    // as a verification search), never one for the move and another for
+    // the node it leads to.
+    let eval = CountMakes::default();
+    let mut s: Searcher<Board, CountMakes> = Searcher::new(1);
+    let r = s.search(
+        &Board::from("x...o...."),
+        &eval,
+        &SearchLimits::depth(7),
+        &Signals::new(),
+        None,
+        &mut |_| {},
+    );
+    let makes = eval.0.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(makes > 100, "{makes}");
+    assert!(
+        r.nodes >= makes && r.nodes <= makes + makes / 10 + 10,
+        "{} nodes for {makes} positions made",
+        r.nodes
+    );
+}
