@@ -103,6 +103,15 @@ impl Board {
         Some(p)
     }
 
+    /// Sets or clears one square, for tests that build exchanges by hand.
+    #[cfg(test)]
+    pub(crate) fn set_for_test(&mut self, sq: Square, p: Option<Piece>) {
+        self.remove(sq);
+        if let Some(p) = p {
+            self.put(sq, p);
+        }
+    }
+
     #[inline]
     fn add_hand(&mut self, c: Color, k: Kind) {
         self.hands[c.index()][k.index()] += 1;

@@ -16,6 +16,7 @@ pub mod movegen;
 pub mod nnue;
 pub mod position;
 pub mod searchable;
+pub mod see;
 pub mod types;
 mod zobrist;
 

@@ -117,32 +117,10 @@ impl tengen_search::Position for Position {
         captured + promo
     }
 
-    /// One-level exchange estimate: what `m` wins, minus the moved piece
-    /// if the destination is attacked by the opponent.
+    /// Static exchange evaluation (`see.rs`): the captures on the
+    /// destination played out, least valuable piece first.
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        let b = self.board();
-        let us = b.side_to_move();
-        let captured = b.piece_at(m.to()).map_or(0, |p| board_value(p.kind()));
-        let mover = match m.from() {
-            Some(f) => b.piece_at(f).map(|p| p.kind()),
-            None => m.drop_kind(),
-        };
-        let Some(mover) = mover else { return false };
-        let after = if m.is_promotion() {
-            mover.promote()
-        } else {
-            mover
-        };
-        let promo = board_value(after) - board_value(mover);
-        let gain = captured + promo;
-        if gain < threshold {
-            return false;
-        }
-        if mover == Kind::King {
-            return true;
-        }
-        let attacked = b.attacked_by(m.to(), us.flip(), m.from());
-        !attacked || gain - board_value(after) >= threshold
+        crate::see::see_ge(self.board(), m, threshold)
     }
 
     fn history_index(&self, m: Move) -> usize {
