@@ -381,19 +381,26 @@ impl Network {
     }
 }
 
-/// Sum of `clamp(a, 0, QA)^2 * w`.
+/// Sum of `clamp(a, 0, QA)^2 * w`, exactly.
+///
+/// `v^2` (at most 65,025) is split into its high and low bytes so that
+/// every product is of two 16-bit numbers summed in 32 bits, the shape
+/// SSE2's `pmaddwd` computes eight at a time; the plain form multiplies in
+/// 64 bits one element at a time. Blocks of 64 keep the 32-bit sums
+/// exact: 64 * 255 * 32,768 < 2^31.
 #[inline]
 fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
-    // Chunks of 16 keep the inner sums in i32 (16 * 255^2 * 2^15 < 2^31
-    // does not hold in general, so the chunk total is widened at once).
     let mut total = 0i64;
-    for (a, w) in acc.chunks(16).zip(w.chunks(16)) {
-        let mut s = 0i64;
+    for (a, w) in acc.chunks(64).zip(w.chunks(64)) {
+        let mut hi = 0i32;
+        let mut lo = 0i32;
         for (&a, &w) in a.iter().zip(w) {
-            let v = i32::from(a).clamp(0, QA);
-            s += i64::from(v * v) * i64::from(w);
+            let v = a.clamp(0, QA as i16) as u16;
+            let sq = v * v;
+            hi += i32::from((sq >> 8) as i16) * i32::from(w);
+            lo += i32::from((sq & 0xFF) as i16) * i32::from(w);
         }
-        total += s;
+        total += (i64::from(hi) << 8) + i64::from(lo);
     }
     total
 }
@@ -491,6 +498,39 @@ pub(crate) mod tests {
         Network::from_bytes(&bytes).unwrap()
     }
 
+    #[test]
+    fn screlu_dot_is_exact_at_the_extremes() {
+        // The plain 64-bit form, element by element.
+        let plain = |a: &[i16], w: &[i16]| -> i64 {
+            a.iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let v = i64::from(a.clamp(0, QA as i16));
+                    v * v * i64::from(w)
+                })
+                .sum()
+        };
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 48) as u16 as i16
+        };
+        for n in [16, 64, 256, 512, 1024] {
+            // Every element at the largest product, both signs, then random.
+            let a = vec![i16::MAX; n];
+            for w in [i16::MIN, i16::MAX] {
+                let w = vec![w; n];
+                assert_eq!(screlu_dot(&a, &w), plain(&a, &w));
+            }
+            for _ in 0..50 {
+                let a: Vec<i16> = (0..n).map(|_| next()).collect();
+                let w: Vec<i16> = (0..n).map(|_| next()).collect();
+                assert_eq!(screlu_dot(&a, &w), plain(&a, &w));
+            }
+        }
+    }
     #[test]
     fn inputs_are_in_range_and_distinct() {
         let b = Board::from_sfen(
