@@ -511,7 +511,10 @@ mod tests {
                 b.do_move(moves[(seed >> 33) as usize % moves.len()]);
             }
         }
-        assert!(checked > 10_000 && mated > 0, "{checked} checked, {mated} mated");
+        assert!(
+            checked > 10_000 && mated > 0,
+            "{checked} checked, {mated} mated"
+        );
     }
 
     #[test]
