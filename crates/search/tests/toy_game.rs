@@ -252,12 +252,28 @@ fn searchmoves_restricts_the_root() {
 
 /// An evaluator that replays the searcher's push/pop hooks on a board of
 /// its own and checks, at every evaluation, that it stands where the
-/// searcher does: the hooks must follow every make and unmake.
+/// searcher does: the hooks must follow every make and unmake. It counts
+/// evaluations and positions made (every push, null moves included).
 #[derive(Clone, Default)]
 struct Shadow {
     board: Option<Board>,
     stack: Vec<Option<u8>>,
-    evaluations: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    evaluations: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    makes: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Shadow {
+    fn make(&mut self, pos: &Board, m: Option<u8>) {
+        let mine = self.board.as_mut().expect("reset before the first push");
+        assert_eq!(mine.key(), pos.key(), "push from the wrong position");
+        match m {
+            Some(m) => mine.make(m),
+            None => mine.make_null(),
+        }
+        self.stack.push(m);
+        self.makes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl Evaluator<Board> for Shadow {
@@ -278,17 +294,11 @@ impl Evaluator<Board> for Shadow {
     }
 
     fn push(&mut self, pos: &Board, m: u8) {
-        let mine = self.board.as_mut().expect("reset before the first push");
-        assert_eq!(mine.key(), pos.key(), "push from the wrong position");
-        mine.make(m);
-        self.stack.push(Some(m));
+        self.make(pos, Some(m));
     }
 
     fn push_null(&mut self, pos: &Board) {
-        let mine = self.board.as_mut().expect("reset before the first push");
-        assert_eq!(mine.key(), pos.key(), "null push from the wrong position");
-        mine.make_null();
-        self.stack.push(None);
+        self.make(pos, None);
     }
 
     fn pop(&mut self) {
@@ -300,39 +310,30 @@ impl Evaluator<Board> for Shadow {
     }
 }
 
+/// A depth-7 search from an early position under [`Shadow`]; returns the
+/// result with the evaluations and positions made.
+fn shadow_search(threads: usize) -> (tengen_search::SearchResult<u8>, u64, u64) {
+    let eval = Shadow::default();
+    let mut s: Searcher<Board, Shadow> = Searcher::new(1);
+    s.set_threads(threads);
+    let r = s.search(
+        &Board::from("x...o...."),
+        &eval,
+        &SearchLimits::depth(7),
+        &Signals::new(),
+        None,
+        &mut |_| {},
+    );
+    let load = |c: &std::sync::atomic::AtomicU64| c.load(std::sync::atomic::Ordering::Relaxed);
+    (r, load(&eval.evaluations), load(&eval.makes))
+}
+
 #[test]
 fn evaluator_hooks_follow_every_make_and_unmake() {
     for threads in [1, 2] {
-        let eval = Shadow::default();
-        let mut s: Searcher<Board, Shadow> = Searcher::new(1);
-        s.set_threads(threads);
-        let r = s.search(
-            &Board::from("x...o...."),
-            &eval,
-            &SearchLimits::depth(7),
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
+        let (r, evaluations, _) = shadow_search(threads);
         assert!(r.best.is_some());
-        assert!(eval.evaluations.load(std::sync::atomic::Ordering::Relaxed) > 100);
-    }
-}
-
-/// An evaluator that counts the positions the searcher makes (every
-/// `push`, null moves included).
-#[derive(Clone, Default)]
-struct CountMakes(std::sync::Arc<std::sync::atomic::AtomicU64>);
-
-impl Evaluator<Board> for CountMakes {
-    fn evaluate(&mut self, b: &Board) -> i32 {
-        CountLines.evaluate(b)
-    }
-    fn push(&mut self, _pos: &Board, _m: u8) {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn push_null(&mut self, _pos: &Board) {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        assert!(evaluations > 100);
     }
 }
 
@@ -342,17 +343,7 @@ fn each_visited_position_counts_as_one_node() {
     // position entered (plus the rare re-search of a node in place, such
     // as a verification search), never one for the move and another for
     // the node it leads to.
-    let eval = CountMakes::default();
-    let mut s: Searcher<Board, CountMakes> = Searcher::new(1);
-    let r = s.search(
-        &Board::from("x...o...."),
-        &eval,
-        &SearchLimits::depth(7),
-        &Signals::new(),
-        None,
-        &mut |_| {},
-    );
-    let makes = eval.0.load(std::sync::atomic::Ordering::Relaxed);
+    let (r, _, makes) = shadow_search(1);
     assert!(makes > 100, "{makes}");
     assert!(
         r.nodes >= makes && r.nodes <= makes + makes / 10 + 10,

@@ -34,26 +34,33 @@ impl Board {
         self.generate(Gen::All, out);
     }
 
+    /// Where the side to move's king on `k` may step in direction `d`:
+    /// onto the board, not onto its own piece, nor onto a square the
+    /// opponent reaches (the king's own square counts as empty, so a
+    /// slider's line through it still covers the squares behind).
+    /// `captures_only` skips empty squares before asking about attacks.
+    #[inline]
+    fn king_step(&self, k: Square, d: usize, captures_only: bool) -> Option<Square> {
+        let us = self.side_to_move();
+        let t = NEIGHBOR[k.index()][d];
+        if t == NONE {
+            return None;
+        }
+        let target = self.piece_at_index(t as usize);
+        if target.is_some_and(|p| p.color() == us) || (captures_only && target.is_none()) {
+            return None;
+        }
+        let ts = Square::from_index_unchecked(t as usize);
+        (!self.attacked_by(ts, us.flip(), Some(k))).then_some(ts)
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        // A king step to a square the opponent does not reach (with the
-        // king off its square, so a slider's line still counts) is the
-        // usual answer, and is found without generating every drop.
+        // A safe king step is the usual answer, and is found without
+        // generating every drop.
         if let Some(k) = self.king(self.side_to_move()) {
-            let us = self.side_to_move();
-            for d in 0..8 {
-                let t = NEIGHBOR[k.index()][d];
-                if t == NONE
-                    || self
-                        .piece_at_index(t as usize)
-                        .is_some_and(|p| p.color() == us)
-                {
-                    continue;
-                }
-                let ts = Square::from_index_unchecked(t as usize);
-                if !self.attacked_by(ts, us.flip(), Some(k)) {
-                    return true;
-                }
+            if (0..8).any(|d| self.king_step(k, d, false).is_some()) {
+                return true;
             }
         }
         let mut v = Vec::with_capacity(64);
@@ -126,22 +133,8 @@ impl Board {
                 check_mask = 0;
             }
 
-            // King moves: the king's own square counts as empty so that a
-            // slider's line through it still covers the squares behind.
             for d in 0..8 {
-                let t = NEIGHBOR[k.index()][d];
-                if t == NONE {
-                    continue;
-                }
-                let target = self.piece_at_index(t as usize);
-                if target.is_some_and(|p| p.color() == us) {
-                    continue;
-                }
-                if mode == Gen::Tactical && target.is_none() {
-                    continue;
-                }
-                let ts = Square::from_index_unchecked(t as usize);
-                if !self.attacked_by(ts, them, Some(k)) {
+                if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
                     out.push(Move::normal(k, ts, false));
                 }
             }

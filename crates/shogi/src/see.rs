@@ -186,12 +186,6 @@ mod tests {
         m
     }
 
-    fn see(sfen: &str, usi: &str) -> (bool, bool, bool) {
-        let b = Board::from_sfen(sfen).unwrap();
-        let m = mv(&b, usi);
-        (see_ge(&b, m, 0), see_ge(&b, m, 1), see_ge(&b, m, -100))
-    }
-
     /// The exchange's value by full minimax over every capture order on
     /// the square, each side free to stop (pins and recapture promotions
     /// ignored, as in `see_ge`).
@@ -257,37 +251,36 @@ mod tests {
     }
 
     #[test]
-    fn a_defended_pawn_push_trades_evenly() {
-        // Sente's 5f pawn to 5e: gote's 5d pawn takes, sente's silver on
-        // 5f... here a silver on 4f retakes. One-level exchange said the
-        // pawn is lost; the exchange is even.
-        let (ge0, ge1, _) = see("4k4/9/9/4p4/9/4PS3/9/9/4K4 b - 1", "5f5e");
-        assert!(ge0 && !ge1);
-        // Without the silver the pawn is lost.
-        let (ge0, _, ge_m100) = see("4k4/9/9/4p4/9/4P4/9/9/4K4 b - 1", "5f5e");
-        assert!(!ge0 && ge_m100);
-    }
-
-    #[test]
-    fn a_rook_behind_a_lance_backs_it_up() {
-        // Sente's lance takes the pawn on 1c, defended by gote's gold on
-        // 2b; sente's rook on 1i behind the lance retakes the gold.
-        let (ge0, _, _) = see("4k4/7g1/8p/9/9/9/9/8L/4K3R b - 1", "1h1c");
-        assert!(ge0);
-        // No rook: the lance is lost for a pawn.
-        let (ge0, _, _) = see("4k4/7g1/8p/9/9/9/9/8L/4K4 b - 1", "1h1c");
-        assert!(!ge0);
-    }
-
-    #[test]
-    fn the_king_does_not_take_a_defended_piece() {
-        // Gold dropped on 5b, supported by the pawn on 5c: the king on 5a
-        // cannot take it, so the drop loses nothing.
-        let (ge0, _, _) = see("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "G*5b");
-        assert!(ge0);
-        // Unsupported, the king takes the gold.
-        let (ge0, _, _) = see("4k4/9/9/9/9/9/9/9/4K4 b G 1", "G*5b");
-        assert!(!ge0);
+    fn recaptures_x_rays_and_the_king() {
+        // (position, move, threshold, whether the move keeps it)
+        let cases = [
+            // Sente's pawn 5f-5e: gote's 5d pawn takes and the silver on
+            // 4f takes back, an even trade (the one-level estimate said
+            // the pawn is lost).
+            ("4k4/9/9/4p4/9/4PS3/9/9/4K4 b - 1", "5f5e", 0, true),
+            ("4k4/9/9/4p4/9/4PS3/9/9/4K4 b - 1", "5f5e", 1, false),
+            // Without the silver the pawn is lost.
+            ("4k4/9/9/4p4/9/4P4/9/9/4K4 b - 1", "5f5e", 0, false),
+            ("4k4/9/9/4p4/9/4P4/9/9/4K4 b - 1", "5f5e", -100, true),
+            // The lance takes the pawn on 1c, which gote's gold on 2b
+            // defends; the rook on 1i behind the lance takes the gold.
+            ("4k4/7g1/8p/9/9/9/9/8L/4K3R b - 1", "1h1c", 0, true),
+            // No rook: the lance is lost for a pawn.
+            ("4k4/7g1/8p/9/9/9/9/8L/4K4 b - 1", "1h1c", 0, false),
+            // A gold dropped on 5b with the pawn on 5c behind it: the king
+            // on 5a may not take it, so the drop loses nothing.
+            ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "G*5b", 0, true),
+            // Unsupported, the king takes the gold.
+            ("4k4/9/9/9/9/9/9/9/4K4 b G 1", "G*5b", 0, false),
+        ];
+        for (sfen, usi, threshold, keeps) in cases {
+            let b = Board::from_sfen(sfen).unwrap();
+            assert_eq!(
+                see_ge(&b, mv(&b, usi), threshold),
+                keeps,
+                "{sfen} {usi} {threshold}"
+            );
+        }
     }
 
     #[test]
