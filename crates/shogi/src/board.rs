@@ -247,6 +247,48 @@ impl Board {
         false
     }
 
+    /// The pieces of `by` that attack `sq`, as squares in `out` (at most
+    /// ten can: one per line and two knights); returns how many.
+    pub fn attackers(&self, sq: Square, by: Color, out: &mut [Square; 16]) -> usize {
+        let mut n = 0;
+        let s = sq.index();
+        for d in 0..8 {
+            let back = 1u8 << opposite(d);
+            let mut t = NEIGHBOR[s][d];
+            let mut first = true;
+            while t != NONE {
+                if let Some(p) = self.squares[t as usize] {
+                    if p.color() == by {
+                        let k = p.kind();
+                        let reach = if first {
+                            geometry::steps(by, k) | geometry::slides(by, k)
+                        } else {
+                            geometry::slides(by, k)
+                        };
+                        if reach & back != 0 && n < out.len() {
+                            out[n] = Square::from_index_unchecked(t as usize);
+                            n += 1;
+                        }
+                    }
+                    break;
+                }
+                first = false;
+                t = NEIGHBOR[t as usize][d];
+            }
+        }
+        for &t in &KNIGHT_TO[by.flip().index()][s] {
+            if t != NONE
+                && self.squares[t as usize]
+                    .is_some_and(|p| p.color() == by && p.kind() == Kind::Knight)
+                && n < out.len()
+            {
+                out[n] = Square::from_index_unchecked(t as usize);
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Whether the side to move's king is attacked.
     pub fn in_check(&self) -> bool {
         match self.kings[self.side.index()] {

@@ -9,51 +9,6 @@ use crate::board::Board;
 use crate::geometry::{self, opposite, KNIGHT_TO, NEIGHBOR, NONE};
 use crate::types::{Color, Kind, Move, Square};
 
-/// Our pieces (colour `us`) that attack `sq` on the board, as squares.
-fn attackers(board: &Board, sq: Square, us: Color, out: &mut [Square; 16]) -> usize {
-    let mut n = 0;
-    let s = sq.index();
-    for d in 0..8 {
-        let back = 1u8 << opposite(d);
-        let mut t = NEIGHBOR[s][d];
-        let mut first = true;
-        while t != NONE {
-            let tsq = Square::from_index_unchecked(t as usize);
-            if let Some(p) = board.piece_at(tsq) {
-                if p.color() == us {
-                    let k = p.kind();
-                    let reach = if first {
-                        geometry::steps(us, k) | geometry::slides(us, k)
-                    } else {
-                        geometry::slides(us, k)
-                    };
-                    if reach & back != 0 && n < out.len() {
-                        out[n] = tsq;
-                        n += 1;
-                    }
-                }
-                break;
-            }
-            first = false;
-            t = NEIGHBOR[t as usize][d];
-        }
-    }
-    for &t in &KNIGHT_TO[us.flip().index()][s] {
-        if t != NONE {
-            let tsq = Square::from_index_unchecked(t as usize);
-            if board
-                .piece_at(tsq)
-                .is_some_and(|p| p.color() == us && p.kind() == Kind::Knight)
-                && n < out.len()
-            {
-                out[n] = tsq;
-                n += 1;
-            }
-        }
-    }
-    n
-}
-
 /// Whether a `kind` of `us` on the square next to the king, in direction
 /// `d` from it, gives check.
 #[inline]
@@ -132,7 +87,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         // Our pieces that reach the square: a drop there needs one of
         // them behind it (else the king simply takes), a move needs a
         // second one (backing by a slider behind the mover is not seen).
-        let n = attackers(board, sq, us, &mut att);
+        let n = board.attackers(sq, us, &mut att);
         if n == 0 {
             continue;
         }

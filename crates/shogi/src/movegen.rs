@@ -58,14 +58,54 @@ impl Board {
     pub fn has_legal_move(&self) -> bool {
         // A safe king step is the usual answer, and is found without
         // generating every drop.
-        if let Some(k) = self.king(self.side_to_move()) {
+        let us = self.side_to_move();
+        if let Some(k) = self.king(us) {
             if (0..8).any(|d| self.king_step(k, d, false).is_some()) {
                 return true;
+            }
+            // In check with the king boxed in (the question a mate test
+            // asks): only answers to the check are left to look for.
+            let mut checkers = [k; 16];
+            match self.attackers(k, us.flip(), &mut checkers) {
+                0 => {}
+                1 => return self.answers_check(k, checkers[0]),
+                // Two checkers: only a king move would do.
+                _ => return false,
             }
         }
         let mut v = Vec::with_capacity(64);
         self.generate(Gen::All, &mut v);
         !v.is_empty()
+    }
+
+    /// Whether a piece other than the king on `k` captures `checker` or
+    /// blocks its line, by moving or by a drop. Each candidate is tried
+    /// with [`Board::is_legal`], so pins and drop-pawn mate are respected.
+    fn answers_check(&self, k: Square, checker: Square) -> bool {
+        let us = self.side_to_move();
+        let hand = self.hand(us);
+        let mut targets = between(k, checker) | bit(checker.index());
+        let mut movers = [k; 16];
+        while targets != 0 {
+            let sq = Square::from_index_unchecked(targets.trailing_zeros() as usize);
+            targets &= targets - 1;
+            let n = self.attackers(sq, us, &mut movers);
+            for &from in movers[..n].iter().filter(|&&f| f != k) {
+                if self.is_legal(Move::normal(from, sq, false))
+                    || self.is_legal(Move::normal(from, sq, true))
+                {
+                    return true;
+                }
+            }
+            if sq != checker
+                && Kind::HAND
+                    .iter()
+                    .any(|&kind| hand[kind.index()] > 0 && self.is_legal(Move::drop(kind, sq)))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the side to move is checkmated (in check, no legal move).
