@@ -40,8 +40,35 @@ use weights::WEIGHTS;
 #[inline]
 fn offset(color: Color, piece: Square, king: Square) -> usize {
     let dy = piece.relative_row(color) as isize - king.relative_row(color) as isize;
-    let dx = piece.col().abs_diff(king.col()).min(DX - 1);
-    (dy.clamp(-REACH, REACH) + REACH) as usize * DX + dx
+    offset_of(dy, piece.col().abs_diff(king.col()))
+}
+
+/// The offset index of a piece `dy` rows (from its owner's side) and `dx`
+/// files from a king.
+#[inline]
+fn offset_of(dy: isize, dx: usize) -> usize {
+    (dy.clamp(-REACH, REACH) + REACH) as usize * DX + dx.min(DX - 1)
+}
+
+/// The weight of `color`'s king standing on `sq`.
+pub(crate) fn king_weight(color: Color, sq: Square) -> i32 {
+    let col = sq.col().min(8 - sq.col());
+    i32::from(WEIGHTS[KING_BASE + sq.relative_row(color) * 5 + col])
+}
+
+/// The weight of a non-king `kind` `dy` rows (counted from its owner's
+/// side) and `dx` files from its own king (`own`) or the enemy king.
+pub(crate) fn king_relative_weight(kind: Kind, own: bool, dy: isize, dx: usize) -> i32 {
+    let base = if own { OWN_BASE } else { OPP_BASE };
+    i32::from(WEIGHTS[base + kind.index() * OFFSETS + offset_of(dy, dx)])
+}
+
+/// The weights of `n` pieces of hand index `i` together.
+pub(crate) fn hand_weight(i: usize, n: usize) -> i32 {
+    let start = HAND_BASE + i * HAND_STEPS;
+    (0..n.min(HAND_STEPS))
+        .map(|step| i32::from(WEIGHTS[start + step]))
+        .sum()
 }
 
 /// Calls `f(index)` for every active feature of `color`'s pieces.
