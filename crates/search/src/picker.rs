@@ -23,7 +23,11 @@ const KILLER: i32 = 1 << 26;
 const BAD_TACTICAL: i32 = -(1 << 28);
 
 pub struct MovePicker<M> {
-    moves: Vec<(M, i32)>,
+    moves: Vec<M>,
+    /// `scores[i]` orders `moves[i]`; kept apart so that finding the best
+    /// score is a scan over plain integers, which the compiler vectorises
+    /// (a shogi node can have a hundred or more moves).
+    scores: Vec<i32>,
     next: usize,
     skip_quiets: bool,
     killers: [Option<M>; 2],
@@ -44,10 +48,10 @@ impl<M: Copy + Eq> MovePicker<M> {
         qsearch: bool,
     ) -> Self {
         let killers = history.killers.get(ply).copied().unwrap_or([None; 2]);
-        let moves = list
+        let scores = list
             .iter()
             .map(|&m| {
-                let score = if Some(m) == tt_move {
+                if Some(m) == tt_move {
                     HASH
                 } else if pos.is_tactical(m) {
                     let value = pos.tactical_value(m) * 16
@@ -65,12 +69,12 @@ impl<M: Copy + Eq> MovePicker<M> {
                     KILLER
                 } else {
                     history.quiet_score(pos.history_index(m), prev1, prev2)
-                };
-                (m, score)
+                }
             })
             .collect();
         MovePicker {
-            moves,
+            moves: list.to_vec(),
+            scores,
             next: 0,
             skip_quiets: false,
             killers,
@@ -83,11 +87,8 @@ impl<M: Copy + Eq> MovePicker<M> {
     pub fn in_order(list: &[M]) -> Self {
         let n = list.len() as i32;
         MovePicker {
-            moves: list
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| (m, GOOD_TACTICAL + n - i as i32))
-                .collect(),
+            moves: list.to_vec(),
+            scores: (0..n).map(|i| GOOD_TACTICAL + n - i).collect(),
             next: 0,
             skip_quiets: false,
             killers: [None; 2],
@@ -111,17 +112,14 @@ impl<M: Copy + Eq> MovePicker<M> {
         _history: &History<P>,
     ) -> Option<(M, Stage)> {
         loop {
-            if self.next >= self.moves.len() {
-                return None;
-            }
-            let mut best = self.next;
-            for i in self.next + 1..self.moves.len() {
-                if self.moves[i].1 > self.moves[best].1 {
-                    best = i;
-                }
-            }
+            // The first of the best-scored moves left: the maximum first,
+            // then where it is (two passes, each simple enough to vectorise).
+            let rest = self.scores.get(self.next..)?;
+            let score = *rest.iter().max()?;
+            let best = self.next + rest.iter().position(|&s| s == score)?;
             self.moves.swap(self.next, best);
-            let (m, score) = self.moves[self.next];
+            self.scores.swap(self.next, best);
+            let m = self.moves[self.next];
             self.next += 1;
             let stage = match score {
                 HASH => Stage::HashMove,
