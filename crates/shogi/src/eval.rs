@@ -4,7 +4,7 @@
 //! Scores are in centipawn-like units from the side to move's view.
 
 use crate::board::Board;
-use crate::geometry::NEIGHBOR;
+use crate::geometry::{self, NEIGHBOR};
 use crate::types::{Color, Kind, Square};
 
 /// Value of a piece on the board, by `Kind` index.
@@ -183,6 +183,11 @@ struct Tables {
     opp: [[[i32; 9]; 17]; 14],
     /// Hand value of `n` pieces of a hand index, learned steps included.
     hand: [[i32; MAX_HAND + 1]; 7],
+    /// `drop_checks[colour][near][back]`: the hand kinds of `colour` (bit =
+    /// hand index; knights left out, they are counted apart) whose drop
+    /// looking along direction `back` at a king gives check, from next to
+    /// it (`near` = 1, a step or a slide) or from further (a slide).
+    drop_checks: [[[u8; 8]; 2]; 2],
 }
 
 fn tables() -> &'static Tables {
@@ -194,7 +199,22 @@ fn tables() -> &'static Tables {
             own: [[[0; 9]; 17]; 14],
             opp: [[[0; 9]; 17]; 14],
             hand: [[0; MAX_HAND + 1]; 7],
+            drop_checks: [[[0; 8]; 2]; 2],
         });
+        for c in Color::BOTH {
+            for (i, kind) in Kind::HAND.into_iter().enumerate() {
+                if kind == Kind::Knight {
+                    continue;
+                }
+                let (steps, slides) = (geometry::steps(c, kind), geometry::slides(c, kind));
+                for back in 0..8 {
+                    let near = (steps | slides) & (1 << back) != 0;
+                    let far = slides & (1 << back) != 0;
+                    t.drop_checks[c.index()][1][back] |= u8::from(near) << i;
+                    t.drop_checks[c.index()][0][back] |= u8::from(far) << i;
+                }
+            }
+        }
         for kind in Kind::ALL {
             let k = kind.index();
             for c in Color::BOTH {
@@ -385,7 +405,7 @@ const CHECK_WEIGHT: [i32; 7] = [2, 3, 5, 5, 6, 5, 7];
 /// and which no defender other than the king covers (next to the king it
 /// must also be supported by the attacker, or the king just takes it).
 fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
-    use crate::geometry::{opposite, slides, steps, KNIGHT_TO, NONE};
+    use crate::geometry::{opposite, KNIGHT_TO, NONE};
     let them = color.flip();
     let hand = board.hand(them);
     if hand.iter().all(|&n| n == 0) {
@@ -393,6 +413,8 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
     }
     // Bit i: hand kind i has a safe checking drop.
     let mut found = 0u8;
+    let held = (0..7).fold(0u8, |m, i| m | u8::from(hand[i] > 0) << i);
+    let drop_checks = &tables().drop_checks[them.index()];
     let safe = |sq: Square, adjacent: bool| {
         !board.attacked_by(sq, color, Some(k)) && (!adjacent || board.attacked_by(sq, them, None))
     };
@@ -407,21 +429,8 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
             if board.piece_at(sq).is_some() {
                 break;
             }
-            // Kinds not yet found whose drop here would check.
-            let mut checkers = 0u8;
-            for (i, &kind) in Kind::HAND.iter().enumerate() {
-                if hand[i] == 0 || found & (1 << i) != 0 || kind == Kind::Knight {
-                    continue;
-                }
-                let reach = if dist == 1 {
-                    steps(them, kind) | slides(them, kind)
-                } else {
-                    slides(them, kind)
-                };
-                if reach & (1 << back) != 0 {
-                    checkers |= 1 << i;
-                }
-            }
+            // Kinds held and not yet found whose drop here would check.
+            let checkers = drop_checks[usize::from(dist == 1)][back] & held & !found;
             if checkers != 0 && safe(sq, dist == 1) {
                 found |= checkers;
             }
