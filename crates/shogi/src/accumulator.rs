@@ -4,9 +4,10 @@
 //! (a piece leaves a square, arrives on one, is captured, goes to or
 //! comes from a hand); the sums themselves are computed lazily, when an
 //! evaluation needs them, from the nearest ancestor whose sums are known.
-//! A king move changes its own side's view (bucket and mirroring), so that
-//! side's sums are rebuilt from the board instead; with king-relative
-//! inputs it changes both sides' inputs, and both are rebuilt.
+//! A king move that changes its own side's view (bucket or mirroring)
+//! has that side's sums rebuilt from the board instead; one that keeps
+//! the view is an ordinary update. With king-relative inputs any king move
+//! changes both sides' inputs, and both are rebuilt.
 
 use crate::board::Board;
 use crate::nnue::{for_each_piece_input, hand_input, king_squares, mirrored, Network};
@@ -60,8 +61,11 @@ struct Entry {
     /// Sums per perspective (indexed by colour).
     sums: [Vec<i16>; 2],
     computed: [bool; 2],
-    /// The move into this entry moved that perspective's king.
+    /// The move into this entry forces a rebuild of that perspective.
     refresh: [bool; 2],
+    /// The move into this entry took that perspective's king to this
+    /// square: a rebuild only if the view changes there.
+    king_to: [Option<Square>; 2],
     /// How the sums were built.
     view: [View; 2],
     delta: Delta,
@@ -73,6 +77,7 @@ impl Entry {
             sums: [vec![0; hidden], vec![0; hidden]],
             computed: [false; 2],
             refresh: [false; 2],
+            king_to: [None; 2],
             view: [View::default(); 2],
             delta: Delta::default(),
         }
@@ -138,10 +143,11 @@ impl AccumulatorStack {
         let us = board.side_to_move();
         let mut d = Delta::default();
         let mut refresh = [false; 2];
+        let mut king_to = [None; 2];
         match m.from() {
             Some(from) => {
                 let Some(p) = board.piece_at(from) else {
-                    return self.push_delta(d, [true; 2]);
+                    return self.push_delta(d, [true; 2], [None; 2]);
                 };
                 let after = if m.is_promotion() {
                     p.kind().promote()
@@ -157,9 +163,10 @@ impl AccumulatorStack {
                     d.added[1] = Some(Input::Hand(us, h.index(), n));
                 }
                 if p.kind() == Kind::King {
-                    refresh[us.index()] = true;
                     if self.king_relative {
                         refresh = [true; 2];
+                    } else {
+                        king_to[us.index()] = Some(m.to());
                     }
                 }
             }
@@ -173,20 +180,21 @@ impl AccumulatorStack {
                 }
             }
         }
-        self.push_delta(d, refresh);
+        self.push_delta(d, refresh, king_to);
     }
 
     /// Records a null move.
     pub fn push_null(&mut self) {
-        self.push_delta(Delta::default(), [false; 2]);
+        self.push_delta(Delta::default(), [false; 2], [None; 2]);
     }
 
-    fn push_delta(&mut self, delta: Delta, refresh: [bool; 2]) {
+    fn push_delta(&mut self, delta: Delta, refresh: [bool; 2], king_to: [Option<Square>; 2]) {
         self.top += 1;
         self.ensure(self.top + 1);
         let e = &mut self.entries[self.top];
         e.delta = delta;
         e.refresh = refresh;
+        e.king_to = king_to;
         e.computed = [false; 2];
     }
 
@@ -199,7 +207,7 @@ impl AccumulatorStack {
     fn update(&mut self, net: &Network, board: &Board, c: Color) {
         let ci = c.index();
         // The nearest entry at or below the top with known sums, unless a
-        // king move of `c` lies between (then only a rebuild will do).
+        // move that forces a rebuild lies between.
         let mut j = self.top;
         loop {
             let e = &self.entries[j];
@@ -210,6 +218,15 @@ impl AccumulatorStack {
                 return self.rebuild(net, board, c);
             }
             j -= 1;
+        }
+        // King moves of `c` on the way: updates only while they keep the
+        // view the known sums were built with.
+        let known = self.entries[j].view[ci];
+        let view_kept = self.entries[j + 1..=self.top].iter().all(|e| {
+            e.king_to[ci].is_none_or(|k| net.king_view(k, c) == (known.mirror, known.base))
+        });
+        if !view_kept {
+            return self.rebuild(net, board, c);
         }
         let h = self.hidden;
         for i in j + 1..=self.top {
@@ -320,7 +337,9 @@ mod tests {
 
     #[test]
     fn incremental_sums_match_a_fresh_computation() {
-        for net in [toy(5, 32), toy_with(5, 32, FLAG_KING_RELATIVE)] {
+        // One bucket: most king moves keep the view (an update); five
+        // buckets: most change it (a rebuild).
+        for net in [toy(1, 32), toy(5, 32), toy_with(5, 32, FLAG_KING_RELATIVE)] {
             incremental_sums_match_with(&net);
         }
     }

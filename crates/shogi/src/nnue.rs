@@ -334,6 +334,15 @@ impl Network {
         self.flags & FLAG_KING_RELATIVE != 0
     }
 
+    /// The mirroring and bucket base `perspective`'s inputs have with its
+    /// king on `king` (what [`mirrored`] and `bucket_base` give).
+    #[inline]
+    pub(crate) fn king_view(&self, king: Square, perspective: Color) -> (bool, usize) {
+        let mirror = orient(king, perspective, false) % 9 > 4;
+        let b = usize::from(self.buckets[orient(king, perspective, mirror)]);
+        (mirror, b * self.inputs)
+    }
+
     /// First input index of `perspective`'s king bucket.
     #[inline]
     pub(crate) fn bucket_base(&self, board: &Board, perspective: Color) -> usize {
