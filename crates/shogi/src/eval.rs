@@ -260,14 +260,14 @@ pub struct Eval;
 impl Eval {
     /// Score from `board`'s side to move's view: the hand-made terms plus
     /// the learned ones (`learned.rs`), summed in one pass over the board
-    /// from [`Tables`]. Equal to `hand_made` plus `learned::score_diff`.
+    /// from [`Tables`]. Equal to [`Eval::definition`].
     pub fn evaluate(&self, board: &Board) -> i32 {
         let us = board.side_to_move();
         let (Some(bk), Some(wk)) = (board.king(Color::Black), board.king(Color::White)) else {
             // A problem position without both kings: the terms that
             // depend on the missing king drop out, which the tables
             // do not model.
-            return self.hand_made(board) + crate::learned::score_diff(board, us);
+            return self.definition(board);
         };
         let t = tables();
         let kings = [bk, wk];
@@ -278,11 +278,16 @@ impl Eval {
             };
             let c = p.color();
             let k = p.kind();
+            // Row offset (from the owner's side, plus 8) and file distance.
             let row = sq.relative_row(c) as isize;
-            let [own, opp] = [kings[c.index()], kings[c.flip().index()]]
-                .map(|ks| (row - ks.relative_row(c) as isize + 8) as usize);
-            let [own_dx, opp_dx] =
-                [kings[c.index()], kings[c.flip().index()]].map(|ks| sq.col().abs_diff(ks.col()));
+            let rel = |ks: Square| {
+                (
+                    (row - ks.relative_row(c) as isize + 8) as usize,
+                    sq.col().abs_diff(ks.col()),
+                )
+            };
+            let (own, own_dx) = rel(kings[c.index()]);
+            let (opp, opp_dx) = rel(kings[c.flip().index()]);
             score[c.index()] += t.base[c.index()][k.index()][sq.index()]
                 + t.own[k.index()][own][own_dx]
                 + t.opp[k.index()][opp][opp_dx];
@@ -298,6 +303,14 @@ impl Eval {
             score[c.index()] -= king_danger(board, c);
         }
         score[us.index()] - score[us.flip().index()] + 20
+    }
+
+    /// What [`Eval::evaluate`] computes, term by term: the hand-made terms
+    /// plus each side's learned ones.
+    pub fn definition(&self, board: &Board) -> i32 {
+        let us = board.side_to_move();
+        self.hand_made(board) + crate::learned::score(board, us)
+            - crate::learned::score(board, us.flip())
     }
 
     /// The hand-made terms alone, from the side to move's view: what the
@@ -505,13 +518,7 @@ mod tests {
     fn tabulated_evaluation_equals_the_terms_it_sums() {
         let e = Eval;
         let check = |b: &Board| {
-            let us = b.side_to_move();
-            assert_eq!(
-                e.evaluate(b),
-                e.hand_made(b) + crate::learned::score_diff(b, us),
-                "{}",
-                b.to_sfen()
-            );
+            assert_eq!(e.evaluate(b), e.definition(b), "{}", b.to_sfen());
         };
         let mut seed = 7u64;
         let mut seen = 0;

@@ -111,43 +111,6 @@ pub fn score(board: &Board, color: Color) -> i32 {
     s
 }
 
-/// The learned terms of `us` minus those of the other side, in one pass
-/// over the board (the search's hot path; equal to the two `score`s).
-#[inline]
-pub fn score_diff(board: &Board, us: Color) -> i32 {
-    let kings = [board.king(Color::Black), board.king(Color::White)];
-    let mut sums = [0i32; 2];
-    for sq in Square::all() {
-        let Some(p) = board.piece_at(sq) else {
-            continue;
-        };
-        let c = p.color();
-        let k = p.kind();
-        let w = |i: usize| i32::from(WEIGHTS[i]);
-        if k == Kind::King {
-            let col = sq.col().min(8 - sq.col());
-            sums[c.index()] += w(KING_BASE + sq.relative_row(c) * 5 + col);
-            continue;
-        }
-        let base = k.index() * OFFSETS;
-        if let Some(ks) = kings[c.index()] {
-            sums[c.index()] += w(OWN_BASE + base + offset(c, sq, ks));
-        }
-        if let Some(ks) = kings[c.flip().index()] {
-            sums[c.index()] += w(OPP_BASE + base + offset(c, sq, ks));
-        }
-    }
-    for c in Color::BOTH {
-        for (i, &n) in board.hand(c).iter().enumerate() {
-            let start = HAND_BASE + i * HAND_STEPS;
-            for step in 0..usize::from(n).min(HAND_STEPS) {
-                sums[c.index()] += i32::from(WEIGHTS[start + step]);
-            }
-        }
-    }
-    sums[us.index()] - sums[us.flip().index()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,24 +134,6 @@ mod tests {
         white.sort_unstable();
         assert_eq!(black, white);
         assert_eq!(black.len(), 2 * 19 + 1);
-    }
-
-    #[test]
-    fn one_pass_difference_matches_the_per_side_sums() {
-        for sfen in [
-            "+Pn2l4/3k5/1p1g2sp1/3spp2p/p6+r1/2P1PPsL1/2S2g3/5K3/3NG3L b RBGLPb2n7p 147",
-            "l2r3kl/6gb1/2g4pp/ppp1psp2/3p1N1NP/3nP1PP1/PPP3S2/3G1RS2/LNK2G2L b Sb3p 61",
-            "4k4/9/9/9/9/9/9/9/4K4 w 3P2g 1",
-        ] {
-            let b = Board::from_sfen(sfen).unwrap();
-            for us in Color::BOTH {
-                assert_eq!(
-                    score_diff(&b, us),
-                    score(&b, us) - score(&b, us.flip()),
-                    "{sfen}"
-                );
-            }
-        }
     }
 
     #[test]

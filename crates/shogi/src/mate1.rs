@@ -60,7 +60,7 @@ fn king_escapes(
 fn mates(board: &Board, m: Move) -> bool {
     let mut b = board.clone();
     b.do_move(m);
-    b.in_check() && !b.has_legal_move()
+    b.is_checkmate()
 }
 
 /// A mate in one for the side to move, if a contact check or a knight
