@@ -11,7 +11,7 @@ pub mod moves;
 mod notation;
 mod outcome;
 mod perft;
-mod position;
+mod searchable;
 mod see;
 pub mod types;
 mod zobrist;

@@ -26,7 +26,7 @@ const SHOGI_HORIZON: u32 = 16;
 use tengen_protocol::usi::{
     self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
 };
-use tengen_shogi::{Color, Move, Position, TsumeLimits, TsumeResult};
+use tengen_shogi::{Color, Game, Move, TsumeLimits, TsumeResult};
 
 /// Declared options: (name, line after `type`).
 const OPTIONS: &[(&str, &str)] = &[
@@ -68,7 +68,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
     let settings = Settings::default();
     let mut fe = Frontend {
         session: Session::new(settings.hash),
-        pos: Position::startpos(),
+        pos: Game::startpos(),
         out,
         settings,
         mate: None,
@@ -107,7 +107,7 @@ struct MateJob {
 
 struct Frontend {
     session: Session<ShogiGame>,
-    pos: Position,
+    pos: Game,
     out: Output,
     settings: Settings,
     mate: Option<MateJob>,
@@ -142,13 +142,13 @@ impl Frontend {
             Command::UsiNewGame => {
                 self.halt();
                 self.session.with_searcher(|s| s.clear());
-                self.pos = Position::startpos();
+                self.pos = Game::startpos();
             }
             Command::Position { sfen, moves } => {
                 self.halt();
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
                 let sfen = sfen.as_deref().unwrap_or("startpos");
-                match Position::from_usi(sfen, &moves) {
+                match Game::from_usi(sfen, &moves) {
                     Ok(p) => self.pos = p,
                     Err(e) => self.info(&format!("error: {e}; position unchanged")),
                 }

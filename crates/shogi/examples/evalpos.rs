@@ -1,7 +1,7 @@
 //! Prints the hand-made evaluation and the default network's value for
 //! each position along `SFEN [moves...]` (side to move's view):
 //! `cargo run --release -p tengen-shogi --example evalpos -- "SFEN" 7g7f ...`
-use tengen_shogi::{nnue, Eval, Position};
+use tengen_shogi::{nnue, Eval, Game};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -12,7 +12,7 @@ fn main() {
     let moves: Vec<&str> = args[1..].iter().map(|s| s.as_str()).collect();
     let net = nnue::current();
     for n in 0..=moves.len() {
-        let p = match Position::from_usi(&args[0], &moves[..n]) {
+        let p = match Game::from_usi(&args[0], &moves[..n]) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{e}");

@@ -9,7 +9,7 @@
 //!                 20,000); 0: return the first mate line found
 //!   --check       only print the problems that our SFEN parser accepts
 use tengen_shogi::dfpn::{Solver, TsumeLimits, TsumeResult};
-use tengen_shogi::Position;
+use tengen_shogi::Game;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,7 +41,7 @@ fn main() {
             continue;
         }
         let (sfen, label) = line.split_once(" ;").unwrap_or((line, "?"));
-        let Ok(pos) = Position::from_usi(sfen, &[]) else {
+        let Ok(pos) = Game::from_usi(sfen, &[]) else {
             continue;
         };
         if check {

@@ -1,6 +1,6 @@
 //! The board state: squares, hands, side to move and the Zobrist key, with
 //! making and unmaking moves, attack detection and SFEN in and out.
-//! History (for repetition) lives one level up, in `Position`.
+//! History (for repetition) lives one level up, in `Game`.
 
 use crate::geometry::{self, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
 use crate::types::{Color, Kind, Move, Piece, Square};

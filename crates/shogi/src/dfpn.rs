@@ -30,7 +30,7 @@
 //! moves.
 
 use crate::board::Board;
-use crate::position::Position;
+use crate::game::Game;
 use crate::types::{Color, Move, Square};
 use crate::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -407,7 +407,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Solves `pos` for the side to move as the attacker.
-    pub fn solve(&mut self, pos: &Position) -> TsumeResult {
+    pub fn solve(&mut self, pos: &Game) -> TsumeResult {
         self.start = Instant::now();
         self.next_check = 0;
         self.aborted = false;
@@ -837,13 +837,13 @@ fn epsilon(second: u32) -> u32 {
 }
 
 /// Solves `pos` (side to move attacks) within `limits`.
-pub fn solve(pos: &Position, limits: TsumeLimits<'_>) -> TsumeResult {
+pub fn solve(pos: &Game, limits: TsumeLimits<'_>) -> TsumeResult {
     Solver::new(limits).solve(pos)
 }
 
 /// Checks that `line` is a legal sequence of checks and replies ending in
 /// checkmate of the defender.
-pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+pub fn is_mating_line(pos: &Game, line: &[Move]) -> bool {
     let mut b = pos.board().clone();
     for (i, &m) in line.iter().enumerate() {
         if !b.is_legal(m) {
@@ -862,7 +862,7 @@ mod tests {
     use super::*;
 
     fn run(sfen: &str) -> TsumeResult {
-        let pos = Position::from_usi(sfen, &[]).unwrap();
+        let pos = Game::from_usi(sfen, &[]).unwrap();
         let r = solve(
             &pos,
             TsumeLimits {
@@ -907,7 +907,7 @@ mod tests {
         // Solved with one gold; the same board with two golds is then
         // answered from the table without a new search.
         let mut solver = Solver::new(TsumeLimits::default());
-        let one = Position::from_usi("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", &[]).unwrap();
+        let one = Game::from_usi("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", &[]).unwrap();
         assert!(matches!(solver.solve(&one), TsumeResult::Mate(_)));
         let two = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1").unwrap();
         solver.attacker = Color::Black;

@@ -1,12 +1,12 @@
 //! Shogi's side of the generic searcher: `tengen_search::Position` for
-//! [`Position`] and `Evaluator` for [`Eval`].
+//! [`Game`] and `Evaluator` for [`Eval`].
 
 use crate::accumulator::AccumulatorStack;
 use crate::board::Board;
 use crate::eval::{board_value, hand_value, Eval};
+use crate::game::{Game, Repetition};
 use crate::movegen::Gen;
 use crate::nnue::{self, Network};
-use crate::position::{Position, Repetition};
 use crate::types::{Kind, Move};
 use std::sync::Arc;
 use tengen_core::Score;
@@ -25,7 +25,7 @@ pub const BENCH_FENS: &[&str] = &[
     "lng6/1s1l1s3/r2sgk1p+B/1ppB1p2p/P4R3/2P1P3P/1P1P1PPP1/2S1K3L/LNG2G1N1 b N4P 59",
 ];
 
-impl tengen_search::Position for Position {
+impl tengen_search::Position for Game {
     type Move = Move;
     /// (moved or dropped kind, colour, drop flag) x destination.
     const HISTORY_SIZE: usize = 2 * 28 * 81;
@@ -223,8 +223,8 @@ fn evaluate_with(b: &Board, static_eval: impl FnOnce() -> i32) -> i32 {
     score
 }
 
-impl tengen_search::Evaluator<Position> for SearchEval {
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+impl tengen_search::Evaluator<Game> for SearchEval {
+    fn evaluate(&mut self, pos: &Game) -> i32 {
         let b = pos.board();
         match &mut self.net {
             Some((net, stack)) => evaluate_with(b, || {
@@ -239,21 +239,21 @@ impl tengen_search::Evaluator<Position> for SearchEval {
         }
     }
 
-    fn reset(&mut self, root: &Position) {
+    fn reset(&mut self, root: &Game) {
         if let Some((net, stack)) = &mut self.net {
             stack.reset(net, root.board());
         }
     }
 
     #[inline]
-    fn push(&mut self, pos: &Position, m: Move) {
+    fn push(&mut self, pos: &Game, m: Move) {
         if let Some((_, stack)) = &mut self.net {
             stack.push(pos.board(), m);
         }
     }
 
     #[inline]
-    fn push_null(&mut self, _pos: &Position) {
+    fn push_null(&mut self, _pos: &Game) {
         if let Some((_, stack)) = &mut self.net {
             stack.push_null();
         }
@@ -267,8 +267,8 @@ impl tengen_search::Evaluator<Position> for SearchEval {
     }
 }
 
-impl tengen_search::Evaluator<Position> for Eval {
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+impl tengen_search::Evaluator<Game> for Eval {
+    fn evaluate(&mut self, pos: &Game) -> i32 {
         let b = pos.board();
         evaluate_with(b, || Eval::evaluate(self, b))
     }
@@ -281,8 +281,8 @@ mod tests {
     use tengen_search::Searcher;
 
     fn best(sfen: &str, depth: u32) -> (Option<Move>, Score) {
-        let pos = Position::from_usi(sfen, &[]).unwrap();
-        let mut s: Searcher<Position, Eval> = Searcher::new(16);
+        let pos = Game::from_usi(sfen, &[]).unwrap();
+        let mut s: Searcher<Game, Eval> = Searcher::new(16);
         let r = s.search(
             &pos,
             &Eval,
@@ -299,14 +299,14 @@ mod tests {
         use tengen_search::Evaluator;
         // Sente threatens G*5b mate (the pawn on 5c backs the gold); gote
         // to move.
-        let threat = Position::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w G 1", &[]).unwrap();
+        let threat = Game::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w G 1", &[]).unwrap();
         let plain = Eval.evaluate(threat.board());
         assert_eq!(
             Evaluator::evaluate(&mut Eval, &threat),
             plain - MATE_THREAT_PENALTY
         );
         // Without the gold in hand there is no threat and no penalty.
-        let quiet = Position::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w - 1", &[]).unwrap();
+        let quiet = Game::from_usi("4k4/9/4P4/9/9/9/9/9/4K4 w - 1", &[]).unwrap();
         assert_eq!(
             Evaluator::evaluate(&mut Eval, &quiet),
             Eval.evaluate(quiet.board())
@@ -318,8 +318,8 @@ mod tests {
     #[derive(Clone)]
     struct Checked(SearchEval, Arc<std::sync::atomic::AtomicUsize>);
 
-    impl tengen_search::Evaluator<Position> for Checked {
-        fn evaluate(&mut self, pos: &Position) -> i32 {
+    impl tengen_search::Evaluator<Game> for Checked {
+        fn evaluate(&mut self, pos: &Game) -> i32 {
             if let Some((net, stack)) = &mut self.0.net {
                 let b = pos.board();
                 assert_eq!(stack.evaluate(net, b), net.evaluate(b), "{}", b.to_sfen());
@@ -327,13 +327,13 @@ mod tests {
             }
             self.0.evaluate(pos)
         }
-        fn reset(&mut self, root: &Position) {
+        fn reset(&mut self, root: &Game) {
             self.0.reset(root)
         }
-        fn push(&mut self, pos: &Position, m: Move) {
+        fn push(&mut self, pos: &Game, m: Move) {
             self.0.push(pos, m)
         }
-        fn push_null(&mut self, pos: &Position) {
+        fn push_null(&mut self, pos: &Game) {
             self.0.push_null(pos)
         }
         fn pop(&mut self) {
@@ -348,8 +348,8 @@ mod tests {
         let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let eval = Checked(SearchEval::with_network(Some(net)), Arc::clone(&count));
         for sfen in &BENCH_FENS[2..5] {
-            let pos = Position::from_usi(sfen, &[]).unwrap();
-            let mut s: Searcher<Position, Checked> = Searcher::new(16);
+            let pos = Game::from_usi(sfen, &[]).unwrap();
+            let mut s: Searcher<Game, Checked> = Searcher::new(16);
             s.set_threads(2);
             let r = s.search(
                 &pos,
@@ -362,7 +362,7 @@ mod tests {
             assert!(r.best.is_some());
         }
         assert!(count.load(std::sync::atomic::Ordering::Relaxed) > 1000);
-        let _ = eval.clone().evaluate(&Position::startpos());
+        let _ = eval.clone().evaluate(&Game::startpos());
     }
 
     #[test]
@@ -382,7 +382,7 @@ mod tests {
     #[test]
     fn bench_positions_are_valid() {
         for s in BENCH_FENS {
-            assert!(Position::from_usi(s, &[]).is_ok(), "{s}");
+            assert!(Game::from_usi(s, &[]).is_ok(), "{s}");
         }
     }
 }

@@ -181,7 +181,7 @@ mod tests {
     use crate::types::Square;
 
     fn mv(board: &Board, usi: &str) -> Move {
-        let m = crate::position::parse_usi_move(usi).unwrap();
+        let m = crate::game::parse_usi_move(usi).unwrap();
         assert!(board.is_legal(m), "{usi} in {}", board.to_sfen());
         m
     }

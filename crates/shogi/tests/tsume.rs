@@ -7,7 +7,7 @@
 //! each mate must be no longer than the label plus two.
 
 use tengen_shogi::dfpn::{is_mating_line, Solver, TsumeLimits, TsumeResult};
-use tengen_shogi::Position;
+use tengen_shogi::Game;
 
 const TSUME: &str = include_str!("tsume.txt");
 
@@ -21,7 +21,7 @@ fn solves_the_labelled_problems() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let (sfen, label) = line.split_once(" ;").expect("<sfen> ;<label>");
-        let pos = Position::from_usi(sfen, &[]).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let pos = Game::from_usi(sfen, &[]).unwrap_or_else(|e| panic!("{sfen}: {e}"));
         let nodes = if label == "nomate" {
             200_000
         } else {

@@ -9,7 +9,7 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod rules;
-pub mod search;
+pub mod searchable;
 pub mod tables;
 pub mod types;
 
@@ -17,5 +17,5 @@ pub use board::{Board, Undo, START_FEN};
 pub use eval::{BENCH_FENS, HORSE_VALUE};
 pub use notation::{format_move, parse_move, play_moves, Notation};
 pub use rules::{Outcome, Reason, Verdict};
-pub use search::{XiangqiEval, XIANGQI_PARAMS};
+pub use searchable::{XiangqiEval, XIANGQI_PARAMS};
 pub use types::{Color, Kind, Move, Piece, Square};

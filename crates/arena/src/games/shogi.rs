@@ -6,17 +6,17 @@ use crate::game::GameRecord;
 use crate::player::GameSetup;
 use crate::referee::{Ending, Outcome, Referee, Side};
 use std::fmt::Write as _;
-use tengen_shogi::{Color, EndReason, Kind, Outcome as ShogiOutcome, Position};
+use tengen_shogi::{Color, EndReason, Game, Kind, Outcome as ShogiOutcome};
 
 pub struct ShogiReferee {
-    pos: Position,
+    pos: Game,
     start: Option<String>,
 }
 
 impl Default for ShogiReferee {
     fn default() -> Self {
         ShogiReferee {
-            pos: Position::startpos(),
+            pos: Game::startpos(),
             start: None,
         }
     }
@@ -92,13 +92,13 @@ impl Referee for ShogiReferee {
     fn reset(&mut self, start: Option<&str>) -> Result<(), String> {
         match start {
             None => {
-                self.pos = Position::startpos();
+                self.pos = Game::startpos();
                 self.start = None;
             }
             Some(sfen) => {
                 let sfen = sfen.trim().strip_prefix("sfen ").unwrap_or(sfen.trim());
                 self.pos =
-                    Position::from_usi(sfen, &[]).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
+                    Game::from_usi(sfen, &[]).map_err(|e| format!("bad SFEN '{sfen}': {e}"))?;
                 self.start = Some(self.pos.board().to_sfen());
             }
         }

@@ -2,51 +2,51 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use tengen_shogi::{Color, Move, Position, SearchEval};
+use tengen_shogi::{Color, Game, Move, SearchEval};
 
 /// Shogi as the USI front-end's session sees it.
 pub struct ShogiGame;
 
 impl AbGame for ShogiGame {
-    type Pos = Position;
+    type Pos = Game;
     type Eval = SearchEval;
 
-    fn startpos() -> Position {
-        Position::startpos()
+    fn startpos() -> Game {
+        Game::startpos()
     }
 
-    fn from_fen(fen: &str, _flags: Flags) -> Result<Position, String> {
-        Position::from_usi(fen, &[])
+    fn from_fen(fen: &str, _flags: Flags) -> Result<Game, String> {
+        Game::from_usi(fen, &[])
     }
 
-    fn parse_move(pos: &Position, text: &str, _flags: Flags) -> Result<Move, String> {
+    fn parse_move(pos: &Game, text: &str, _flags: Flags) -> Result<Move, String> {
         pos.board().parse_move(text)
     }
 
-    fn move_name(_pos: &Position, m: Move, _flags: Flags) -> String {
+    fn move_name(_pos: &Game, m: Move, _flags: Flags) -> String {
         m.to_string()
     }
 
-    fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    fn divide(pos: &mut Game, depth: u32) -> Vec<(Move, u64)> {
         let mut board = pos.board().clone();
         tengen_shogi::divide(&mut board, depth.max(1))
     }
 
-    fn game_ply(pos: &Position) -> u32 {
+    fn game_ply(pos: &Game) -> u32 {
         // SFEN move numbers count plies from 1.
         pos.board().move_number().saturating_sub(1)
     }
 
-    fn first_player_to_move(pos: &Position) -> bool {
+    fn first_player_to_move(pos: &Game) -> bool {
         pos.board().side_to_move() == Color::Black
     }
 }
 
 /// The position of `--position` (SFEN or `startpos`) and `--moves` (USI),
 /// every step checked.
-fn position(args: &PositionArgs) -> Result<Position, String> {
+fn position(args: &PositionArgs) -> Result<Game, String> {
     let moves: Vec<&str> = args.moves.iter().map(String::as_str).collect();
-    Position::from_usi(&args.position, &moves).map_err(|e| format!("bad position: {e}"))
+    Game::from_usi(&args.position, &moves).map_err(|e| format!("bad position: {e}"))
 }
 
 /// Every legal move in USI notation, sorted, then `result: ...`, where
@@ -94,10 +94,10 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         .iter()
         .enumerate()
         .map(|(i, sfen)| {
-            Position::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))
+            Game::from_usi(sfen, &[]).map_err(|e| format!("bench position {}: {e}", i + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(super::bench_search::<Position, SearchEval>(
+    Ok(super::bench_search::<Game, SearchEval>(
         &positions,
         args.depth.unwrap_or(BENCH_DEPTH),
         args.hash,

@@ -60,7 +60,7 @@ pub enum Repetition {
 }
 
 #[derive(Clone)]
-pub struct Position {
+pub struct Game {
     board: Board,
     /// Key of every position of the game, the current one last.
     keys: Vec<u64>,
@@ -72,10 +72,10 @@ pub struct Position {
     null_barrier: Vec<usize>,
 }
 
-impl Position {
-    pub fn new(board: Board) -> Position {
+impl Game {
+    pub fn new(board: Board) -> Game {
         let check = board.in_check();
-        Position {
+        Game {
             keys: vec![board.key()],
             checks: vec![check],
             board,
@@ -84,14 +84,14 @@ impl Position {
         }
     }
 
-    pub fn startpos() -> Position {
-        Position::new(Board::startpos())
+    pub fn startpos() -> Game {
+        Game::new(Board::startpos())
     }
 
     /// An SFEN or `startpos`, then moves in USI notation. Names the first
     /// thing that is wrong.
-    pub fn from_usi(sfen: &str, moves: &[&str]) -> Result<Position, String> {
-        let mut pos = Position::new(Board::from_sfen(sfen)?);
+    pub fn from_usi(sfen: &str, moves: &[&str]) -> Result<Game, String> {
+        let mut pos = Game::new(Board::from_sfen(sfen)?);
         for (i, text) in moves.iter().enumerate() {
             let m = pos
                 .board
@@ -123,7 +123,7 @@ impl Position {
         self.checks.push(self.board.in_check());
     }
 
-    /// Takes back the last move played with [`Position::play`].
+    /// Takes back the last move played with [`Game::play`].
     pub fn take_back(&mut self) {
         if let Some(u) = self.undo.pop() {
             self.keys.pop();
@@ -361,9 +361,9 @@ mod tests {
         for _ in 0..3 {
             moves.extend_from_slice(&cycle);
         }
-        let pos = Position::from_usi("startpos", &moves).unwrap();
+        let pos = Game::from_usi("startpos", &moves).unwrap();
         assert_eq!(pos.outcome(), Some(Outcome::Draw));
-        let pos = Position::from_usi("startpos", &moves[..11]).unwrap();
+        let pos = Game::from_usi("startpos", &moves[..11]).unwrap();
         assert_eq!(pos.outcome(), None);
     }
 
@@ -376,7 +376,7 @@ mod tests {
             moves.extend_from_slice(&["2i1i", "1a2a", "1i2i", "2a1a"]);
         }
         // 2i1i checks the king on 1a, 1i2i checks it on 2a.
-        let pos = Position::from_usi(sfen2, &moves).unwrap();
+        let pos = Game::from_usi(sfen2, &moves).unwrap();
         assert_eq!(
             pos.outcome(),
             Some(Outcome::Win {
@@ -385,7 +385,7 @@ mod tests {
             })
         );
         // In the search one repetition is enough; sente, to move, is the checker.
-        let pos = Position::from_usi(sfen2, &moves[..4]).unwrap();
+        let pos = Game::from_usi(sfen2, &moves[..4]).unwrap();
         assert_eq!(pos.repetition(2, 100), Some(Repetition::Loss));
     }
 
