@@ -3,13 +3,14 @@
 //! section), so every error names the option or field that was wrong.
 
 use crate::clock::TimeControl;
-use crate::game::{Adjudication, DrawRule, ResignRule};
 use crate::openings::{Format, OpeningSpec};
 use crate::player::{EngineConfig, Proto};
-use crate::referee::{GameKind, Variant};
+use crate::record::{Adjudication, DrawRule, ResignRule};
+use crate::referee::GameKind;
 use crate::stats::{Sprt, SprtModel};
 use crate::toml::{self, Value};
 use crate::tournament::{Mode, Tournament};
+use crate::variant::Variant;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -3,72 +3,11 @@
 //! the rules, by a fault (illegal move, time, crash) or by adjudication.
 
 use crate::clock::{Clock, TimeControl};
-use crate::player::{Answer, Fault, GameSetup, MoveRequest, Player};
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::player::{Answer, Fault, MoveRequest, Player};
+use crate::record::{Adjudication, Ending, GameSetup, Opening, Outcome, PlayedMove, Side};
+use crate::referee::Referee;
 use std::time::Duration;
 use tengen_protocol::host::EngineScore;
-
-/// Resign when an engine's own score stays at or below `-score` for
-/// `movecount` of its consecutive moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResignRule {
-    pub movecount: u32,
-    pub score: i32,
-}
-
-/// Draw when, from full move `movenumber` on, both engines' scores stay
-/// within `score` for `movecount` consecutive moves each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawRule {
-    pub movenumber: u32,
-    pub movecount: u32,
-    pub score: i32,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Adjudication {
-    pub resign: Option<ResignRule>,
-    pub draw: Option<DrawRule>,
-    /// Draw after this many full moves (move pairs).
-    pub max_moves: Option<u32>,
-}
-
-/// An opening: a start position and moves played before the engines take
-/// over (they are part of the game and marked as book in the record).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Opening {
-    pub start: Option<String>,
-    pub moves: Vec<String>,
-    /// The moves are in the record's notation (SAN from a PGN book) and
-    /// still have to be turned into wire moves by the referee.
-    pub in_record_notation: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayedMove {
-    pub wire: String,
-    /// In the record's notation (SAN for chess).
-    pub notation: String,
-    pub score: Option<EngineScore>,
-    pub depth: Option<u32>,
-    pub elapsed_ms: u64,
-    pub book: bool,
-}
-
-/// A finished game, ready for any record writer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Names of the players of the first and second side.
-    pub players: [String; 2],
-    pub start: Option<String>,
-    pub moves: Vec<PlayedMove>,
-    pub ending: Ending,
-    pub round: u32,
-    pub game_no: u32,
-    pub event: String,
-    pub date: String,
-    pub time_control: String,
-}
 
 /// Everything a game needs besides the players and the referee.
 #[derive(Clone, Debug)]
@@ -326,6 +265,7 @@ fn fault_ending(players: &mut [&mut dyn Player; 2], side: Side, name: &str, f: F
 mod tests {
     use super::*;
     use crate::player::Thought;
+    use crate::record::{DrawRule, GameRecord, ResignRule};
     use std::collections::VecDeque;
 
     /// A toy game: any single lowercase letter is a legal move, and the

@@ -9,12 +9,14 @@ mod games;
 mod openings;
 mod player;
 mod process;
+mod record;
 mod referee;
 mod rng;
 mod stats;
 mod swap2;
 mod toml;
 mod tournament;
+mod variant;
 
 use std::process::ExitCode;
 

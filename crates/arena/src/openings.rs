@@ -2,7 +2,7 @@
 //! and move-list files, read in order or shuffled with a seed; or N random
 //! legal plies played by the referee.
 
-use crate::game::Opening;
+use crate::record::Opening;
 use crate::referee::Referee;
 use crate::rng::Rng;
 

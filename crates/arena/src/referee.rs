@@ -3,61 +3,7 @@
 //! sends, says when the game is over by the game's own rules, and writes
 //! the game's record format.
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-
-/// The side that moves first (White in chess, Red in xiangqi, Sente in
-/// shogi, Black in Go and gomoku) and the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    First,
-    Second,
-}
-
-impl Side {
-    pub fn index(self) -> usize {
-        match self {
-            Side::First => 0,
-            Side::Second => 1,
-        }
-    }
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Win(Side),
-    Draw,
-}
-
-/// How a game ended, with the reason written into the record.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    pub outcome: Outcome,
-    pub reason: String,
-}
-
-impl Ending {
-    pub fn win(side: Side, reason: impl Into<String>) -> Self {
-        Ending {
-            outcome: Outcome::Win(side),
-            reason: reason.into(),
-        }
-    }
-
-    pub fn draw(reason: impl Into<String>) -> Self {
-        Ending {
-            outcome: Outcome::Draw,
-            reason: reason.into(),
-        }
-    }
-}
+use crate::record::{Ending, GameRecord, GameSetup, Side};
 
 pub trait Referee: Send {
     /// Resets to a start position: `None` is the game's standard start,
@@ -154,58 +100,6 @@ impl GameKind {
             GameKind::Shogi => "shogi",
             GameKind::Go => "go",
             GameKind::Gomoku => "gomoku",
-        }
-    }
-}
-
-/// Per-game settings from the command line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Variant {
-    pub kind: GameKind,
-    pub chess960: bool,
-    pub board_size: u32,
-    pub komi: f64,
-    /// Gomoku rule: freestyle, standard (exact five) or renju.
-    pub rule: String,
-    /// Go: after two passes, ask the engines for dead stones and, if they
-    /// disagree, play on in a clean-up phase (off: two passes score every
-    /// stone as alive).
-    pub go_cleanup: bool,
-    /// Gomoku: each game opens by Gomocup's swap2 (`SWAP2BOARD`).
-    pub swap2: bool,
-}
-
-impl Default for Variant {
-    fn default() -> Self {
-        Variant {
-            kind: GameKind::Chess,
-            chess960: false,
-            board_size: 19,
-            komi: 7.5,
-            rule: "freestyle".into(),
-            go_cleanup: true,
-            swap2: false,
-        }
-    }
-}
-
-/// Builds the referee for a variant (errors name a bad board size or rule).
-pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
-    match v.kind {
-        GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
-        GameKind::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
-        GameKind::Xiangqi => Ok(Box::new(crate::games::xiangqi::XiangqiReferee::default())),
-        GameKind::Gomoku => {
-            let rule: tengen_gomoku::Rule = v.rule.parse()?;
-            Ok(Box::new(crate::games::gomoku::GomokuReferee::new(
-                v.board_size,
-                rule,
-            )?))
-        }
-        GameKind::Go => {
-            let mut r = crate::games::go::GoReferee::new(v.board_size, v.komi)?;
-            r.set_cleanup(v.go_cleanup);
-            Ok(Box::new(r))
         }
     }
 }

@@ -83,7 +83,8 @@ pub fn negotiate(
 mod tests {
     use super::*;
     use crate::games::gomoku::GomokuReferee;
-    use crate::player::{Fault, GameSetup, MoveRequest, Thought};
+    use crate::player::{Fault, MoveRequest, Thought};
+    use crate::record::GameSetup;
     use std::collections::VecDeque;
 
     /// Answers swap2 requests from a script and records the stones it saw.

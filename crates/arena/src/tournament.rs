@@ -4,14 +4,16 @@
 //! run once it decides.
 
 use crate::clock::TimeControl;
-use crate::game::{self, Adjudication, GameRecord, GameSpec, Opening};
+use crate::game::{self, GameSpec};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
-use crate::referee::{make_referee, Ending, Outcome, Side, Variant};
+use crate::record::{Adjudication, Ending, GameRecord, Opening, Outcome, Side};
+use crate::referee::Referee;
 use crate::rng::Rng;
 use crate::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
 use crate::swap2;
+use crate::variant::{make_referee, Variant};
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -152,12 +154,7 @@ impl Tournament {
 
     /// The opening of a game pair: the book position for the pair (the
     /// same in every encounter), then random plies from a seeded stream.
-    fn opening(
-        &self,
-        book: &[Opening],
-        pair: u32,
-        referee: &mut dyn crate::referee::Referee,
-    ) -> Opening {
+    fn opening(&self, book: &[Opening], pair: u32, referee: &mut dyn Referee) -> Opening {
         let mut opening = if book.is_empty() {
             Opening::default()
         } else {

@@ -1,8 +1,7 @@
 //! Chess (and Chess960) refereed by `tengen-chess`; records in PGN.
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
+use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_chess::{Board, Color, DrawReason, Reason};
 
@@ -254,7 +253,7 @@ pub fn pgn(game: &GameRecord, chess960: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::PlayedMove;
+    use crate::record::PlayedMove;
 
     #[test]
     fn referees_moves_and_endings() {

@@ -10,9 +10,8 @@
 //! Tromp–Taylor scores the board with every stone alive. With the
 //! clean-up phase off, two passes score every stone as alive.
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
+use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Color, Move, Point};
 use tengen_go::game::{fmt_num, Game};

@@ -3,9 +3,8 @@
 //! points for black (a forbidden move loses as an illegal move), a full
 //! board draws. Moves travel as Gomocup's `x,y`; records in SGF (GM[4]).
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
+use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_gomoku::{Board, Color, Outcome as GOutcome, Point, Rule, WinReason};
 

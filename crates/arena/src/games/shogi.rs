@@ -2,9 +2,8 @@
 //! loss for the side giving perpetual check), entering-king declarations
 //! (`bestmove win`), illegal drops (nifu, drop-pawn mate); records in CSA.
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
+use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_shogi::{Color, EndReason, Game, Kind, Outcome as ShogiOutcome};
 
@@ -501,7 +500,7 @@ pub fn kif(game: &GameRecord) -> Option<String> {
 #[cfg(test)]
 mod kif_tests {
     use super::*;
-    use crate::game::PlayedMove;
+    use crate::record::PlayedMove;
 
     #[test]
     fn kif_moves_and_ending() {

@@ -4,9 +4,8 @@
 //! in ICCS as UCCI sends them (UCI engines get ranks 1..10, see
 //! `player::ucilike`); records in PGN with the xiangqi tags.
 
-use crate::game::GameRecord;
-use crate::player::GameSetup;
-use crate::referee::{Ending, Outcome, Referee, Side};
+use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
+use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_xiangqi::{
     format_move, parse_move, Board, Color, Notation, Outcome as XqOutcome, Reason,

@@ -3,8 +3,9 @@
 //! before every move, answered by `BESTMOVE`.
 
 use super::ucilike::fault_text;
-use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Thought};
 use crate::process::Transcript;
+use crate::record::GameSetup;
 use std::time::Instant;
 use tengen_protocol::host::agi::{parse_reply, Command, Reply};
 

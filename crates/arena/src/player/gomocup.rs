@@ -4,11 +4,9 @@
 //! the rule and the clock before every move.
 
 use super::ucilike::fault_text;
-use super::{
-    Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Swap2Answer, Thought,
-};
+use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Swap2Answer, Thought};
 use crate::process::Transcript;
-use crate::referee::Side;
+use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
 use tengen_protocol::host::gomocup::{parse_reply, Command, Owner, Point, Reply};
 

@@ -3,10 +3,10 @@
 //! new ones (`play`), replaying from `clear_board` when they diverge.
 
 use super::ucilike::fault_text;
-use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Thought};
 use crate::clock::Overtime;
 use crate::process::Transcript;
-use crate::referee::Side;
+use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
 use tengen_protocol::host::gtp::{Color, Command, Response, ResponseReader};
 

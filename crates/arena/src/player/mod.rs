@@ -11,7 +11,7 @@ mod ucilike;
 
 use crate::clock::ClockView;
 use crate::process::{Launch, Process, Recv, Transcript};
-use crate::referee::Side;
+use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
 use tengen_protocol::host::EngineScore;
 
@@ -95,22 +95,6 @@ impl EngineConfig {
             nodes: None,
         }
     }
-}
-
-/// What a game tells an engine when it starts.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GameSetup {
-    /// Go board size, gomoku board size.
-    pub board_size: Option<u32>,
-    pub komi: Option<f64>,
-    pub chess960: bool,
-    /// Gomocup's `INFO rule` bit mask (0 freestyle, 1 exact five, 4 renju).
-    pub rule: Option<u32>,
-    /// The game's name for engines that play several over one protocol
-    /// (UCI's `UCI_Variant`): `None` is the protocol's own game.
-    pub variant: Option<&'static str>,
-    /// Extra per-game commands for the protocol (e.g. GTP `time_settings`).
-    pub time_settings: Option<crate::clock::TimeControl>,
 }
 
 /// A request for a move.

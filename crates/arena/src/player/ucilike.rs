@@ -2,9 +2,9 @@
 //! flow — hello/ok handshake, options, `isready`, then `position` + `go`
 //! answered by `info` lines and one `bestmove`.
 
-use super::{Answer, Conn, EngineConfig, Fault, GameSetup, MoveRequest, Player, Thought};
+use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Thought};
 use crate::process::Transcript;
-use crate::referee::Side;
+use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
 use tengen_protocol::host::{ucci, uci, usi, EngineScore, SearchInfo};
 

@@ -1,0 +1,59 @@
+//! The per-game settings of a match and the referee they build. Kept
+//! apart from the `Referee` trait so that the games, which implement the
+//! trait, and this module, which picks one of them, do not import each
+//! other.
+
+use crate::games;
+use crate::referee::{GameKind, Referee};
+
+/// Per-game settings from the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub kind: GameKind,
+    pub chess960: bool,
+    pub board_size: u32,
+    pub komi: f64,
+    /// Gomoku rule: freestyle, standard (exact five) or renju.
+    pub rule: String,
+    /// Go: after two passes, ask the engines for dead stones and, if they
+    /// disagree, play on in a clean-up phase (off: two passes score every
+    /// stone as alive).
+    pub go_cleanup: bool,
+    /// Gomoku: each game opens by Gomocup's swap2 (`SWAP2BOARD`).
+    pub swap2: bool,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant {
+            kind: GameKind::Chess,
+            chess960: false,
+            board_size: 19,
+            komi: 7.5,
+            rule: "freestyle".into(),
+            go_cleanup: true,
+            swap2: false,
+        }
+    }
+}
+
+/// Builds the referee for a variant (errors name a bad board size or rule).
+pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
+    match v.kind {
+        GameKind::Chess => Ok(Box::new(games::chess::ChessReferee::new(v.chess960))),
+        GameKind::Shogi => Ok(Box::new(games::shogi::ShogiReferee::default())),
+        GameKind::Xiangqi => Ok(Box::new(games::xiangqi::XiangqiReferee::default())),
+        GameKind::Gomoku => {
+            let rule: tengen_gomoku::Rule = v.rule.parse()?;
+            Ok(Box::new(games::gomoku::GomokuReferee::new(
+                v.board_size,
+                rule,
+            )?))
+        }
+        GameKind::Go => {
+            let mut r = games::go::GoReferee::new(v.board_size, v.komi)?;
+            r.set_cleanup(v.go_cleanup);
+            Ok(Box::new(r))
+        }
+    }
+}
