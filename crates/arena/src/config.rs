@@ -3,12 +3,12 @@
 //! section), so every error names the option or field that was wrong.
 
 use crate::clock::TimeControl;
+use crate::matchfile;
 use crate::openings::{Format, OpeningSpec};
 use crate::player::{EngineConfig, Proto};
 use crate::record::{Adjudication, DrawRule, ResignRule};
 use crate::referee::GameKind;
 use crate::stats::{Sprt, SprtModel};
-use crate::toml::{self, Value};
 use crate::tournament::{Mode, Tournament};
 use crate::variant::Variant;
 use std::path::PathBuf;
@@ -471,91 +471,35 @@ fn finish(
 
 /// A match file: top-level keys as the command-line options, `[each]`,
 /// `[[engine]]` entries (with `[engine.options]` or `option.X` keys),
-/// `[openings]`, `[sprt]`, `[draw]`, `[resign]`.
+/// `[openings]`, `[sprt]`, `[draw]`, `[resign]`. The reader checks keys
+/// and types; the values go through the command line's setters.
 pub fn from_toml(text: &str) -> Result<Tournament, String> {
-    let root = toml::parse(text)?;
+    let file = matchfile::parse(text)?;
     let mut t = defaults();
-    let mut entries = Vec::new();
-    let mut each = EngineEntry::default();
-    for (key, value) in &root {
-        match (key.as_str(), value) {
-            ("engine", Value::Array(items)) => {
-                for (n, item) in items.iter().enumerate() {
-                    let Value::Table(tab) = item else {
-                        return Err(format!("engine[{}]: not a table", n + 1));
-                    };
-                    entries.push(EngineEntry {
-                        pairs: engine_pairs(tab, &format!("engine[{}]", n + 1))?,
-                    });
-                }
-            }
-            ("engine", _) => return Err("engine: write engines as [[engine]] tables".into()),
-            ("each", Value::Table(tab)) => each.pairs = engine_pairs(tab, "each")?,
-            ("openings", Value::Table(tab)) => {
-                set_openings(&mut t.openings, &scalar_pairs(tab, "openings")?, "openings")?
-            }
-            ("sprt", Value::Table(tab)) => {
-                t.sprt = Some(sprt(&scalar_pairs(tab, "sprt")?, "sprt")?)
-            }
-            ("draw", Value::Table(tab)) => {
-                t.adjudication.draw = Some(draw_rule(&scalar_pairs(tab, "draw")?, "draw")?)
-            }
-            ("resign", Value::Table(tab)) => {
-                t.adjudication.resign = Some(resign_rule(&scalar_pairs(tab, "resign")?, "resign")?)
-            }
-            ("recover" | "repeat", Value::Bool(_)) => {}
-            (k, v) => {
-                let text = v
-                    .as_text()
-                    .ok_or_else(|| format!("{k}: expected a single value"))?;
-                set_top(&mut t, k, &text, k)
-                    .map_err(|e| e.replace("unknown option", "unknown field"))?;
-            }
-        }
+    for (key, value) in file.top_pairs() {
+        set_top(&mut t, &key, &value, &key)?;
     }
+    if let Some(o) = &file.openings {
+        set_openings(&mut t.openings, &o.pairs(), "openings")?;
+    }
+    if let Some(s) = &file.sprt {
+        t.sprt = Some(sprt(&s.pairs(), "sprt")?);
+    }
+    if let Some(d) = &file.draw {
+        t.adjudication.draw = Some(draw_rule(&d.pairs(), "draw")?);
+    }
+    if let Some(r) = &file.resign {
+        t.adjudication.resign = Some(resign_rule(&r.pairs(), "resign")?);
+    }
+    let entries = file
+        .engine
+        .iter()
+        .map(|e| EngineEntry { pairs: e.pairs() })
+        .collect();
+    let each = EngineEntry {
+        pairs: file.each.as_ref().map(|e| e.pairs()).unwrap_or_default(),
+    };
     finish(t, entries, each)
-}
-
-fn scalar_pairs(tab: &toml::Table, ctx: &str) -> Result<Vec<(String, String)>, String> {
-    tab.iter()
-        .map(|(k, v)| {
-            v.as_text()
-                .map(|s| (k.clone(), s))
-                .ok_or_else(|| format!("{ctx}.{k}: expected a single value"))
-        })
-        .collect()
-}
-
-fn engine_pairs(tab: &toml::Table, ctx: &str) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
-    for (k, v) in tab {
-        match (k.as_str(), v) {
-            ("options" | "option", Value::Table(opts)) => {
-                for (name, val) in opts {
-                    let s = val
-                        .as_text()
-                        .ok_or_else(|| format!("{ctx}.{k}.{name}: expected a single value"))?;
-                    out.push((format!("option.{name}"), s));
-                }
-            }
-            ("args" | "initstrs", Value::Array(items)) => {
-                let key = if k == "args" { "arg" } else { "initstr" };
-                for item in items {
-                    let s = item
-                        .as_text()
-                        .ok_or_else(|| format!("{ctx}.{k}: expected strings"))?;
-                    out.push((key.to_string(), s));
-                }
-            }
-            (_, v) => {
-                let s = v
-                    .as_text()
-                    .ok_or_else(|| format!("{ctx}.{k}: expected a single value"))?;
-                out.push((k.clone(), s));
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -691,12 +635,221 @@ elo1 = 5
         );
         assert_eq!((t.games, t.rounds, t.concurrency), (2, 3, 2));
         assert_eq!(t.sprt.map(|s| s.elo1), Some(5.0));
-        let err = from_toml(
-            "games = 2\n[[engine]]\ncmd = \"a\"\ntcc = \"1+1\"\n[[engine]]\ncmd = \"b\"\n",
+    }
+
+    /// Every key a match file takes, set to something other than its
+    /// default, and each checked where it lands.
+    #[test]
+    fn toml_file_with_every_key() {
+        let t = from_toml(
+            r#"
+variant = "gomoku"
+boardsize = 19
+komi = 6.5
+rule = "standard"
+swap2 = "on"
+gocleanup = false
+games = 4
+rounds = 2
+concurrency = 3
+seed = 99
+maxmoves = 120
+recordout = "g.sgf"
+jsonout = "s.json"
+transcript = "t.log"
+event = "file test"
+ratinginterval = 10
+tournament = "gauntlet"
+recover = true
+repeat = true
+[each]
+tc = 60
+timemargin = 250
+ponder = true
+option.Threads = 1
+[[engine]]
+cmd = "eng --fast"
+name = "first"
+dir = "/tmp"
+arg = "x"
+args = ["y", "z"]
+protocol = "gomocup"
+initstrs = ["INFO a 1"]
+restart = "off"
+[engine.options]
+Threads = 2
+Style = "solid"
+[[engine]]
+cmd = "/bin/other"
+proto = "agi"
+st = 0.5
+depth = 7
+nodes = 1000
+handshake = 3000
+[openings]
+file = "book.txt"
+format = "gomocup"
+order = "random"
+plies = 3
+start = 2
+[sprt]
+elo0 = -1
+elo1 = 4.5
+alpha = 0.1
+beta = 0.2
+model = "pentanomial"
+[draw]
+movenumber = 30
+movecount = 5
+score = 15
+[resign]
+movecount = 4
+score = 700
+"#,
         )
-        .unwrap_err();
-        assert!(err.contains("engine[1].tcc"), "{err}");
-        let err = from_toml("gamez = 2\n").unwrap_err();
-        assert!(err.contains("unknown field 'gamez'"), "{err}");
+        .unwrap();
+        let v = &t.variant;
+        assert_eq!(v.kind, GameKind::Gomoku);
+        // `variant` comes first, so its gomoku defaults do not undo these.
+        assert_eq!(
+            (v.board_size, v.komi, v.rule.as_str()),
+            (19, 6.5, "standard")
+        );
+        assert!(v.swap2 && !v.go_cleanup);
+        assert_eq!((t.games, t.rounds, t.concurrency, t.seed), (4, 2, 3, 99));
+        assert_eq!(t.adjudication.max_moves, Some(120));
+        assert_eq!(t.pgnout.as_deref(), Some("g.sgf"));
+        assert_eq!(t.jsonout.as_deref(), Some("s.json"));
+        assert_eq!(t.transcript.as_deref(), Some("t.log"));
+        assert_eq!((t.event.as_str(), t.rating_interval), ("file test", 10));
+        assert_eq!(t.mode, Mode::Gauntlet);
+        assert_eq!(t.margin, Duration::from_millis(250));
+        let (a, b) = (&t.engines[0], &t.engines[1]);
+        assert_eq!((a.name.as_str(), a.launch.cmd.as_str()), ("first", "eng"));
+        assert_eq!(a.launch.args, ["--fast", "x", "y", "z"]);
+        assert_eq!(a.launch.dir, Some(PathBuf::from("/tmp")));
+        assert_eq!((a.proto, b.proto), (Proto::Gomocup, Proto::Agi));
+        assert_eq!(a.init, ["INFO a 1"]);
+        assert!(!a.restart && b.restart && a.ponder && b.ponder);
+        // `[each]` first, then the entry's own: Threads is replaced, not
+        // sent twice, and the file's order is kept.
+        let opts = |e: &EngineConfig| {
+            e.options
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(opts(a), ["Threads=2", "Style=solid"]);
+        assert_eq!(opts(b), ["Threads=1"]);
+        assert_eq!(t.tcs[0], Some(TimeControl::parse("60").unwrap()));
+        assert_eq!(t.tcs[1], Some(TimeControl::movetime(500)));
+        assert_eq!(
+            (b.name.as_str(), b.depth, b.nodes),
+            ("other", Some(7), Some(1000))
+        );
+        assert_eq!(b.handshake_timeout, Duration::from_secs(3));
+        let o = &t.openings;
+        assert_eq!(o.file.as_deref(), Some("book.txt"));
+        assert!(o.format == Format::Offsets && o.random_order);
+        assert_eq!((o.plies, o.start), (3, 2));
+        let s = t.sprt.unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-1.0, 4.5, 0.1, 0.2));
+        assert_eq!(s.model, SprtModel::Pentanomial);
+        assert_eq!(
+            t.adjudication.draw,
+            Some(DrawRule {
+                movenumber: 30,
+                movecount: 5,
+                score: 15
+            })
+        );
+        assert_eq!(
+            t.adjudication.resign,
+            Some(ResignRule {
+                movecount: 4,
+                score: 700
+            })
+        );
+    }
+
+    /// A key no table takes is refused by name, with its line, wherever
+    /// it is (top level, an engine entry, a sub-table, engine options are
+    /// free-form and so not checked).
+    #[test]
+    fn toml_unknown_keys_are_refused_by_name_and_line() {
+        let engines =
+            "[[engine]]\ncmd = \"a\"\ntc = \"1+1\"\n[[engine]]\ncmd = \"b\"\ntc = \"1+1\"\n";
+        let cases = [
+            ("gamez = 2\n", "unknown field `gamez`", "line 1"),
+            (
+                "games = 2\n[[engine]]\ncmd = \"a\"\ntcc = \"1+1\"\n",
+                "unknown field `tcc`",
+                "line 4",
+            ),
+            ("[sprt]\nelo2 = 5\n", "unknown field `elo2`", "line 2"),
+            ("[openings]\nply = 5\n", "unknown field `ply`", "line 2"),
+            (
+                "[resign]\nmovenumber = 5\n",
+                "unknown field `movenumber`",
+                "line 2",
+            ),
+            ("[draw]\nmoves = 5\n", "unknown field `moves`", "line 2"),
+            ("[each]\nconf = \"x\"\n", "unknown field `conf`", "line 2"),
+            ("[extra]\n", "unknown field `extra`", "line 1"),
+        ];
+        for (text, what, line) in cases {
+            let err = from_toml(&format!("{text}{engines}")).unwrap_err();
+            assert!(err.contains(what) && err.contains(line), "{text:?}: {err}");
+        }
+        // Options are the engine's own names: any is passed on.
+        let t = from_toml(&format!("{engines}[engine.options]\nAnything = 1\n")).unwrap();
+        assert_eq!(t.engines[1].options, [("Anything".into(), "1".into())]);
+    }
+
+    /// A value of the wrong type is refused by the reader with what it
+    /// expected; a value of the right type but out of range by the setter,
+    /// which names the field as the command line does.
+    #[test]
+    fn toml_wrong_types_and_bad_values() {
+        let engines =
+            "[[engine]]\ncmd = \"a\"\ntc = \"1+1\"\n[[engine]]\ncmd = \"b\"\ntc = \"1+1\"\n";
+        let cases = [
+            ("games = \"two\"\n", "expected u32"),
+            ("games = -1\n", "expected u32"),
+            ("komi = \"7.5\"\n", "expected f64"),
+            ("event = 3\n", "expected a string"),
+            ("gocleanup = 3\n", "expected true, false, \"on\" or \"off\""),
+            ("[each]\nargs = \"x\"\n", "expected a sequence"),
+            (
+                "[each]\noptions = { Hash = [1] }\n",
+                "expected a string, a number or a boolean",
+            ),
+            (
+                "[each]\ntc = [1]\n",
+                "expected a string, a number or a boolean",
+            ),
+            ("[sprt]\nelo1 = \"5\"\n", "expected f64"),
+            ("games = 2\ngames = 3\n", "duplicate key"),
+            ("games = 0\n", "games: must be positive"),
+            (
+                "gocleanup = \"maybe\"\n",
+                "gocleanup: 'maybe' is not on or off",
+            ),
+            ("[each]\ntc = \"2+x\"\n", "each.tc"),
+            (
+                "[sprt]\nelo0 = 5\nelo1 = 1\n",
+                "sprt: elo1 must be above elo0",
+            ),
+            ("[openings]\norder = \"sideways\"\n", "openings.order"),
+        ];
+        for (text, what) in cases {
+            // The bad key goes first so that `[[engine]]` tables after it
+            // do not swallow it.
+            let err = from_toml(&format!("{text}{engines}")).unwrap_err();
+            assert!(err.contains(what), "{text:?}: {err}");
+        }
+        let err =
+            from_toml("[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\ntc = 5\n").unwrap_err();
+        assert!(err.contains("engine[1]: no time control"), "{err}");
     }
 }

@@ -6,6 +6,7 @@ mod clock;
 mod config;
 mod game;
 mod games;
+mod matchfile;
 mod openings;
 mod player;
 mod process;
@@ -14,7 +15,6 @@ mod referee;
 mod rng;
 mod stats;
 mod swap2;
-mod toml;
 mod tournament;
 mod variant;
 
