@@ -11,9 +11,10 @@ use crate::process::Transcript;
 use crate::record::{Adjudication, Ending, GameRecord, Opening, Outcome, Side};
 use crate::referee::Referee;
 use crate::rng::Rng;
-use crate::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
+use crate::stats::{Pentanomial, Sprt, SprtModel, SprtVerdict, Wdl};
 use crate::swap2;
 use crate::variant::{make_referee, Variant};
+use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -356,7 +357,7 @@ impl Tournament {
             sprt: sprt_state,
         };
         if let Some(path) = &self.jsonout {
-            std::fs::write(path, self.json(&summary))
+            std::fs::write(path, self.json(&summary)?)
                 .map_err(|e| format!("summary file '{path}': {e}"))?;
         }
         Ok(summary)
@@ -477,86 +478,139 @@ impl Tournament {
         }
     }
 
-    fn json(&self, s: &Summary) -> String {
-        let mut j = String::from("{\n");
-        let _ = writeln!(j, "  \"event\": {},", json_str(&self.event));
-        let _ = writeln!(j, "  \"game\": {},", json_str(self.variant.kind.name()));
-        let names: Vec<String> = self.engines.iter().map(|e| json_str(&e.name)).collect();
-        let _ = writeln!(j, "  \"engines\": [{}],", names.join(", "));
-        let protos: Vec<String> = self
-            .engines
+    /// The `-jsonout` summary. Field names and values are what consumers
+    /// of earlier versions read; serde_json does the quoting.
+    fn json(&self, s: &Summary) -> Result<String, String> {
+        let encounters = s
+            .encounters
             .iter()
-            .map(|e| json_str(e.proto.name()))
+            .map(|st| {
+                let e = st.wdl.elo();
+                JsonEncounter {
+                    engine: &self.engines[st.engines[0]].name,
+                    opponent: &self.engines[st.engines[1]].name,
+                    games: st.wdl.games(),
+                    wins: st.wdl.wins,
+                    draws: st.wdl.draws,
+                    losses: st.wdl.losses,
+                    score: json_num(st.wdl.score()),
+                    elo: json_num(e.elo),
+                    elo_lower: json_num(e.lower),
+                    elo_upper: json_num(e.upper),
+                    los: json_num(st.wdl.los()),
+                    draw_ratio: json_num(st.wdl.draw_ratio()),
+                    pentanomial: st.penta.0,
+                }
+            })
             .collect();
-        let _ = writeln!(j, "  \"protocols\": [{}],", protos.join(", "));
-        j.push_str("  \"encounters\": [\n");
-        for (k, st) in s.encounters.iter().enumerate() {
-            let e = st.wdl.elo();
-            let _ = write!(
-                j,
-                "    {{\"engine\": {}, \"opponent\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_lower\": {}, \"elo_upper\": {}, \"los\": {}, \"draw_ratio\": {}, \"pentanomial\": [{}]}}",
-                json_str(&self.engines[st.engines[0]].name),
-                json_str(&self.engines[st.engines[1]].name),
-                st.wdl.games(),
-                st.wdl.wins,
-                st.wdl.draws,
-                st.wdl.losses,
-                json_num(st.wdl.score()),
-                json_num(e.elo),
-                json_num(e.lower),
-                json_num(e.upper),
-                json_num(st.wdl.los()),
-                json_num(st.wdl.draw_ratio()),
-                st.penta.0.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-            );
-            j.push_str(if k + 1 < s.encounters.len() {
-                ",\n"
-            } else {
-                "\n"
-            });
-        }
-        j.push_str("  ],\n");
-        match (self.sprt, s.sprt) {
+        let sprt = match (self.sprt, s.sprt) {
             (Some(sp), Some((llr, v))) => {
                 let (lo, hi) = sp.bounds();
-                let verdict = match v {
-                    SprtVerdict::H0 => "H0",
-                    SprtVerdict::H1 => "H1",
-                    SprtVerdict::Continue => "continue",
-                };
-                let _ = writeln!(
-                    j,
-                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"model\": \"{}\", \"llr\": {}, \"lower\": {}, \"upper\": {}, \"verdict\": \"{verdict}\"}},",
-                    json_num(sp.elo0),
-                    json_num(sp.elo1),
-                    json_num(sp.alpha),
-                    json_num(sp.beta),
-                    if sp.model == crate::stats::SprtModel::Trinomial { "trinomial" } else { "pentanomial" },
-                    json_num(llr),
-                    json_num(lo),
-                    json_num(hi)
-                );
+                Some(JsonSprt {
+                    elo0: json_num(sp.elo0),
+                    elo1: json_num(sp.elo1),
+                    alpha: json_num(sp.alpha),
+                    beta: json_num(sp.beta),
+                    model: match sp.model {
+                        SprtModel::Trinomial => "trinomial",
+                        SprtModel::Pentanomial => "pentanomial",
+                    },
+                    llr: json_num(llr),
+                    lower: json_num(lo),
+                    upper: json_num(hi),
+                    verdict: match v {
+                        SprtVerdict::H0 => "H0",
+                        SprtVerdict::H1 => "H1",
+                        SprtVerdict::Continue => "continue",
+                    },
+                })
             }
-            _ => j.push_str("  \"sprt\": null,\n"),
-        }
-        j.push_str("  \"games\": [\n");
-        for (k, r) in s.records.iter().enumerate() {
-            let _ = write!(
-                j,
-                "    {{\"game\": {}, \"round\": {}, \"first\": {}, \"second\": {}, \"result\": \"{}\", \"reason\": {}, \"plies\": {}}}",
-                r.game_no,
-                r.round,
-                json_str(&r.players[0]),
-                json_str(&r.players[1]),
-                result_text(r.ending.outcome),
-                json_str(&r.ending.reason),
-                r.moves.len()
-            );
-            j.push_str(if k + 1 < s.records.len() { ",\n" } else { "\n" });
-        }
-        j.push_str("  ]\n}\n");
-        j
+            _ => None,
+        };
+        let games = s
+            .records
+            .iter()
+            .map(|r| JsonGame {
+                game: r.game_no,
+                round: r.round,
+                first: &r.players[0],
+                second: &r.players[1],
+                result: result_text(r.ending.outcome),
+                reason: &r.ending.reason,
+                plies: r.moves.len(),
+            })
+            .collect();
+        let summary = JsonSummary {
+            event: &self.event,
+            game: self.variant.kind.name(),
+            engines: self.engines.iter().map(|e| e.name.as_str()).collect(),
+            protocols: self.engines.iter().map(|e| e.proto.name()).collect(),
+            encounters,
+            sprt,
+            games,
+        };
+        // Plain data with string keys cannot fail to serialise; were it
+        // to, the run reports it like a file it cannot write.
+        let mut text =
+            serde_json::to_string_pretty(&summary).map_err(|e| format!("summary: {e}"))?;
+        text.push('\n');
+        Ok(text)
     }
+}
+
+/// The `-jsonout` file, as written.
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    event: &'a str,
+    game: &'static str,
+    engines: Vec<&'a str>,
+    protocols: Vec<&'static str>,
+    encounters: Vec<JsonEncounter<'a>>,
+    /// `null` without an SPRT.
+    sprt: Option<JsonSprt>,
+    games: Vec<JsonGame<'a>>,
+}
+
+/// One pair of engines, from the view of the first.
+#[derive(Serialize)]
+struct JsonEncounter<'a> {
+    engine: &'a str,
+    opponent: &'a str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    elo: Option<f64>,
+    elo_lower: Option<f64>,
+    elo_upper: Option<f64>,
+    los: Option<f64>,
+    draw_ratio: Option<f64>,
+    pentanomial: [u32; 5],
+}
+
+#[derive(Serialize)]
+struct JsonSprt {
+    elo0: Option<f64>,
+    elo1: Option<f64>,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    model: &'static str,
+    llr: Option<f64>,
+    lower: Option<f64>,
+    upper: Option<f64>,
+    verdict: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    game: u32,
+    round: u32,
+    first: &'a str,
+    second: &'a str,
+    result: &'static str,
+    reason: &'a str,
+    plies: usize,
 }
 
 fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
@@ -625,30 +679,11 @@ fn pick_two(v: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (Seat<'_>,
     }
 }
 
-pub fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// JSON has no infinities: they (and NaN) become null.
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{}", (x * 1e6).round() / 1e6)
-    } else {
-        "null".into()
-    }
+/// JSON has no infinities: they (and NaN) become null. Six decimals are
+/// plenty for Elo and probabilities, and keep the file readable; adding
+/// zero turns a rounded -0 into 0.
+fn json_num(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 1e6).round() / 1e6 + 0.0)
 }
 
 /// Today's date as PGN wants it (YYYY.MM.DD), from the system clock.
@@ -735,9 +770,121 @@ mod tests {
     }
 
     #[test]
-    fn dates_and_json() {
-        assert_eq!(today().len(), 10);
-        assert_eq!(json_str("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
-        assert_eq!(json_num(f64::INFINITY), "null");
+    fn dates() {
+        let d = today();
+        let b = d.as_bytes();
+        assert_eq!((d.len(), b[4], b[7]), (10, b'.', b'.'), "{d}");
+        assert!(d[..4].parse::<u32>().unwrap() >= 2024, "{d}");
+    }
+
+    /// What `-jsonout` writes, read back with serde_json: every figure is
+    /// the statistics module's own, rounded to six decimals, infinities are
+    /// null, and awkward text survives the quoting.
+    #[test]
+    fn json_summary_reads_back() {
+        let mut t = two_engines(2, 1);
+        t.event = "quote \" and \\ and\nnewline".into();
+        t.engines[1].proto = crate::player::Proto::Gtp;
+        t.sprt = Some(Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.1,
+            model: SprtModel::Pentanomial,
+        });
+        let mut ab = EncounterStats {
+            engines: [0, 1],
+            ..Default::default()
+        };
+        for (pair, points2) in [(0, 2), (0, 1), (1, 2), (1, 2), (2, 0)] {
+            ab.add(pair, points2);
+        }
+        // a beat c every time: an infinite Elo, written as null.
+        let mut ac = EncounterStats {
+            engines: [0, 2],
+            ..Default::default()
+        };
+        ac.add(0, 2);
+        let record = GameRecord {
+            players: ["a".into(), "b".into()],
+            start: None,
+            moves: Vec::new(),
+            ending: Ending::win(Side::Second, "White's flag \"fell\""),
+            round: 1,
+            game_no: 7,
+            event: t.event.clone(),
+            date: today(),
+            time_control: "-".into(),
+        };
+        let summary = Summary {
+            encounters: vec![ab, ac],
+            records: vec![record],
+            sprt: Some((-1.25, SprtVerdict::Continue)),
+        };
+        let text = t.json(&summary).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["event"], t.event.as_str());
+        assert_eq!(v["game"], "chess");
+        assert_eq!(v["engines"], serde_json::json!(["a", "b", "c"]));
+        assert_eq!(v["protocols"], serde_json::json!(["uci", "gtp", "uci"]));
+        let st = &summary.encounters[0];
+        let e = &v["encounters"][0];
+        let elo = st.wdl.elo();
+        // A figure the statistics make infinite must be null.
+        let close = |j: &serde_json::Value, x: f64| {
+            if !x.is_finite() {
+                assert!(j.is_null(), "{j} against {x}");
+                return;
+            }
+            let got = j.as_f64().unwrap_or(f64::NAN);
+            assert!((got - x).abs() < 1e-6, "{j} against {x}");
+        };
+        assert_eq!(
+            (e["engine"].as_str(), e["opponent"].as_str()),
+            (Some("a"), Some("b"))
+        );
+        assert_eq!(e["games"], 5);
+        assert_eq!(
+            (&e["wins"], &e["draws"], &e["losses"]),
+            (&3.into(), &1.into(), &1.into())
+        );
+        close(&e["score"], st.wdl.score());
+        close(&e["score"], 0.7);
+        assert!(elo.elo.is_finite() && elo.lower.is_finite());
+        close(&e["elo"], elo.elo);
+        close(&e["elo_lower"], elo.lower);
+        close(&e["elo_upper"], elo.upper);
+        close(&e["los"], st.wdl.los());
+        close(&e["draw_ratio"], 0.2);
+        assert_eq!(e["pentanomial"], serde_json::json!(st.penta.0));
+        assert_eq!(e["pentanomial"], serde_json::json!([0, 0, 0, 1, 1]));
+        let e = &v["encounters"][1];
+        assert!(e["elo"].is_null() && e["elo_upper"].is_null(), "{e}");
+        close(&e["score"], 1.0);
+        let s = &v["sprt"];
+        let (lo, hi) = t.sprt.unwrap().bounds();
+        close(&s["llr"], -1.25);
+        close(&s["lower"], lo);
+        close(&s["upper"], hi);
+        close(&s["beta"], 0.1);
+        assert_eq!(
+            (s["model"].as_str(), s["verdict"].as_str()),
+            (Some("pentanomial"), Some("continue"))
+        );
+        let g = &v["games"][0];
+        assert_eq!(
+            (g["game"].as_u64(), g["round"].as_u64(), g["plies"].as_u64()),
+            (Some(7), Some(1), Some(0))
+        );
+        assert_eq!(
+            (g["first"].as_str(), g["second"].as_str()),
+            (Some("a"), Some("b"))
+        );
+        assert_eq!(g["result"], "0-1");
+        assert_eq!(g["reason"], "White's flag \"fell\"");
+        // Without an SPRT the field is there, as null.
+        t.sprt = None;
+        let v: serde_json::Value = serde_json::from_str(&t.json(&summary).unwrap()).unwrap();
+        assert!(v.get("sprt").is_some_and(serde_json::Value::is_null));
     }
 }
