@@ -3,7 +3,6 @@
 //! threat-space search (VCF, VCT) under an alpha-beta search.
 
 pub mod board;
-pub mod json;
 pub mod opening;
 pub mod pattern;
 pub mod puzzles;

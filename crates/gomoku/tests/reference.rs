@@ -1,6 +1,6 @@
 //! The rules against the reference data labelled by the `renju` referee.
 
-use tengen_gomoku::json::Json;
+use serde_json::Value as Json;
 use tengen_gomoku::{Board, Color, Foul, Outcome, Point, Rule, WinReason};
 
 const FORBIDDEN: &str = concat!(
@@ -13,22 +13,30 @@ const WINS: &str = concat!(
 );
 
 fn points(v: Option<&Json>) -> Vec<Point> {
-    v.and_then(Json::as_arr)
-        .unwrap_or(&[])
+    v.and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice)
         .iter()
-        .map(|p| {
-            let a = p.as_arr().expect("a point is [x, y]");
-            Point::new(
-                a[0].as_f64().expect("x") as usize,
-                a[1].as_f64().expect("y") as usize,
-            )
-            .expect("point")
-        })
+        .map(|p| coord(p).expect("a point is [x, y]"))
         .collect()
 }
 
+/// `[x, y]` as a point on the board.
+fn coord(v: &Json) -> Option<Point> {
+    match v.as_array()?.as_slice() {
+        [x, y] => Point::new(
+            usize::try_from(x.as_u64()?).ok()?,
+            usize::try_from(y.as_u64()?).ok()?,
+        ),
+        _ => None,
+    }
+}
+
 fn setup(case: &Json, rule: Rule) -> (Board, Point, Color) {
-    let size = case.get("board_size").and_then(Json::as_f64).expect("size") as usize;
+    let size = case
+        .get("board_size")
+        .and_then(Json::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .expect("size");
     let mut b = Board::new(size, size, rule).expect("board");
     for p in points(case.get("black")) {
         b.place(p, Color::Black).expect("black stone");
@@ -44,11 +52,7 @@ fn setup(case: &Json, rule: Rule) -> (Board, Point, Color) {
         .expect("colour");
     b.set_to_move(mover);
     b.rejudge();
-    let mv = case
-        .get("move")
-        .and_then(Json::as_arr)
-        .and_then(|a| Point::new(a.first()?.as_f64()? as usize, a.get(1)?.as_f64()? as usize))
-        .expect("move");
+    let mv = case.get("move").and_then(coord).expect("move");
     (b, mv, mover)
 }
 
@@ -56,7 +60,7 @@ fn lines(path: &str) -> Vec<Json> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| Json::parse(l).expect("json line"))
+        .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }
 
