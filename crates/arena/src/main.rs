@@ -10,6 +10,7 @@ mod matchfile;
 mod openings;
 mod player;
 mod process;
+mod progress;
 mod record;
 mod referee;
 mod rng;

@@ -8,6 +8,7 @@ use crate::game::{self, GameSpec};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
+use crate::progress::{Progress, Snapshot};
 use crate::record::{Adjudication, Ending, GameRecord, Opening, Outcome, Side};
 use crate::referee::Referee;
 use crate::rng::Rng;
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -218,6 +219,7 @@ impl Tournament {
         };
         let jobs = self.schedule();
         let total = jobs.len();
+        let mut progress = Progress::new(total);
         let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<(Job, GameRecord, String)>();
@@ -273,32 +275,44 @@ impl Tournament {
                     _ => st.as_first.losses += 1,
                 }
             }
-            let _ = writeln!(
-                out,
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                job.game_no,
-                record.players[0],
-                record.players[1],
-                result_text(record.ending.outcome),
-                record.ending.reason
-            );
             let st = &stats[job.encounter];
             let (a, b) = (
                 &self.engines[st.engines[0]].name,
                 &self.engines[st.engines[1]].name,
             );
-            let _ = writeln!(
-                out,
-                "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}   ({done}/{total})",
-                st.wdl.wins,
-                st.wdl.losses,
-                st.wdl.draws,
-                st.wdl.score(),
-                st.wdl.games()
+            progress.suspend(|| {
+                let _ = writeln!(
+                    out,
+                    "Finished game {} ({} vs {}): {} {{{}}}",
+                    job.game_no,
+                    record.players[0],
+                    record.players[1],
+                    result_text(record.ending.outcome),
+                    record.ending.reason
+                );
+                let _ = writeln!(
+                    out,
+                    "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}   ({done}/{total})",
+                    st.wdl.wins,
+                    st.wdl.losses,
+                    st.wdl.draws,
+                    st.wdl.score(),
+                    st.wdl.games()
+                );
+                if self.rating_interval > 0 && done.is_multiple_of(self.rating_interval) {
+                    let _ = write!(out, "{}", elo_block(st, self.sprt));
+                }
+                let _ = out.flush();
+            });
+            progress.update(
+                &Snapshot {
+                    done: done as usize,
+                    total,
+                    names: [a, b],
+                    wdl: st.wdl,
+                },
+                Instant::now(),
             );
-            if self.rating_interval > 0 && done.is_multiple_of(self.rating_interval) {
-                let _ = write!(out, "{}", elo_block(st, self.sprt));
-            }
             if let (Some(sprt), 1) = (self.sprt, stats.len()) {
                 let llr = sprt.llr(&stats[0].wdl, &stats[0].penta);
                 let verdict = sprt.verdict(llr);
@@ -309,12 +323,12 @@ impl Tournament {
                     }
                 }
             }
-            let _ = out.flush();
             records.push(record);
         }
         for h in handles {
             let _ = h.join();
         }
+        progress.finish();
         records.sort_by_key(|r| r.game_no);
         for st in &stats {
             let (a, b) = (
