@@ -157,10 +157,28 @@ args = ["{BROKEN}", "good"]
     text = (tmp_path / "toml.pgn").read_text()
     games = [chess.pgn.read_game(io.StringIO(t)) for t in text.split("\n\n[Event")[0:1]]
     assert games[0].headers["Termination"] == "adjudication"
+    # Progress goes to stderr (a plain line: stderr is a pipe here), the
+    # results to stdout, and neither gets the other's lines.
+    assert "progress: 2/2 games, a vs b" in proc.stderr, proc.stderr
+    assert "about 0s left" in proc.stderr and "progress:" not in proc.stdout
+    assert "Finished game 2" in proc.stdout and "Finished game" not in proc.stderr
 
-    cfg.write_text(cfg.read_text().replace('tc = "2+0.1"', 'tc = "2+x"'))
+    good = cfg.read_text()
+    cfg.write_text(good.replace('tc = "2+0.1"', 'tc = "2+x"'))
     proc = subprocess.run([arena_bin, "-config", str(cfg)], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "each.tc" in proc.stderr, proc.stderr
+    # Unknown keys and wrong types are refused by the reader, with the line.
+    lines = good.splitlines()
+    tcc = lines.index('name = "b"') + 1
+    for bad, want in [(good.replace('name = "b"', 'name = "b"\ntcc = "1"'),
+                       ["line %d" % (tcc + 1), "unknown field `tcc`"]),
+                      (good.replace("games = 2", 'games = "two"'),
+                       ["line 2", 'invalid type: string "two", expected u32']),
+                      (good.replace("maxmoves = 10", "maxmoves = 10\nspeed = 3"),
+                       ["line 4", "unknown field `speed`"])]:
+        cfg.write_text(bad)
+        proc = subprocess.run([arena_bin, "-config", str(cfg)], capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 2 and all(w in proc.stderr for w in want), proc.stderr
 
     proc = subprocess.run([arena_bin, "-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tc=1", "-games", "many"],
                           capture_output=True, text=True, timeout=30)
