@@ -11,6 +11,6 @@ mod game;
 mod perft;
 mod protocol;
 
-pub use game::Game;
+pub use game::{Game, CHESS_START, SHOGI_START, XIANGQI_START};
 pub use perft::{divide, perft, Perft};
 pub use protocol::Protocol;

@@ -6,6 +6,7 @@ pub mod board;
 pub mod json;
 pub mod opening;
 pub mod pattern;
+pub mod perft;
 pub mod puzzles;
 pub mod renju;
 pub mod search;
