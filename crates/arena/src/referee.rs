@@ -5,6 +5,7 @@
 
 use crate::game::GameRecord;
 use crate::player::GameSetup;
+use tengen_games::Game;
 
 /// The side that moves first (White in chess, Red in xiangqi, Sente in
 /// shogi, Black in Go and gomoku) and the other.
@@ -125,43 +126,10 @@ pub trait Referee: Send {
     }
 }
 
-/// The games the arena can referee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    Chess,
-    Xiangqi,
-    Shogi,
-    Go,
-    Gomoku,
-}
-
-impl GameKind {
-    pub fn parse(s: &str) -> Option<GameKind> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "chess" | "chess960" | "standard" => GameKind::Chess,
-            "xiangqi" => GameKind::Xiangqi,
-            "shogi" => GameKind::Shogi,
-            "go" | "baduk" | "weiqi" => GameKind::Go,
-            "gomoku" | "renju" => GameKind::Gomoku,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Chess => "chess",
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::Shogi => "shogi",
-            GameKind::Go => "go",
-            GameKind::Gomoku => "gomoku",
-        }
-    }
-}
-
 /// Per-game settings from the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
-    pub kind: GameKind,
+    pub kind: Game,
     pub chess960: bool,
     pub board_size: u32,
     pub komi: f64,
@@ -178,7 +146,7 @@ pub struct Variant {
 impl Default for Variant {
     fn default() -> Self {
         Variant {
-            kind: GameKind::Chess,
+            kind: Game::Chess,
             chess960: false,
             board_size: 19,
             komi: 7.5,
@@ -192,17 +160,17 @@ impl Default for Variant {
 /// Builds the referee for a variant (errors name a bad board size or rule).
 pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
-        GameKind::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
-        GameKind::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
-        GameKind::Xiangqi => Ok(Box::new(crate::games::xiangqi::XiangqiReferee::default())),
-        GameKind::Gomoku => {
+        Game::Chess => Ok(Box::new(crate::games::chess::ChessReferee::new(v.chess960))),
+        Game::Shogi => Ok(Box::new(crate::games::shogi::ShogiReferee::default())),
+        Game::Xiangqi => Ok(Box::new(crate::games::xiangqi::XiangqiReferee::default())),
+        Game::Gomoku => {
             let rule: tengen_gomoku::Rule = v.rule.parse()?;
             Ok(Box::new(crate::games::gomoku::GomokuReferee::new(
                 v.board_size,
                 rule,
             )?))
         }
-        GameKind::Go => {
+        Game::Go => {
             let mut r = crate::games::go::GoReferee::new(v.board_size, v.komi)?;
             r.set_cleanup(v.go_cleanup);
             Ok(Box::new(r))

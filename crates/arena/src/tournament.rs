@@ -681,9 +681,9 @@ mod tests {
     fn two_engines(games: u32, rounds: u32) -> Tournament {
         Tournament {
             engines: vec![
-                EngineConfig::new("a", "a", crate::player::Proto::Uci),
-                EngineConfig::new("b", "b", crate::player::Proto::Uci),
-                EngineConfig::new("c", "c", crate::player::Proto::Uci),
+                EngineConfig::new("a", "a", tengen_games::Protocol::Uci),
+                EngineConfig::new("b", "b", tengen_games::Protocol::Uci),
+                EngineConfig::new("c", "c", tengen_games::Protocol::Uci),
             ],
             tcs: vec![None; 3],
             variant: Variant::default(),

@@ -8,54 +8,13 @@ pub mod shogi;
 pub mod xiangqi;
 
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 use tengen_core::{SearchLimits, Signals};
+use tengen_games::Perft;
 use tengen_search::{Evaluator, Position, Searcher};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
-    Chess,
-    Xiangqi,
-    Shogi,
-    Go,
-    Gomoku,
-}
-
-impl Game {
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Chess => "chess",
-            Game::Xiangqi => "xiangqi",
-            Game::Shogi => "shogi",
-            Game::Go => "go",
-            Game::Gomoku => "gomoku",
-        }
-    }
-}
-
-impl fmt::Display for Game {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Game {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "chess" | "chess960" => Ok(Game::Chess),
-            "xiangqi" => Ok(Game::Xiangqi),
-            "shogi" => Ok(Game::Shogi),
-            "go" | "baduk" | "weiqi" => Ok(Game::Go),
-            "gomoku" | "renju" => Ok(Game::Gomoku),
-            other => Err(format!(
-                "unknown game '{other}' (expected chess, xiangqi, shogi, go or gomoku)"
-            )),
-        }
-    }
-}
+/// The games, named and parsed in one place for the engine and the arena.
+pub use tengen_games::Game;
 
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
     match args.game {
@@ -85,6 +44,28 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
         Game::Go => go::perft(args),
         Game::Gomoku => gomoku::perft(args),
     }
+}
+
+/// `tengen perft` for the alpha-beta games, with the shared perft: the
+/// count, or with `--divide` each root move's count (named by `name`) and
+/// the total, the way `go perft` prints them.
+pub fn perft_report<P: Perft>(
+    pos: &mut P,
+    depth: u32,
+    divide: bool,
+    name: impl Fn(&P, P::Move) -> String,
+) -> String {
+    if !divide {
+        return format!("{}\n", tengen_games::perft(pos, depth));
+    }
+    let mut out = String::new();
+    let mut total = 0;
+    for (m, n) in tengen_games::divide(pos, depth) {
+        out.push_str(&format!("{}: {n}\n", name(pos, m)));
+        total += n;
+    }
+    out.push_str(&format!("\nNodes searched: {total}\n"));
+    out
 }
 
 /// `tengen bench` for an alpha-beta game: each position searched to a

@@ -3,6 +3,7 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use tengen_games::Perft;
 use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiEval};
 
 /// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
@@ -97,21 +98,12 @@ pub fn legal(args: &PositionArgs) -> Result<String, String> {
 
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
     let mut board = position(&args.pos)?;
-    if args.divide {
-        let mut out = String::new();
-        let mut total = 0;
-        for (m, n) in tengen_xiangqi::perft::divide(&mut board, args.depth.max(1)) {
-            out.push_str(&format!("{}: {n}\n", format_move(m, Notation::Iccs)));
-            total += n;
-        }
-        out.push_str(&format!("\nNodes searched: {total}\n"));
-        Ok(out)
-    } else {
-        Ok(format!(
-            "{}\n",
-            tengen_xiangqi::perft::perft(&mut board, args.depth)
-        ))
-    }
+    Ok(super::perft_report(
+        &mut board,
+        args.depth,
+        args.divide,
+        Perft::move_name,
+    ))
 }
 
 /// Default depth of `tengen bench --game xiangqi`.
