@@ -12,5 +12,5 @@ mod perft;
 mod protocol;
 
 pub use game::{Game, CHESS_START, SHOGI_START, XIANGQI_START};
-pub use perft::{divide, perft, Perft};
+pub use perft::{divide, legal_move_names, perft, Perft};
 pub use protocol::Protocol;

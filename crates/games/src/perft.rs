@@ -74,6 +74,14 @@ pub fn divide<P: Perft>(pos: &mut P, depth: u32) -> Vec<(P::Move, u64)> {
     out
 }
 
+/// The names of the legal moves, in generation order: what `tengen legal`
+/// lists and what the arena picks random openings from.
+pub fn legal_move_names<P: Perft>(pos: &P) -> Vec<String> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.into_iter().map(|m| pos.move_name(m)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +158,9 @@ mod tests {
         assert_eq!(divide(&mut n, 1), divide(&mut n, 0));
         assert_eq!(n.move_name(d[1].0), "take2");
         assert!(divide(&mut nim(0), 3).is_empty());
+        assert_eq!(legal_move_names(&nim(1)), ["take1"]);
+        assert_eq!(legal_move_names(&nim(9)), ["take1", "take2"]);
+        assert!(legal_move_names(&nim(0)).is_empty());
     }
 
     #[test]

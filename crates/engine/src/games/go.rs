@@ -7,7 +7,6 @@
 
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use std::time::Instant;
-use tengen_games::Perft;
 use tengen_go::board::{move_name, parse_vertex, Color};
 use tengen_go::game::{Game, KoRule};
 use tengen_go::mcts::{Limits, RootFilter, Searcher};
@@ -55,13 +54,11 @@ fn build(args: &PositionArgs) -> Result<Game, String> {
 
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let game = build(args)?;
+    let mut out = String::new();
     // Every legal point, then pass; none once the game is over: the rules
     // crate's perft view of the game, so `legal` and `perft` agree.
-    let mut moves = Vec::new();
-    Perft::legal_moves(&game, &mut moves);
-    let mut out = String::new();
-    for m in moves {
-        out.push_str(&move_name(m));
+    for name in tengen_games::legal_move_names(&game) {
+        out.push_str(&name);
         out.push('\n');
     }
     if game.is_over() {

@@ -94,8 +94,8 @@ fn result_line(b: &Board) -> String {
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let b = board_from(args)?;
     let mut out = String::new();
-    for p in b.legal_moves() {
-        let _ = writeln!(out, "{p}");
+    for name in tengen_games::legal_move_names(&b) {
+        let _ = writeln!(out, "{name}");
     }
     let _ = writeln!(out, "{}", result_line(&b));
     Ok(out)

@@ -54,9 +54,7 @@ fn position(args: &PositionArgs) -> Result<Game, String> {
 /// `black` is sente.
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let pos = position(args)?;
-    let mut moves = Vec::new();
-    pos.board().legal_moves(&mut moves);
-    let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let mut names = tengen_games::legal_move_names(pos.board());
     names.sort();
     let mut out = String::new();
     for n in names {

@@ -71,12 +71,7 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
 /// the side FEN marks `w`).
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let board = position(args)?;
-    let mut moves = Vec::new();
-    board.legal_moves(&mut moves);
-    let mut names: Vec<String> = moves
-        .into_iter()
-        .map(|m| format_move(m, Notation::Iccs))
-        .collect();
+    let mut names = tengen_games::legal_move_names(&board);
     names.sort();
     let mut out = String::new();
     for n in names {
