@@ -58,14 +58,28 @@ pub fn perft_report<P: Perft>(
     if !divide {
         return format!("{}\n", tengen_games::perft(pos, depth));
     }
+    let counts = tengen_games::divide(pos, depth);
     let mut out = String::new();
-    let mut total = 0;
-    for (m, n) in tengen_games::divide(pos, depth) {
-        out.push_str(&format!("{}: {n}\n", name(pos, m)));
-        total += n;
+    for line in divide_lines(counts, |m| name(pos, m)) {
+        out.push_str(&line);
+        out.push('\n');
     }
-    out.push_str(&format!("\nNodes searched: {total}\n"));
     out
+}
+
+/// The lines of a divide listing, as Stockfish's `go perft` prints them:
+/// `move: count` per root move, a blank line, `Nodes searched: total`.
+/// For the UCI, UCCI and USI front-ends' `go perft` and `tengen perft
+/// --divide`: `divide_lines(tengen_games::divide(&mut pos, depth), name)`.
+pub fn divide_lines<M>(counts: Vec<(M, u64)>, name: impl Fn(M) -> String) -> Vec<String> {
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    let mut lines: Vec<String> = counts
+        .into_iter()
+        .map(|(m, n)| format!("{}: {n}", name(m)))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
 }
 
 /// `tengen bench` for an alpha-beta game: each position searched to a
@@ -111,4 +125,32 @@ pub fn bench_search<P: Position, E: Evaluator<P> + Default>(
         (nodes as f64 / secs) as u64
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divide_lines_end_with_the_total() {
+        let lines = divide_lines(vec![(1u8, 20), (2, 22)], |m| format!("m{m}"));
+        assert_eq!(lines, ["m1: 20", "m2: 22", "", "Nodes searched: 42"]);
+        assert_eq!(
+            divide_lines(Vec::<(u8, u64)>::new(), |m| m.to_string()),
+            ["", "Nodes searched: 0"]
+        );
+    }
+
+    #[test]
+    fn perft_report_divides_the_chess_start() {
+        let mut b = tengen_chess::Board::startpos();
+        let text = perft_report(&mut b, 2, true, |b, m| b.move_to_uci(m, false));
+        assert_eq!(text.lines().count(), 22);
+        assert!(text.starts_with("a2a3: 20\n"), "{text}");
+        assert!(text.ends_with("\n\nNodes searched: 400\n"), "{text}");
+        assert_eq!(
+            perft_report(&mut b, 3, false, |_, _| String::new()),
+            "8902\n"
+        );
+    }
 }
