@@ -5,14 +5,14 @@
 use crate::clock::TimeControl;
 use crate::matchfile;
 use crate::openings::{Format, OpeningSpec};
-use crate::player::{EngineConfig, Proto};
+use crate::player::EngineConfig;
 use crate::record::{Adjudication, DrawRule, ResignRule};
-use crate::referee::GameKind;
 use crate::stats::{Sprt, SprtModel};
 use crate::tournament::{Mode, Tournament};
 use crate::variant::Variant;
 use std::path::PathBuf;
 use std::time::Duration;
+use tengen_games::{Game, Protocol};
 
 pub const USAGE: &str = "\
 usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAME=VALUE]... \\
@@ -165,9 +165,9 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         "variant" | "game" => {
             let lower = v.to_ascii_lowercase();
             t.variant.kind =
-                GameKind::parse(&lower).ok_or_else(|| format!("{field}: unknown game '{v}'"))?;
+                Game::from_variant(&lower).map_err(|_| format!("{field}: unknown game '{v}'"))?;
             t.variant.chess960 = lower == "chess960" || lower == "fischerandom";
-            if t.variant.kind == GameKind::Gomoku {
+            if t.variant.kind == Game::Gomoku {
                 t.variant.board_size = 15;
                 t.variant.rule = if lower == "renju" {
                     "renju".into()
@@ -368,7 +368,9 @@ fn set_engine(
         "dir" => e.launch.dir = Some(PathBuf::from(v)),
         "arg" => e.launch.args.push(v.to_string()),
         "proto" | "protocol" => {
-            e.proto = Proto::parse(v).ok_or_else(|| format!("{field}: unknown protocol '{v}'"))?;
+            e.proto = v
+                .parse::<Protocol>()
+                .map_err(|_| format!("{field}: unknown protocol '{v}'"))?;
         }
         "initstr" => e.init.push(v.to_string()),
         "tc" => *tc = Some(TimeControl::parse(v).map_err(|err| format!("{field}: {err}"))?),
@@ -410,7 +412,7 @@ fn finish(
     entries: Vec<EngineEntry>,
     each: EngineEntry,
 ) -> Result<Tournament, String> {
-    if t.variant.swap2 && t.variant.kind != GameKind::Gomoku {
+    if t.variant.swap2 && t.variant.kind != Game::Gomoku {
         return Err("-swap2: the swap2 opening is for gomoku and renju".into());
     }
     if entries.len() < 2 {
@@ -421,7 +423,7 @@ fn finish(
     }
     let mut margin = None;
     for (n, entry) in entries.iter().enumerate() {
-        let mut e = EngineConfig::new("", "", Proto::Uci);
+        let mut e = EngineConfig::new("", "", Protocol::Uci);
         let mut tc = None;
         for (k, v) in &each.pairs {
             set_engine(&mut e, &mut tc, &mut margin, k, v, &format!("each.{k}"))?;
@@ -709,7 +711,7 @@ score = 700
         )
         .unwrap();
         let v = &t.variant;
-        assert_eq!(v.kind, GameKind::Gomoku);
+        assert_eq!(v.kind, Game::Gomoku);
         // `variant` comes first, so its gomoku defaults do not undo these.
         assert_eq!(
             (v.board_size, v.komi, v.rule.as_str()),
@@ -728,7 +730,7 @@ score = 700
         assert_eq!((a.name.as_str(), a.launch.cmd.as_str()), ("first", "eng"));
         assert_eq!(a.launch.args, ["--fast", "x", "y", "z"]);
         assert_eq!(a.launch.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!((a.proto, b.proto), (Proto::Gomocup, Proto::Agi));
+        assert_eq!((a.proto, b.proto), (Protocol::Gomocup, Protocol::Agi));
         assert_eq!(a.init, ["INFO a 1"]);
         assert!(!a.restart && b.restart && a.ponder && b.ponder);
         // `[each]` first, then the entry's own: Threads is replaced, not

@@ -70,36 +70,3 @@ pub trait Referee: Send {
         self.record(game)
     }
 }
-
-/// The games the arena can referee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    Chess,
-    Xiangqi,
-    Shogi,
-    Go,
-    Gomoku,
-}
-
-impl GameKind {
-    pub fn parse(s: &str) -> Option<GameKind> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "chess" | "chess960" | "standard" => GameKind::Chess,
-            "xiangqi" => GameKind::Xiangqi,
-            "shogi" => GameKind::Shogi,
-            "go" | "baduk" | "weiqi" => GameKind::Go,
-            "gomoku" | "renju" => GameKind::Gomoku,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Chess => "chess",
-            GameKind::Xiangqi => "xiangqi",
-            GameKind::Shogi => "shogi",
-            GameKind::Go => "go",
-            GameKind::Gomoku => "gomoku",
-        }
-    }
-}

@@ -727,9 +727,9 @@ mod tests {
     fn two_engines(games: u32, rounds: u32) -> Tournament {
         Tournament {
             engines: vec![
-                EngineConfig::new("a", "a", crate::player::Proto::Uci),
-                EngineConfig::new("b", "b", crate::player::Proto::Uci),
-                EngineConfig::new("c", "c", crate::player::Proto::Uci),
+                EngineConfig::new("a", "a", tengen_games::Protocol::Uci),
+                EngineConfig::new("b", "b", tengen_games::Protocol::Uci),
+                EngineConfig::new("c", "c", tengen_games::Protocol::Uci),
             ],
             tcs: vec![None; 3],
             variant: Variant::default(),
@@ -798,7 +798,7 @@ mod tests {
     fn json_summary_reads_back() {
         let mut t = two_engines(2, 1);
         t.event = "quote \" and \\ and\nnewline".into();
-        t.engines[1].proto = crate::player::Proto::Gtp;
+        t.engines[1].proto = tengen_games::Protocol::Gtp;
         t.sprt = Some(Sprt {
             elo0: 0.0,
             elo1: 5.0,

@@ -4,12 +4,13 @@
 //! other.
 
 use crate::games;
-use crate::referee::{GameKind, Referee};
+use crate::referee::Referee;
+use tengen_games::Game;
 
 /// Per-game settings from the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
-    pub kind: GameKind,
+    pub kind: Game,
     pub chess960: bool,
     pub board_size: u32,
     pub komi: f64,
@@ -26,7 +27,7 @@ pub struct Variant {
 impl Default for Variant {
     fn default() -> Self {
         Variant {
-            kind: GameKind::Chess,
+            kind: Game::Chess,
             chess960: false,
             board_size: 19,
             komi: 7.5,
@@ -40,17 +41,17 @@ impl Default for Variant {
 /// Builds the referee for a variant (errors name a bad board size or rule).
 pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
     match v.kind {
-        GameKind::Chess => Ok(Box::new(games::chess::ChessReferee::new(v.chess960))),
-        GameKind::Shogi => Ok(Box::new(games::shogi::ShogiReferee::default())),
-        GameKind::Xiangqi => Ok(Box::new(games::xiangqi::XiangqiReferee::default())),
-        GameKind::Gomoku => {
+        Game::Chess => Ok(Box::new(games::chess::ChessReferee::new(v.chess960))),
+        Game::Shogi => Ok(Box::new(games::shogi::ShogiReferee::default())),
+        Game::Xiangqi => Ok(Box::new(games::xiangqi::XiangqiReferee::default())),
+        Game::Gomoku => {
             let rule: tengen_gomoku::Rule = v.rule.parse()?;
             Ok(Box::new(games::gomoku::GomokuReferee::new(
                 v.board_size,
                 rule,
             )?))
         }
-        GameKind::Go => {
+        Game::Go => {
             let mut r = games::go::GoReferee::new(v.board_size, v.komi)?;
             r.set_cleanup(v.go_cleanup);
             Ok(Box::new(r))

@@ -53,7 +53,8 @@ impl Default for Board {
     }
 }
 
-pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// The standard start, kept with the other games' in `tengen-games`.
+pub const START_FEN: &str = tengen_games::CHESS_START;
 
 impl Board {
     pub(crate) fn empty() -> Board {

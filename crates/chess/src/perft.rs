@@ -3,44 +3,46 @@
 use crate::board::Board;
 use crate::moves::{Move, MoveList};
 
-impl Board {
-    /// Leaf count at `depth`, counting the last ply by the size of the
-    /// legal move list (bulk counting).
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
+/// The shared perft walks chess through its legal moves and make/unmake.
+impl tengen_games::Perft for Board {
+    type Move = Move;
+    type Undo = ();
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
         let mut list = MoveList::default();
         self.generate_legal(&mut list, false);
-        if depth == 1 {
-            return list.len() as u64;
-        }
-        let mut total = 0;
-        for &m in list.iter() {
-            self.make_move(m);
-            total += self.perft(depth - 1);
-            self.unmake_move(m);
-        }
-        total
+        out.extend(list.iter().copied());
     }
 
-    /// Perft split by root move.
+    fn play(&mut self, m: Move) -> Option<()> {
+        self.make_move(m);
+        Some(())
+    }
+
+    fn undo(&mut self, m: Move, _: ()) {
+        self.unmake_move(m);
+    }
+
+    fn move_name(&self, m: Move) -> String {
+        self.move_to_uci(m, false)
+    }
+}
+
+impl Board {
+    /// Leaf count at `depth`: the shared [`tengen_games::perft`].
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        tengen_games::perft(self, depth)
+    }
+
+    /// Perft split by root move: the shared [`tengen_games::divide`].
     pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
-        let moves = self.legal_moves();
-        moves
-            .into_iter()
-            .map(|m| {
-                self.make_move(m);
-                let n = if depth <= 1 { 1 } else { self.perft(depth - 1) };
-                self.unmake_move(m);
-                (m, n)
-            })
-            .collect()
+        tengen_games::divide(self, depth)
     }
 
     /// Perft with a table of (key, depth) -> count for subtrees seen
     /// before. Exact unless two positions share a 64-bit key, so it is for
-    /// tests of deep counts, while plain [`Board::perft`] is the reference.
+    /// tests of deep counts, while plain [`Board::perft`] (the shared
+    /// algorithm) is the reference; a test holds the two equal.
     pub fn perft_hashed(&mut self, depth: u32, table: &mut PerftTable) -> u64 {
         if depth <= 1 {
             return self.perft(depth);

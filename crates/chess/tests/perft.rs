@@ -88,3 +88,24 @@ fn hashed_perft_every_listed_depth() {
     let f = failures.into_inner().unwrap();
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
+
+/// The hashed perft is an optimised copy of the shared algorithm; it must
+/// give the same counts. A small table makes entries replace each other,
+/// the path where a wrong key or depth tag would show.
+#[test]
+fn hashed_perft_equals_the_shared_perft() {
+    let mut table = PerftTable::new(8);
+    let mut checked = 0;
+    for c in cases().iter().step_by(5) {
+        let mut b = Board::from_fen(&c.fen).unwrap();
+        for d in 0..=4u32 {
+            if d >= 1 && c.counts.get(d as usize - 1).is_some_and(|&n| n > 2_000_000) {
+                break;
+            }
+            let shared = tengen_games::perft(&mut b, d);
+            assert_eq!(b.perft_hashed(d, &mut table), shared, "{} depth {d}", c.id);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} counts compared");
+}

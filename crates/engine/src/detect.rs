@@ -1,58 +1,8 @@
 //! Which protocol a GUI speaks, from its first meaningful line.
 
-use std::fmt;
-use std::str::FromStr;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    Uci,
-    Ucci,
-    Usi,
-    Gtp,
-    Agi,
-    Gomocup,
-}
-
-impl Protocol {
-    pub const ALL: [Protocol; 6] = [
-        Protocol::Uci,
-        Protocol::Ucci,
-        Protocol::Usi,
-        Protocol::Gtp,
-        Protocol::Agi,
-        Protocol::Gomocup,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Uci => "uci",
-            Protocol::Ucci => "ucci",
-            Protocol::Usi => "usi",
-            Protocol::Gtp => "gtp",
-            Protocol::Agi => "agi",
-            Protocol::Gomocup => "gomocup",
-        }
-    }
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Protocol {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim().to_ascii_lowercase();
-        Protocol::ALL
-            .into_iter()
-            .find(|p| p.name() == s || (s == "pbrain" && *p == Protocol::Gomocup))
-            .ok_or_else(|| {
-                format!("unknown protocol '{s}' (expected uci, ucci, usi, gtp, agi or gomocup)")
-            })
-    }
-}
+/// The protocols, named and parsed in one place for the engine and the
+/// arena.
+pub use tengen_games::Protocol;
 
 /// GTP v2 commands a controller may open with (GNU Go's extensions too).
 const GTP_OPENERS: &[&str] = &[
@@ -169,13 +119,5 @@ mod tests {
         assert_eq!(detect("# hello"), Detected::Skip);
         assert_eq!(detect("quit"), Detected::Quit);
         assert_eq!(detect("xyzzy"), Detected::Unknown);
-    }
-
-    #[test]
-    fn protocol_names_parse() {
-        for p in Protocol::ALL {
-            assert_eq!(p.name().parse::<Protocol>(), Ok(p));
-        }
-        assert!("telnet".parse::<Protocol>().is_err());
     }
 }

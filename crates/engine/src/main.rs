@@ -182,3 +182,47 @@ pub fn not_built(out: &io::Output, protocol: Protocol, game: &str) -> u8 {
     out.line(&msg);
     3
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command-line names of games and protocols come from
+    /// `tengen-games`; these are the spellings users and scripts rely on.
+    #[test]
+    fn command_line_game_and_protocol_names() {
+        let cli = Cli::try_parse_from(["tengen", "--protocol", "PBRAIN", "--game", "renju"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cli.protocol, Some(Protocol::Gomocup));
+        assert_eq!(cli.game, Some(Game::Gomoku));
+        for (name, game) in [
+            ("chess", Game::Chess),
+            ("chess960", Game::Chess),
+            ("xiangqi", Game::Xiangqi),
+            ("shogi", Game::Shogi),
+            ("go", Game::Go),
+            ("gomoku", Game::Gomoku),
+        ] {
+            let cli = Cli::try_parse_from(["tengen", "perft", "--game", name, "--depth", "1"])
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let Some(Command::Perft(args)) = cli.command else {
+                panic!("{name}: not a perft command");
+            };
+            assert_eq!(args.pos.game, game);
+        }
+        for p in ["uci", "ucci", "usi", "gtp", "agi", "gomocup"] {
+            let cli = Cli::try_parse_from(["tengen", "--protocol", p])
+                .unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert_eq!(cli.protocol.map(Protocol::name), Some(p));
+        }
+        let err = Cli::try_parse_from(["tengen", "bench", "--game", "standard"])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("unknown game 'standard' (expected chess, xiangqi, shogi, go or gomoku)"),
+            "{err}"
+        );
+        assert!(Cli::try_parse_from(["tengen", "--protocol", "cecp"]).is_err());
+    }
+}

@@ -6,6 +6,7 @@ pub mod board;
 pub mod game;
 pub mod mcts;
 pub mod patterns;
+pub mod perft;
 pub mod playout;
 pub mod sgf;
 pub mod status;

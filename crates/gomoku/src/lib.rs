@@ -5,6 +5,7 @@
 pub mod board;
 pub mod opening;
 pub mod pattern;
+pub mod perft;
 pub mod puzzles;
 pub mod renju;
 pub mod search;

@@ -6,8 +6,9 @@ use crate::geometry::{self, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
 use crate::types::{Color, Kind, Move, Piece, Square};
 use crate::zobrist;
 
-/// The start position in SFEN.
-pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// The start position in SFEN, kept with the other games' in
+/// `tengen-games`.
+pub const STARTPOS: &str = tengen_games::SHOGI_START;
 
 /// How many of each hand kind exist in a full set (P L N S G B R).
 const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];

@@ -468,40 +468,6 @@ impl Board {
     }
 }
 
-/// Counts the leaves of the legal move tree `depth` plies deep.
-pub fn perft(b: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut moves = Vec::with_capacity(160);
-    b.legal_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut total = 0;
-    for &m in &moves {
-        let c = b.do_move(m);
-        total += perft(b, depth - 1);
-        b.undo_move(m, c);
-    }
-    total
-}
-
-/// Perft per root move, in generation order (`go perft`).
-pub fn divide(b: &mut Board, depth: u32) -> Vec<(Move, u64)> {
-    let mut moves = Vec::with_capacity(160);
-    b.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            let c = b.do_move(m);
-            let n = perft(b, depth.saturating_sub(1));
-            b.undo_move(m, c);
-            (m, n)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,7 +39,8 @@ pub struct Board {
     pub(crate) move_limit: u32,
 }
 
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+/// The start position, kept with the other games' in `tengen-games`.
+pub const START_FEN: &str = tengen_games::XIANGQI_START;
 
 impl Board {
     /// The standard starting position.

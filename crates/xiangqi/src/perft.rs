@@ -1,53 +1,42 @@
 //! Perft: leaf counts of the legal move tree, the rules' proof.
 
 use crate::board::Board;
+use crate::notation::{format_move, Notation};
 use crate::types::Move;
 
-/// Number of leaves `depth` plies below the position.
+/// The shared perft walks xiangqi through its legal moves and make/unmake.
+impl tengen_games::Perft for Board {
+    type Move = Move;
+    type Undo = ();
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Board::legal_moves(self, out);
+    }
+
+    fn play(&mut self, m: Move) -> Option<()> {
+        self.make(m);
+        Some(())
+    }
+
+    fn undo(&mut self, m: Move, _: ()) {
+        self.unmake(m);
+    }
+
+    fn move_name(&self, m: Move) -> String {
+        format_move(m, Notation::Iccs)
+    }
+}
+
+/// Number of leaves `depth` plies below the position: the shared
+/// [`tengen_games::perft`].
 pub fn perft(board: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    // One move buffer per ply, reused across the whole tree.
-    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(128)).collect();
-    count(board, depth, &mut buffers)
+    tengen_games::perft(board, depth)
 }
 
-fn count(board: &mut Board, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
-    let Some((moves, rest)) = buffers.split_first_mut() else {
-        return 1;
-    };
-    moves.clear();
-    board.legal_moves(moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut n = 0;
-    for &m in moves.iter() {
-        board.make(m);
-        n += count(board, depth - 1, rest);
-        board.unmake(m);
-    }
-    n
-}
-
-/// Each root move with its leaf count, in generation order.
+/// Each root move with its leaf count, in generation order: the shared
+/// [`tengen_games::divide`] (depth 0 counts as 1).
 pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
-    let mut moves = Vec::with_capacity(64);
-    board.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            board.make(m);
-            let n = if depth <= 1 {
-                1
-            } else {
-                perft(board, depth - 1)
-            };
-            board.unmake(m);
-            (m, n)
-        })
-        .collect()
+    tengen_games::divide(board, depth)
 }
 
 #[cfg(test)]

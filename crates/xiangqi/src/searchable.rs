@@ -306,26 +306,37 @@ mod tests {
         parse_move(b, s, Notation::Iccs).unwrap()
     }
 
+    /// The board as the search sees it (its generator, make and unmake,
+    /// and every move's 16-bit code read back), walked by the shared perft.
+    struct ViaSearch(Board);
+
+    impl tengen_games::Perft for ViaSearch {
+        type Move = Move;
+        type Undo = ();
+        fn legal_moves(&self, out: &mut Vec<Move>) {
+            Position::generate(&self.0, GenKind::All, out);
+            for &m in out.iter() {
+                let code = <Board as Position>::encode(m);
+                assert_eq!(Position::decode(&self.0, code), Some(m));
+            }
+        }
+        fn play(&mut self, m: Move) -> Option<()> {
+            Position::make(&mut self.0, m);
+            Some(())
+        }
+        fn undo(&mut self, m: Move, _: ()) {
+            Position::unmake(&mut self.0, m);
+        }
+        fn move_name(&self, m: Move) -> String {
+            crate::notation::format_move(m, Notation::Iccs)
+        }
+    }
+
     #[test]
     fn trait_perft_matches() {
-        fn perft(b: &mut Board, d: u32) -> u64 {
-            if d == 0 {
-                return 1;
-            }
-            let mut moves = Vec::new();
-            Position::generate(b, GenKind::All, &mut moves);
-            let mut n = 0;
-            for m in moves {
-                let code = <Board as Position>::encode(m);
-                assert_eq!(Position::decode(b, code), Some(m));
-                Position::make(b, m);
-                n += perft(b, d - 1);
-                Position::unmake(b, m);
-            }
-            n
-        }
-        let mut b = Board::startpos();
-        assert_eq!(perft(&mut b, 3), 79666);
+        let mut b = ViaSearch(Board::startpos());
+        assert_eq!(tengen_games::perft(&mut b, 3), 79666);
+        assert_eq!(b.0.fen(), Board::startpos().fen());
     }
 
     #[test]

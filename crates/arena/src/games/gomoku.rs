@@ -90,11 +90,7 @@ impl Referee for GomokuReferee {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        self.board
-            .legal_moves()
-            .into_iter()
-            .map(Point::xy)
-            .collect()
+        tengen_games::legal_move_names(&self.board)
     }
 
     fn setup(&self) -> GameSetup {

@@ -170,9 +170,7 @@ impl Referee for ShogiReferee {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.pos.board().legal_moves(&mut moves);
-        moves.into_iter().map(|m| m.to_string()).collect()
+        tengen_games::legal_move_names(self.pos.board())
     }
 
     fn setup(&self) -> GameSetup {

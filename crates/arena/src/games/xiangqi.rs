@@ -7,6 +7,7 @@
 use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
 use crate::referee::Referee;
 use std::fmt::Write as _;
+use tengen_games::Game;
 use tengen_xiangqi::{
     format_move, parse_move, Board, Color, Notation, Outcome as XqOutcome, Reason,
 };
@@ -89,18 +90,13 @@ impl Referee for XiangqiReferee {
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.board.legal_moves(&mut moves);
-        moves
-            .into_iter()
-            .map(|m| format_move(m, Notation::Iccs))
-            .collect()
+        tengen_games::legal_move_names(&self.board)
     }
 
     fn setup(&self) -> GameSetup {
         // UCI engines (Fairy-Stockfish, tengen) play it as a variant.
         GameSetup {
-            variant: Some("xiangqi"),
+            variant: Some(Game::Xiangqi.name()),
             ..GameSetup::default()
         }
     }

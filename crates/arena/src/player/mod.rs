@@ -13,6 +13,7 @@ use crate::clock::ClockView;
 use crate::process::{Launch, Process, Recv, Transcript};
 use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
+use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
@@ -20,48 +21,12 @@ pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};
 
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    Uci,
-    Ucci,
-    Usi,
-    Gtp,
-    Gomocup,
-    Agi,
-}
-
-impl Proto {
-    pub fn parse(s: &str) -> Option<Proto> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "uci" => Proto::Uci,
-            "ucci" => Proto::Ucci,
-            "usi" => Proto::Usi,
-            "gtp" => Proto::Gtp,
-            "gomocup" | "pbrain" => Proto::Gomocup,
-            "agi" => Proto::Agi,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Uci => "uci",
-            Proto::Ucci => "ucci",
-            Proto::Usi => "usi",
-            Proto::Gtp => "gtp",
-            Proto::Gomocup => "gomocup",
-            Proto::Agi => "agi",
-        }
-    }
-}
-
 /// Everything needed to start and configure one engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
     pub name: String,
     pub launch: Launch,
-    pub proto: Proto,
+    pub proto: Protocol,
     /// Options in the protocol's own form (`setoption`, GTP commands...).
     pub options: Vec<(String, String)>,
     /// Raw lines sent after the handshake, before the first game.
@@ -77,7 +42,7 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    pub fn new(name: &str, cmd: &str, proto: Proto) -> Self {
+    pub fn new(name: &str, cmd: &str, proto: Protocol) -> Self {
         EngineConfig {
             name: name.to_string(),
             launch: Launch {
@@ -199,27 +164,27 @@ pub fn make_player(
     transcript: Option<Transcript>,
 ) -> Box<dyn Player> {
     match cfg.proto {
-        Proto::Uci => Box::new(UciLikePlayer::new(
+        Protocol::Uci => Box::new(UciLikePlayer::new(
             cfg.clone(),
             Dialect::Uci,
             label,
             transcript,
         )),
-        Proto::Ucci => Box::new(UciLikePlayer::new(
+        Protocol::Ucci => Box::new(UciLikePlayer::new(
             cfg.clone(),
             Dialect::Ucci,
             label,
             transcript,
         )),
-        Proto::Usi => Box::new(UciLikePlayer::new(
+        Protocol::Usi => Box::new(UciLikePlayer::new(
             cfg.clone(),
             Dialect::Usi,
             label,
             transcript,
         )),
-        Proto::Gtp => Box::new(GtpPlayer::new(cfg.clone(), label, transcript)),
-        Proto::Gomocup => Box::new(GomocupPlayer::new(cfg.clone(), label, transcript)),
-        Proto::Agi => Box::new(AgiPlayer::new(cfg.clone(), label, transcript)),
+        Protocol::Gtp => Box::new(GtpPlayer::new(cfg.clone(), label, transcript)),
+        Protocol::Gomocup => Box::new(GomocupPlayer::new(cfg.clone(), label, transcript)),
+        Protocol::Agi => Box::new(AgiPlayer::new(cfg.clone(), label, transcript)),
     }
 }
 

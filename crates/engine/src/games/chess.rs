@@ -87,22 +87,13 @@ pub fn legal(args: &PositionArgs) -> Result<String, String> {
 
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
     let mut board = position(&args.pos)?;
-    if args.divide {
-        let counts = board.divide(args.depth);
-        let mut out = String::new();
-        let mut total = 0;
-        for (m, n) in counts {
-            out.push_str(&format!(
-                "{}: {n}\n",
-                board.move_to_uci(m, args.pos.chess960)
-            ));
-            total += n;
-        }
-        out.push_str(&format!("\nNodes searched: {total}\n"));
-        Ok(out)
-    } else {
-        Ok(format!("{}\n", board.perft(args.depth)))
-    }
+    let chess960 = args.pos.chess960;
+    Ok(super::perft_report(
+        &mut board,
+        args.depth,
+        args.divide,
+        |b, m| b.move_to_uci(m, chess960),
+    ))
 }
 
 /// Default depth of `tengen bench` for chess.

@@ -7,7 +7,7 @@
 
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use std::time::Instant;
-use tengen_go::board::{move_name, parse_vertex, Color, Move};
+use tengen_go::board::{move_name, parse_vertex, Color};
 use tengen_go::game::{Game, KoRule};
 use tengen_go::mcts::{Limits, RootFilter, Searcher};
 use tengen_go::playout::{playout, Rng};
@@ -52,23 +52,13 @@ fn build(args: &PositionArgs) -> Result<Game, String> {
     Ok(game)
 }
 
-/// Legal moves of the side to move: every legal point, then pass; none
-/// once the game is over.
-fn legal_moves(game: &Game) -> Vec<Move> {
-    if game.is_over() {
-        return Vec::new();
-    }
-    let c = game.to_move();
-    let mut v: Vec<Move> = game.legal_points(c).into_iter().map(Move::Play).collect();
-    v.push(Move::Pass);
-    v
-}
-
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let game = build(args)?;
     let mut out = String::new();
-    for m in legal_moves(&game) {
-        out.push_str(&move_name(m));
+    // Every legal point, then pass; none once the game is over: the rules
+    // crate's perft view of the game, so `legal` and `perft` agree.
+    for name in tengen_games::legal_move_names(&game) {
+        out.push_str(&name);
         out.push('\n');
     }
     if game.is_over() {
@@ -87,22 +77,6 @@ pub fn legal(args: &PositionArgs) -> Result<String, String> {
     Ok(out)
 }
 
-fn perft_count(game: &mut Game, depth: u32) -> u64 {
-    let moves = legal_moves(game);
-    if depth <= 1 {
-        return moves.len() as u64;
-    }
-    let c = game.to_move();
-    let mut n = 0;
-    for m in moves {
-        if game.play(c, m).is_ok() {
-            n += perft_count(game, depth - 1);
-            game.undo();
-        }
-    }
-    n
-}
-
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
     let mut game = build(&args.pos)?;
     if args.depth == 0 {
@@ -110,23 +84,14 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
     }
     let mut out = String::new();
     if args.divide {
-        let c = game.to_move();
         let mut total = 0;
-        for m in legal_moves(&game) {
-            if game.play(c, m).is_ok() {
-                let n = if args.depth > 1 {
-                    perft_count(&mut game, args.depth - 1)
-                } else {
-                    1
-                };
-                game.undo();
-                out.push_str(&format!("{}: {n}\n", move_name(m)));
-                total += n;
-            }
+        for (m, n) in tengen_games::divide(&mut game, args.depth) {
+            out.push_str(&format!("{}: {n}\n", move_name(m)));
+            total += n;
         }
         out.push_str(&format!("\n{total}\n"));
     } else {
-        out.push_str(&format!("{}\n", perft_count(&mut game, args.depth)));
+        out.push_str(&format!("{}\n", tengen_games::perft(&mut game, args.depth)));
     }
     Ok(out)
 }

@@ -94,30 +94,11 @@ fn result_line(b: &Board) -> String {
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let b = board_from(args)?;
     let mut out = String::new();
-    for p in b.legal_moves() {
-        let _ = writeln!(out, "{p}");
+    for name in tengen_games::legal_move_names(&b) {
+        let _ = writeln!(out, "{name}");
     }
     let _ = writeln!(out, "{}", result_line(&b));
     Ok(out)
-}
-
-fn perft_count(b: &mut Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = b.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut n = 0;
-    for p in moves {
-        if let Some(sq) = b.sq(p) {
-            b.make(sq);
-            n += perft_count(b, depth - 1);
-            b.unmake();
-        }
-    }
-    n
 }
 
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
@@ -132,19 +113,14 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
     let mut out = String::new();
     let total = if args.divide && args.depth > 0 {
         let mut total = 0;
-        for p in b.legal_moves() {
-            if let Some(sq) = b.sq(p) {
-                b.make(sq);
-                let n = perft_count(&mut b, args.depth - 1);
-                b.unmake();
-                let _ = writeln!(out, "{p}: {n}");
-                total += n;
-            }
+        for (p, n) in tengen_games::divide(&mut b, args.depth) {
+            let _ = writeln!(out, "{p}: {n}");
+            total += n;
         }
         let _ = writeln!(out);
         total
     } else {
-        perft_count(&mut b, args.depth)
+        tengen_games::perft(&mut b, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(out, "Nodes searched: {total}");

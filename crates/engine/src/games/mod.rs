@@ -8,54 +8,13 @@ pub mod shogi;
 pub mod xiangqi;
 
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 use tengen_core::{SearchLimits, Signals};
+use tengen_games::Perft;
 use tengen_search::{Evaluator, Position, Searcher};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
-    Chess,
-    Xiangqi,
-    Shogi,
-    Go,
-    Gomoku,
-}
-
-impl Game {
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Chess => "chess",
-            Game::Xiangqi => "xiangqi",
-            Game::Shogi => "shogi",
-            Game::Go => "go",
-            Game::Gomoku => "gomoku",
-        }
-    }
-}
-
-impl fmt::Display for Game {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Game {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "chess" | "chess960" => Ok(Game::Chess),
-            "xiangqi" => Ok(Game::Xiangqi),
-            "shogi" => Ok(Game::Shogi),
-            "go" | "baduk" | "weiqi" => Ok(Game::Go),
-            "gomoku" | "renju" => Ok(Game::Gomoku),
-            other => Err(format!(
-                "unknown game '{other}' (expected chess, xiangqi, shogi, go or gomoku)"
-            )),
-        }
-    }
-}
+/// The games, named and parsed in one place for the engine and the arena.
+pub use tengen_games::Game;
 
 pub fn bench(args: &BenchArgs) -> Result<String, String> {
     match args.game {
@@ -85,6 +44,42 @@ pub fn perft(args: &PerftArgs) -> Result<String, String> {
         Game::Go => go::perft(args),
         Game::Gomoku => gomoku::perft(args),
     }
+}
+
+/// `tengen perft` for the alpha-beta games, with the shared perft: the
+/// count, or with `--divide` each root move's count (named by `name`) and
+/// the total, the way `go perft` prints them.
+pub fn perft_report<P: Perft>(
+    pos: &mut P,
+    depth: u32,
+    divide: bool,
+    name: impl Fn(&P, P::Move) -> String,
+) -> String {
+    if !divide {
+        return format!("{}\n", tengen_games::perft(pos, depth));
+    }
+    let counts = tengen_games::divide(pos, depth);
+    let mut out = String::new();
+    for line in divide_lines(counts, |m| name(pos, m)) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The lines of a divide listing, as Stockfish's `go perft` prints them:
+/// `move: count` per root move, a blank line, `Nodes searched: total`.
+/// For the UCI, UCCI and USI front-ends' `go perft` and `tengen perft
+/// --divide`: `divide_lines(tengen_games::divide(&mut pos, depth), name)`.
+pub fn divide_lines<M>(counts: Vec<(M, u64)>, name: impl Fn(M) -> String) -> Vec<String> {
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    let mut lines: Vec<String> = counts
+        .into_iter()
+        .map(|(m, n)| format!("{}: {n}", name(m)))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
 }
 
 /// `tengen bench` for an alpha-beta game: each position searched to a
@@ -130,4 +125,32 @@ pub fn bench_search<P: Position, E: Evaluator<P> + Default>(
         (nodes as f64 / secs) as u64
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divide_lines_end_with_the_total() {
+        let lines = divide_lines(vec![(1u8, 20), (2, 22)], |m| format!("m{m}"));
+        assert_eq!(lines, ["m1: 20", "m2: 22", "", "Nodes searched: 42"]);
+        assert_eq!(
+            divide_lines(Vec::<(u8, u64)>::new(), |m| m.to_string()),
+            ["", "Nodes searched: 0"]
+        );
+    }
+
+    #[test]
+    fn perft_report_divides_the_chess_start() {
+        let mut b = tengen_chess::Board::startpos();
+        let text = perft_report(&mut b, 2, true, |b, m| b.move_to_uci(m, false));
+        assert_eq!(text.lines().count(), 22);
+        assert!(text.starts_with("a2a3: 20\n"), "{text}");
+        assert!(text.ends_with("\n\nNodes searched: 400\n"), "{text}");
+        assert_eq!(
+            perft_report(&mut b, 3, false, |_, _| String::new()),
+            "8902\n"
+        );
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use tengen_games::Perft;
 use tengen_shogi::{Color, Game, Move, SearchEval};
 
 /// Shogi as the USI front-end's session sees it.
@@ -53,9 +54,7 @@ fn position(args: &PositionArgs) -> Result<Game, String> {
 /// `black` is sente.
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let pos = position(args)?;
-    let mut moves = Vec::new();
-    pos.board().legal_moves(&mut moves);
-    let mut names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let mut names = tengen_games::legal_move_names(pos.board());
     names.sort();
     let mut out = String::new();
     for n in names {
@@ -70,20 +69,14 @@ pub fn legal(args: &PositionArgs) -> Result<String, String> {
 }
 
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
-    let pos = position(&args.pos)?;
-    let mut board = pos.board().clone();
-    if args.divide {
-        let mut out = String::new();
-        let mut total = 0;
-        for (m, n) in tengen_shogi::divide(&mut board, args.depth.max(1)) {
-            out.push_str(&format!("{m}: {n}\n"));
-            total += n;
-        }
-        out.push_str(&format!("\nNodes searched: {total}\n"));
-        Ok(out)
-    } else {
-        Ok(format!("{}\n", tengen_shogi::perft(&mut board, args.depth)))
-    }
+    // The board alone: perft needs no repetition history.
+    let mut board = position(&args.pos)?.board().clone();
+    Ok(super::perft_report(
+        &mut board,
+        args.depth,
+        args.divide,
+        Perft::move_name,
+    ))
 }
 
 /// Default depth of `tengen bench --game shogi`.

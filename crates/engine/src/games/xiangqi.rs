@@ -3,6 +3,7 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use tengen_games::Perft;
 use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiEval};
 
 /// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
@@ -70,12 +71,7 @@ fn position(args: &PositionArgs) -> Result<Board, String> {
 /// the side FEN marks `w`).
 pub fn legal(args: &PositionArgs) -> Result<String, String> {
     let board = position(args)?;
-    let mut moves = Vec::new();
-    board.legal_moves(&mut moves);
-    let mut names: Vec<String> = moves
-        .into_iter()
-        .map(|m| format_move(m, Notation::Iccs))
-        .collect();
+    let mut names = tengen_games::legal_move_names(&board);
     names.sort();
     let mut out = String::new();
     for n in names {
@@ -97,21 +93,12 @@ pub fn legal(args: &PositionArgs) -> Result<String, String> {
 
 pub fn perft(args: &PerftArgs) -> Result<String, String> {
     let mut board = position(&args.pos)?;
-    if args.divide {
-        let mut out = String::new();
-        let mut total = 0;
-        for (m, n) in tengen_xiangqi::perft::divide(&mut board, args.depth.max(1)) {
-            out.push_str(&format!("{}: {n}\n", format_move(m, Notation::Iccs)));
-            total += n;
-        }
-        out.push_str(&format!("\nNodes searched: {total}\n"));
-        Ok(out)
-    } else {
-        Ok(format!(
-            "{}\n",
-            tengen_xiangqi::perft::perft(&mut board, args.depth)
-        ))
-    }
+    Ok(super::perft_report(
+        &mut board,
+        args.depth,
+        args.divide,
+        Perft::move_name,
+    ))
 }
 
 /// Default depth of `tengen bench --game xiangqi`.
