@@ -210,6 +210,11 @@ impl Board {
             was_in_check: self.in_check,
             gave_check: false,
         });
+        // A pass counts in the move number as a move does, so that
+        // `unmake_last` (which takes one off after Black's turn) restores it.
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
         self.side = self.side.flip();
         self.key ^= ZOBRIST_BLACK;
         self.halfmove += 1;
@@ -337,6 +342,23 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn null_moves_keep_the_move_number() {
+        // Black to move at move 1: a pass by Black then its undo used to
+        // take the number below 1 (an overflow in checked builds).
+        let mut b = Board::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        b.make_null();
+        assert_eq!(b.fullmove_number(), 2);
+        b.make_null();
+        b.unmake_null();
+        b.unmake_null();
+        assert_eq!(b.fullmove_number(), 1);
+        assert_eq!(b.side_to_move(), Color::Black);
+    }
 
     #[test]
     fn start_fen_parses() {
