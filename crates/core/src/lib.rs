@@ -1,9 +1,11 @@
 //! Game-agnostic building blocks shared by every tengen game and protocol.
 //!
 //! Nothing here knows a game's rules or a protocol's syntax: scores, the
-//! time manager, search limits, stop/ponder signals, the transposition
+//! clock model and the time manager (with a small table of per-game time
+//! parameters), search limits, stop/ponder signals, the transposition
 //! table, search reports and the option registry.
 
+pub mod clock;
 pub mod limits;
 pub mod options;
 pub mod report;

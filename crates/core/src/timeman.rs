@@ -4,8 +4,11 @@
 //!
 //! Protocols differ in units and in whose clock a field names; front-ends
 //! translate into [`TimeControl`] for the side to move and the manager
-//! never sees protocol details.
+//! never sees protocol details. What a move may use at most comes from
+//! the shared clock model ([`crate::clock`]); this module only decides how
+//! much of that to spend.
 
+use crate::clock::{Clock, Control, Credit, Overtime};
 use std::time::Duration;
 
 /// The clock of the side to move.
@@ -24,7 +27,123 @@ pub struct TimeControl {
     pub byoyomi_moves: u32,
     /// Remaining time of the opponent, where the protocol reports it.
     pub opponent_remaining: Option<Duration>,
+    /// Whether `increment` is already usable for this move (USI) or only
+    /// joins the clock after it (UCI, UCCI).
+    pub credit: Credit,
 }
+
+impl TimeControl {
+    /// The side to move's clock in the shared model: main time, then
+    /// Japanese periods (`byoyomi_moves` 0 or 1) or a Canadian period
+    /// shared by `byoyomi_moves` moves.
+    pub fn clock(&self) -> Clock {
+        let overtime = if self.byoyomi.is_zero() {
+            Overtime::None
+        } else if self.byoyomi_moves > 1 {
+            Overtime::Canadian {
+                period: self.byoyomi,
+                stones: self.byoyomi_moves,
+            }
+        } else {
+            Overtime::Japanese {
+                period: self.byoyomi,
+                periods: 1,
+            }
+        };
+        Clock::new(Control {
+            credit: self.credit,
+            moves: self.moves_to_go,
+            overtime,
+            ..Control::fischer(self.remaining, self.increment)
+        })
+    }
+}
+
+impl Clock {
+    /// What the time manager needs to know of this clock before the next
+    /// move (GTP keeps a [`Clock`] from `time_settings`/`time_left` and
+    /// plans with this).
+    pub fn time_control(&self) -> TimeControl {
+        let c = self.control();
+        let (remaining, byoyomi, byoyomi_moves) = match c.overtime {
+            Overtime::None => (self.left(), Duration::ZERO, 0),
+            Overtime::Japanese { period, .. } => (self.left(), period, 0),
+            Overtime::Canadian { period, stones } if !self.in_overtime() => {
+                (self.left(), period, stones)
+            }
+            Overtime::Canadian { .. } => (Duration::ZERO, self.left(), self.stones_left()),
+        };
+        TimeControl {
+            remaining,
+            increment: c.increment,
+            moves_to_go: self.moves_to_go(),
+            byoyomi,
+            byoyomi_moves,
+            opponent_remaining: None,
+            credit: c.credit,
+        }
+    }
+}
+
+/// Time parameters that differ between games, measured per game and kept
+/// here as data rather than as constants inside the front-ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTime {
+    /// Moves to spread the clock over under an increment with no
+    /// `movestogo` (see [`sudden_death_horizon`]); `None` keeps the shared
+    /// ~40-move default.
+    pub increment_horizon: Option<u32>,
+    /// Latency margin taken off every budget where the protocol has no
+    /// option for it.
+    pub overhead: Duration,
+}
+
+impl GameTime {
+    /// The `movestogo` to assume under `increment` with none given.
+    pub fn horizon(&self, increment: Duration) -> Option<u32> {
+        self.increment_horizon
+            .and_then(|m| sudden_death_horizon(increment, m))
+    }
+}
+
+/// Chess keeps the shared default; its margin is the UCI `Move Overhead`
+/// option's default.
+pub const CHESS: GameTime = GameTime {
+    increment_horizon: None,
+    overhead: Duration::from_millis(10),
+};
+
+/// Measured at 10 s + 0.1 s: the shared default (~40 moves) thought
+/// ~200 ms a move where Fairy-Stockfish thinks ~600 ms, and tengen scored
+/// 42% against it at equal time but far less at a third of its time.
+pub const XIANGQI: GameTime = GameTime {
+    increment_horizon: Some(12),
+    overhead: Duration::from_millis(50),
+};
+
+/// At 10 s + 0.1 s the ~40-move default thought 263 ms a move over the
+/// first 20 moves where Fairy-Stockfish 11.1 thought 570 ms, and its score
+/// pulled ahead by ply 20-30; shogi games run longer than xiangqi ones,
+/// so the horizon is a little longer than xiangqi's 12. With 16: 387 ms
+/// against its 408 ms (docs/strength.md, "Shogi"). The margin is the USI
+/// `MoveOverhead` option's default.
+pub const SHOGI: GameTime = GameTime {
+    increment_horizon: Some(16),
+    overhead: Duration::from_millis(120),
+};
+
+/// GTP servers and a busy machine add latency, and MCTS has no iteration
+/// to finish early: a wide margin.
+pub const GO: GameTime = GameTime {
+    increment_horizon: None,
+    overhead: Duration::from_millis(400),
+};
+
+/// Gomocup's manager measures the turn itself, with little latency.
+pub const GOMOKU: GameTime = GameTime {
+    increment_horizon: None,
+    overhead: Duration::from_millis(40),
+};
 
 /// Per-move limits decided at the start of a search.
 /// How many moves to spread the clock over when the GUI gives an
@@ -59,8 +178,16 @@ impl TimeManager {
     /// Limits for one move under `tc`. `overhead` covers process and GUI
     /// latency; `ply` is the game ply (used to spend a bit more early on).
     pub fn new(tc: &TimeControl, overhead: Duration, ply: u32) -> Self {
+        let clock = tc.clock();
         let overhead_ms = overhead.as_millis() as f64;
-        let remaining = tc.remaining.as_millis() as f64;
+        // An increment credited before the move is main time for it (and
+        // the next move is credited again, so the plan below is unchanged).
+        // Overtime is planned below from `byoyomi`, not as main time.
+        let remaining = if clock.in_overtime() {
+            0.0
+        } else {
+            clock.main_usable().as_millis() as f64
+        };
         let inc = tc.increment.as_millis() as f64;
         let byo = tc.byoyomi.as_millis() as f64;
 
@@ -116,8 +243,8 @@ impl TimeManager {
             (remaining - overhead_ms - 3.0 * inc).max(0.0) * 0.2 + inc_share
         };
         let hard = (ideal * 4.0).min(cap);
-        // Never plan past what is actually on the clock.
-        let absolute = remaining + if byo > 0.0 { byo } else { 0.0 } - overhead_ms;
+        // Never plan past what the clock lets this move use.
+        let absolute = clock.usable().as_millis() as f64 - overhead_ms;
         let hard = hard.min(absolute);
         Self::ms(soft.min(hard), hard)
     }
@@ -221,6 +348,69 @@ mod tests {
         };
         let tm = TimeManager::new(&tc, ms(100), 50);
         assert!(tm.hard <= ms(6_000));
+    }
+
+    #[test]
+    fn an_increment_credited_first_is_spent_on_this_move() {
+        // USI `go btime 0 wtime 0 binc 5000 winc 5000` (issue 18,
+        // deviation 3): this move may use the increment, so think for
+        // seconds, not for the 1 ms floor.
+        let tc = TimeControl {
+            increment: ms(5_000),
+            credit: Credit::BeforeMove,
+            moves_to_go: SHOGI.horizon(ms(5_000)),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&tc, SHOGI.overhead, 0);
+        assert!(tm.soft >= ms(1_500), "{tm:?}");
+        assert!(tm.hard <= ms(5_000) - SHOGI.overhead, "{tm:?}");
+        // A clock that keeps refilling by the increment never runs dry.
+        let mut left = 0u64;
+        for ply in 0..200 {
+            let tc = TimeControl {
+                remaining: ms(left),
+                ..tc.clone()
+            };
+            let used = TimeManager::new(&tc, SHOGI.overhead, ply).hard.as_millis() as u64 + 10;
+            left = (left + 5_000).checked_sub(used).expect("flagged");
+        }
+        // UCI credits the increment after the move: `wtime 0` has nothing
+        // left for this move, so it moves at once (the checklist's "clamp,
+        // still move").
+        let tc = TimeControl {
+            credit: Credit::AfterMove,
+            ..tc
+        };
+        assert_eq!(TimeManager::new(&tc, ms(10), 0).hard, FLOOR);
+    }
+
+    #[test]
+    fn a_clock_in_the_model_plans_as_its_time_control() {
+        // Canadian overtime reached: 42 s for 3 stones.
+        let mut clock = Clock::new(Control {
+            overtime: Overtime::Canadian {
+                period: ms(60_000),
+                stones: 5,
+            },
+            ..Control::sudden_death(ms(600_000))
+        });
+        clock.set_reported(ms(42_000), 3);
+        let tc = clock.time_control();
+        assert_eq!(
+            (tc.remaining, tc.byoyomi, tc.byoyomi_moves),
+            (Duration::ZERO, ms(42_000), 3)
+        );
+        assert_eq!(tc.clock().usable(), ms(42_000));
+        let tm = TimeManager::new(&tc, GO.overhead, 100);
+        assert!(tm.hard <= ms(14_000) && tm.hard >= ms(5_000), "{tm:?}");
+    }
+
+    #[test]
+    fn game_table_horizons() {
+        assert_eq!(XIANGQI.horizon(ms(100)), Some(12));
+        assert_eq!(SHOGI.horizon(ms(100)), Some(16));
+        assert_eq!(SHOGI.horizon(Duration::ZERO), None);
+        assert_eq!(CHESS.horizon(ms(100)), None);
     }
 
     #[test]

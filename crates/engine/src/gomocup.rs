@@ -317,7 +317,7 @@ impl Front {
 
     /// Hard and soft limits for this move.
     fn limits(&self, ply: usize) -> Limits {
-        let overhead = Duration::from_millis(40);
+        let overhead = tengen_core::timeman::GOMOKU.overhead;
         let turn = if self.timeout_turn == 0 {
             TimeManager::fixed(Duration::from_millis(20), Duration::ZERO)
         } else {

@@ -532,7 +532,7 @@ impl Frontend {
             infinite: go.infinite,
             depth: go.depth,
             nodes: go.nodes,
-            overhead: Duration::from_millis(50),
+            overhead: tengen_core::timeman::XIANGQI.overhead,
             game_ply: (root.fullmove_number().max(1) - 1).saturating_mul(2)
                 + (root.side_to_move() == tengen_xiangqi::Color::Black) as u32,
             ..SearchLimits::default()
@@ -574,7 +574,7 @@ impl Frontend {
 /// Fairy-Stockfish thinks ~600 ms, and tengen scores 42% against it at
 /// equal time but far less at a third of its time.
 fn sudden_death_horizon(increment: Duration) -> Option<u32> {
-    tengen_core::timeman::sudden_death_horizon(increment, 12)
+    tengen_core::timeman::XIANGQI.horizon(increment)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

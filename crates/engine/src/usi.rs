@@ -22,7 +22,7 @@ use tengen_core::{SearchLimits, TimeControl};
 /// its score pulls ahead by ply 20-30; shogi games run longer than
 /// xiangqi ones, so the horizon is a little longer than xiangqi's 12.
 /// With 16: 387 ms against its 408 ms (docs/strength.md, "Shogi").
-const SHOGI_HORIZON: u32 = 16;
+const SHOGI_HORIZON: u32 = tengen_core::timeman::SHOGI.increment_horizon.unwrap();
 use tengen_protocol::usi::{
     self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
 };
@@ -404,6 +404,7 @@ impl Frontend {
                 .filter(|&m| m > 0)
                 .or_else(|| sudden_death_horizon(ms(inc.unwrap_or(0)), SHOGI_HORIZON)),
             opponent_remaining: theirs.map(ms),
+            credit: tengen_core::clock::Credit::BeforeMove,
         });
         let mut limits = SearchLimits {
             time,
