@@ -3,6 +3,8 @@
 //! arrival); engines' own reports of time are never trusted.
 
 use std::fmt;
+use std::time::Duration;
+use tengen_core::clock as model;
 
 /// What happens once the main time is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,152 +176,83 @@ pub struct ClockView {
     pub movetime_ms: Option<u64>,
 }
 
-/// One side's clock.
+/// One side's clock: the shared model of `tengen_core::clock`, with the
+/// arena's millisecond interface.
 #[derive(Clone, Debug)]
 pub struct Clock {
-    tc: TimeControl,
-    left_ms: u64,
-    moves_made: u32,
-    periods_left: u32,
-    /// Canadian overtime: moves still due in the current period.
-    stones_left: u32,
-    in_overtime: bool,
+    model: model::Clock,
+}
+
+/// Whole milliseconds, saturating (a clock of `u64::MAX` ms stays so).
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl TimeControl {
+    /// This control in the shared model. The arena credits an increment
+    /// after the move, as cutechess does: the time it sends before a move
+    /// is all the move may use.
+    pub fn control(&self) -> model::Control {
+        let ms = Duration::from_millis;
+        let overtime = match self.overtime {
+            Overtime::None => model::Overtime::None,
+            Overtime::Japanese { period_ms, periods } => model::Overtime::Japanese {
+                period: ms(period_ms),
+                periods,
+            },
+            Overtime::Canadian { period_ms, stones } => model::Overtime::Canadian {
+                period: ms(period_ms),
+                stones,
+            },
+        };
+        model::Control {
+            main: ms(self.base_ms),
+            increment: ms(self.inc_ms),
+            credit: model::Credit::AfterMove,
+            moves: self.moves,
+            overtime,
+            movetime: self.movetime_ms.map(ms),
+        }
+    }
 }
 
 impl Clock {
     pub fn new(tc: TimeControl) -> Self {
-        let periods_left = match tc.overtime {
-            Overtime::Japanese { periods, .. } => periods,
-            _ => 0,
-        };
-        let mut clock = Clock {
-            tc,
-            left_ms: tc.base_ms,
-            moves_made: 0,
-            periods_left,
-            stones_left: 0,
-            in_overtime: false,
-        };
-        if tc.base_ms == 0 {
-            clock.enter_overtime();
-        }
-        clock
-    }
-
-    fn enter_overtime(&mut self) {
-        if let Overtime::Canadian { period_ms, stones } = self.tc.overtime {
-            self.in_overtime = true;
-            self.left_ms = period_ms;
-            self.stones_left = stones;
-        } else if let Overtime::Japanese { .. } = self.tc.overtime {
-            self.in_overtime = true;
+        Clock {
+            model: model::Clock::new(tc.control()),
         }
     }
 
     pub fn view(&self) -> ClockView {
-        let movestogo = if self.in_overtime && self.stones_left > 0 {
-            Some(self.stones_left)
-        } else {
-            self.tc.moves.map(|m| m - self.moves_made % m)
-        };
-        let byoyomi_ms = match self.tc.overtime {
-            Overtime::Japanese { period_ms, .. } => Some(period_ms),
+        let control = self.model.control();
+        let byoyomi_ms = match control.overtime {
+            model::Overtime::Japanese { period, .. } => Some(millis(period)),
             _ => None,
         };
         ClockView {
-            left_ms: self.left_ms,
-            inc_ms: self.tc.inc_ms,
-            movestogo,
+            left_ms: millis(self.model.left()),
+            inc_ms: millis(control.increment),
+            movestogo: self.model.moves_to_go(),
             byoyomi_ms,
-            movetime_ms: self.tc.movetime_ms,
+            movetime_ms: control.movetime.map(millis),
         }
     }
 
     /// How long the coming move may take before the flag falls (before
     /// the latency margin).
     pub fn allowance_ms(&self) -> u64 {
-        if let Some(mt) = self.tc.movetime_ms {
-            return mt;
-        }
-        match self.tc.overtime {
-            Overtime::Japanese { period_ms, .. } => {
-                self.left_ms + period_ms * u64::from(self.periods_left)
-            }
-            Overtime::Canadian { period_ms, .. } if !self.in_overtime => self.left_ms + period_ms,
-            _ => self.left_ms,
-        }
+        millis(self.model.usable())
     }
 
     /// Charges a move that took `used_ms`. `Err` means the flag fell;
     /// `margin_ms` forgives that much overrun for process latency.
     pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> Result<(), ()> {
-        if let Some(mt) = self.tc.movetime_ms {
-            return if used_ms > mt + margin_ms {
-                Err(())
-            } else {
-                Ok(())
-            };
-        }
-        let forgiven =
-            used_ms.saturating_sub(margin_ms.min(used_ms.saturating_sub(self.allowance_ms())));
-        match self.tc.overtime {
-            Overtime::Japanese { period_ms, .. } => {
-                if forgiven <= self.left_ms {
-                    self.left_ms -= forgiven;
-                } else {
-                    let over = forgiven - self.left_ms;
-                    self.left_ms = 0;
-                    self.in_overtime = true;
-                    // Each whole period overrun is used up; the last one
-                    // entered must still hold the rest of the move.
-                    let spent = over.div_ceil(period_ms).saturating_sub(1);
-                    let spent = u32::try_from(spent).unwrap_or(u32::MAX);
-                    if spent >= self.periods_left {
-                        return Err(());
-                    }
-                    self.periods_left -= spent;
-                }
-            }
-            Overtime::Canadian { period_ms, stones } => {
-                let mut cost = forgiven;
-                if !self.in_overtime {
-                    if cost <= self.left_ms {
-                        self.left_ms -= cost;
-                        cost = 0;
-                    } else {
-                        // Main time ran out during this move: the rest is
-                        // charged to the first period, and this move counts.
-                        cost -= self.left_ms;
-                        self.enter_overtime();
-                    }
-                }
-                if self.in_overtime {
-                    if cost > self.left_ms {
-                        return Err(());
-                    }
-                    self.left_ms -= cost;
-                    self.stones_left -= 1;
-                    if self.stones_left == 0 {
-                        self.left_ms = period_ms;
-                        self.stones_left = stones;
-                    }
-                }
-            }
-            Overtime::None => {
-                if forgiven > self.left_ms {
-                    return Err(());
-                }
-                self.left_ms -= forgiven;
-            }
-        }
-        self.left_ms += self.tc.inc_ms;
-        self.moves_made += 1;
-        if let Some(m) = self.tc.moves {
-            if self.moves_made.is_multiple_of(m) {
-                self.left_ms += self.tc.base_ms;
-            }
-        }
-        Ok(())
+        self.model
+            .charge(
+                Duration::from_millis(used_ms),
+                Duration::from_millis(margin_ms),
+            )
+            .map_err(|_| ())
     }
 }
 
