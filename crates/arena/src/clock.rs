@@ -176,6 +176,18 @@ pub struct ClockView {
     pub movetime_ms: Option<u64>,
 }
 
+impl ClockView {
+    /// `btime`/`binc` for USI, whose GUIs credit the increment before the
+    /// move (the engine may use time + increment now) where this clock
+    /// credits it after: the same allowance is `left - inc` plus `inc`.
+    /// Below one increment left, the whole clock is offered as the
+    /// increment so the engine never plans past it.
+    pub fn usi_fischer(&self) -> (Option<u64>, Option<u64>) {
+        let now = self.inc_ms.min(self.left_ms);
+        (Some(self.left_ms - now), Some(now))
+    }
+}
+
 /// One side's clock: the shared model of `tengen_core::clock`, with the
 /// arena's millisecond interface.
 #[derive(Clone, Debug)]
@@ -330,6 +342,20 @@ mod tests {
         assert_eq!((c.view().left_ms, c.view().movestogo), (3_000, Some(2)));
         c.charge(2_000, 0).unwrap();
         assert_eq!(c.charge(1_001, 0), Err(()));
+    }
+
+    #[test]
+    fn usi_offers_the_same_allowance() {
+        let mut c = Clock::new(TimeControl::parse("10+2").unwrap());
+        assert_eq!(c.view().usi_fischer(), (Some(8_000), Some(2_000)));
+        c.charge(9_500, 0).unwrap();
+        // 2.5 s left: the engine's btime + binc is still exactly that.
+        assert_eq!(c.view().usi_fischer(), (Some(500), Some(2_000)));
+        // No main time at the start: nothing is usable before the first
+        // increment arrives, and the engine is told so.
+        let c = Clock::new(TimeControl::parse("0+5").unwrap());
+        assert_eq!(c.allowance_ms(), 0);
+        assert_eq!(c.view().usi_fischer(), (Some(0), Some(0)));
     }
 
     #[test]

@@ -78,6 +78,33 @@ impl Control {
             ..Self::sudden_death(Duration::ZERO)
         }
     }
+
+    /// GTP `time_settings main byo_yomi_time byo_yomi_stones` (seconds):
+    /// no byo-yomi time is absolute time; byo-yomi time with zero stones
+    /// means no time limit (`None`); otherwise Canadian overtime.
+    pub fn gtp(main: Duration, period: Duration, stones: u32) -> Option<Self> {
+        if period.is_zero() {
+            return Some(Self::sudden_death(main));
+        }
+        (stones > 0).then(|| Control {
+            overtime: Overtime::Canadian { period, stones },
+            ..Self::sudden_death(main)
+        })
+    }
+
+    /// KGS `kgs-time_settings byoyomi main period periods`: Japanese
+    /// byo-yomi (`none`, `absolute` and `canadian` are [`Control::gtp`]
+    /// with no period, a zero period and stones respectively). No periods
+    /// leave absolute time.
+    pub fn kgs_byoyomi(main: Duration, period: Duration, periods: u32) -> Self {
+        if period.is_zero() || periods == 0 {
+            return Self::sudden_death(main);
+        }
+        Control {
+            overtime: Overtime::Japanese { period, periods },
+            ..Self::sudden_death(main)
+        }
+    }
 }
 
 /// The flag fell: the move took longer than the clock allowed.
@@ -428,6 +455,25 @@ mod tests {
         let mut c = Clock::new(japanese(600_000, 30_000, 5));
         c.set_reported(ms(30_000), 2);
         assert_eq!(c.usable(), ms(60_000));
+    }
+
+    #[test]
+    fn gtp_time_settings_map_onto_controls() {
+        let s = Duration::from_secs;
+        assert_eq!(
+            Control::gtp(s(300), Duration::ZERO, 0),
+            Some(Control::sudden_death(s(300)))
+        );
+        assert_eq!(Control::gtp(s(300), s(30), 0), None);
+        let c = Control::gtp(Duration::ZERO, s(300), 25).unwrap();
+        let clock = Clock::new(c);
+        assert_eq!((clock.usable(), clock.moves_to_go()), (s(300), Some(25)));
+        let clock = Clock::new(Control::kgs_byoyomi(s(600), s(30), 5));
+        assert_eq!(clock.usable(), s(750));
+        assert_eq!(
+            Control::kgs_byoyomi(s(600), s(30), 0),
+            Control::sudden_death(s(600))
+        );
     }
 
     #[test]

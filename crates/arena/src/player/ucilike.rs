@@ -172,12 +172,14 @@ impl Dialect {
                     go.wtime = Some(0);
                     go.byoyomi = Some(mt);
                 } else if timed {
-                    go.btime = Some(first.left_ms);
-                    go.wtime = Some(second.left_ms);
                     if me.inc_ms > 0 || opp.inc_ms > 0 {
-                        go.binc = Some(first.inc_ms);
-                        go.winc = Some(second.inc_ms);
+                        // USI counts `binc` as usable for this move; our
+                        // clock credits it after the move (ClockView::usi).
+                        (go.btime, go.binc) = first.usi_fischer();
+                        (go.wtime, go.winc) = second.usi_fischer();
                     } else {
+                        go.btime = Some(first.left_ms);
+                        go.wtime = Some(second.left_ms);
                         go.byoyomi = Some(me.byoyomi_ms.unwrap_or(0));
                     }
                 }
