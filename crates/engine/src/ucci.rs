@@ -178,6 +178,10 @@ impl Frontend {
             Ok(None) => return Flow::Continue,
             Err(e) => {
                 self.message(&format!("error: {e}"));
+                // `probe` is always answered, even a malformed one.
+                if line.split_whitespace().next() == Some("probe") {
+                    self.reply(Reply::PopHash(PopHash::default()));
+                }
                 return Flow::Continue;
             }
         };
@@ -340,9 +344,20 @@ impl Frontend {
                 match number(value) {
                     Some(n) if name == "hashsize" => {
                         // 0 = engine decides.
-                        let mb = if n == 0 { 16 } else { n.min(65_536) as usize };
-                        self.settings.hash_mb = mb;
-                        self.lock_searcher().set_hash(mb);
+                        let mb = if n == 0 { 16 } else { n as usize };
+                        if n > 65_536 {
+                            self.message(&format!(
+                                "error: hashsize {n} out of range 0..65536; unchanged"
+                            ));
+                        } else {
+                            let resized = self.lock_searcher().set_hash(mb);
+                            match resized {
+                                Ok(()) => self.settings.hash_mb = mb,
+                                Err(e) => {
+                                    self.message(&format!("error: hashsize {n} refused: {e}"))
+                                }
+                            }
+                        }
                     }
                     Some(n) => {
                         let t = if n == 0 { 1 } else { n.min(256) as usize };
@@ -636,11 +651,14 @@ fn final_reply(r: &SearchResult<Move>, draw_offered: bool, move_number: u32) -> 
         && move_number >= OFFER_DRAW_AFTER_MOVE
         && r.depth >= 8
         && r.score.0.abs() <= OFFER_DRAW_WITHIN;
+    // UCCI allows one of `draw` and `resign`: taking a draw beats
+    // resigning, so an accepted offer wins over a lost position.
+    let resign = !accept && (losing_mate || r.score.0 < RESIGN_BELOW);
     Reply::BestMove {
         mv: format_move(best, Notation::Iccs),
         ponder: r.ponder.map(|m| format_move(m, Notation::Iccs)),
-        draw: accept || offer,
-        resign: losing_mate || r.score.0 < RESIGN_BELOW,
+        draw: (accept || offer) && !resign,
+        resign,
     }
 }
 
@@ -733,6 +751,9 @@ mod tests {
             "resign"
         ));
         assert!(!has(final_reply(&result(-300, 10), false, 20), "resign"));
+        // Lost, with a draw on offer: take the draw, never both words.
+        let both = final_reply(&result(-3000, 10), true, 20);
+        assert!(has(both.clone(), "draw") && !has(both, "resign"));
         let none = SearchResult {
             best: None,
             ..result(0, 1)

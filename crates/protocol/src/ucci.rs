@@ -134,7 +134,13 @@ fn parse_position(rest: &[&str], what: &str) -> Result<(Option<String>, Vec<Stri
     match head.first() {
         Some(&"startpos") if head.len() == 1 => Ok((None, moves)),
         Some(&"startpos") => Err(format!("{what} startpos: unexpected '{}'", head[1])),
-        Some(&"fen") if head.len() > 1 => Ok((Some(head[1..].join(" ")), moves)),
+        // The counters and the `-` fields may be left out, the side to
+        // move may not: guessing it would silently search the wrong side.
+        Some(&"fen") if head.len() == 2 => Err(format!(
+            "{what} fen: the FEN '{}' needs the side to move after the board",
+            head[1]
+        )),
+        Some(&"fen") if head.len() > 2 => Ok((Some(head[1..].join(" ")), moves)),
         Some(&"fen") => Err(format!("{what} fen needs a FEN")),
         Some(other) => Err(format!(
             "{what}: expected 'fen' or 'startpos', got '{other}'"
@@ -492,6 +498,8 @@ mod tests {
         for bad in [
             "position",
             "position fen",
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 moves e0e1",
             "position startpos extra",
             "position moves h2e2",
             "probe",

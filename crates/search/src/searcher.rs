@@ -28,6 +28,18 @@ pub struct SearchResult<M> {
     pub nodes: u64,
 }
 
+/// A transposition-table entry as [`Searcher::probe`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe<M> {
+    pub mv: Option<M>,
+    pub score: Score,
+    /// Remaining depth the entry was searched to (quiescence entries are
+    /// zero or below).
+    pub depth: i32,
+    /// `Lower`: the score is at least `score`; `Upper`: at most.
+    pub bound: Bound,
+}
+
 /// One root move and what the last iteration learned about it.
 #[derive(Clone, Debug)]
 struct RootMove<M> {
@@ -121,8 +133,23 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
         }
     }
 
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    /// Resizes the table (emptying it), or keeps the current one and says
+    /// why when the machine cannot hold `mb` mebibytes.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt.try_resize(mb)
+    }
+
+    /// What the transposition table knows about `pos`: its hash move (when
+    /// legal there), and the stored score with its depth and bound, from
+    /// the side to move, mate distances counted from `pos`.
+    pub fn probe(&self, pos: &P) -> Option<Probe<P::Move>> {
+        let hit = self.tt.probe(pos.key())?;
+        Some(Probe {
+            mv: pos.decode(hit.mv),
+            score: Score::from_tt(hit.score, 0),
+            depth: hit.depth,
+            bound: hit.bound,
+        })
     }
 
     pub fn set_threads(&mut self, n: usize) {
@@ -266,12 +293,20 @@ struct Worker<'a, 'e, P: Position, E: Evaluator<P>> {
     frames: Vec<Frame<P::Move>>,
     move_lists: Vec<Vec<P::Move>>,
     nodes: u64,
+    /// `nodes` at which [`Worker::should_stop`] next does its real work:
+    /// every 1,024 nodes, or sooner when a node limit is that close, so
+    /// `go nodes N` stops at N exactly while the normal path stays one
+    /// comparison per node.
+    next_check: u64,
     seldepth: u32,
     completed_depth: u32,
     pv_index: usize,
     stopped: bool,
     lmr: Vec<[i8; 64]>,
 }
+
+/// Nodes between two looks at the clock, the signals and the node count.
+const CHECK_EVERY: u64 = 1024;
 
 /// How far a reduced or extended search may move the depth.
 const P_MAX: usize = MAX_PLY as usize + 8;
@@ -323,6 +358,10 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             ],
             move_lists: (0..P_MAX + 4).map(|_| Vec::with_capacity(64)).collect(),
             nodes: 0,
+            next_check: match shared.limits.nodes {
+                Some(n) if id == 0 => n.clamp(1, CHECK_EVERY),
+                _ => CHECK_EVERY,
+            },
             seldepth: 0,
             completed_depth: 0,
             pv_index: 0,
@@ -549,16 +588,24 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.nodes = 0;
     }
 
-    /// Polled at every node; does real work once every 1024 nodes.
+    /// Polled at every node; does real work once every
+    /// [`CHECK_EVERY`] nodes, or when the node limit is reached.
     fn should_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
-        if self.nodes < 1024 {
+        if self.nodes < self.next_check {
             return false;
         }
         self.flush_nodes();
         let sh = self.shared;
+        self.next_check = CHECK_EVERY;
+        if let (Some(n), true) = (sh.limits.nodes, self.is_main()) {
+            // Helpers' nodes count too (flushed every 1,024): with one
+            // thread the stop comes exactly at the limit.
+            let left = n.saturating_sub(sh.total_nodes());
+            self.next_check = left.clamp(1, CHECK_EVERY);
+        }
         if sh.signals.stopped() || sh.abort.load(Ordering::Acquire) {
             self.stopped = true;
             return true;
