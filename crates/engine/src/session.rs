@@ -11,8 +11,16 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 use tengen_core::report::Event;
+use tengen_core::TranspositionTable;
 use tengen_core::{SearchLimits, Signals};
-use tengen_search::{Evaluator, Position, SearchResult, Searcher};
+use tengen_search::{Evaluator, Position, Probe, SearchResult, Searcher};
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
 
 /// Notation and rule switches a front-end passes to its game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,6 +70,9 @@ pub struct Session<G: AbGame> {
     /// Set by [`Session::abandon`]: the running job ends without its
     /// reply (USI `gameover`: the game is over, no move is wanted).
     silenced: Arc<AtomicBool>,
+    /// The searcher's table as the running job started with it, read by
+    /// [`Session::probe`] while the job holds the searcher.
+    table: Option<Arc<TranspositionTable>>,
 }
 
 impl<G: AbGame> Session<G> {
@@ -73,6 +84,7 @@ impl<G: AbGame> Session<G> {
             worker: None,
             busy: Arc::new(AtomicBool::new(false)),
             silenced: Arc::new(AtomicBool::new(false)),
+            table: None,
         }
     }
 
@@ -85,11 +97,17 @@ impl<G: AbGame> Session<G> {
     /// wait for the current search rather than racing it).
     pub fn with_searcher<R>(&mut self, f: impl FnOnce(&mut Searcher<G::Pos, G::Eval>) -> R) -> R {
         self.wait();
-        let mut s = match self.searcher.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        f(&mut s)
+        f(&mut lock(&self.searcher))
+    }
+
+    /// What the transposition table knows about `pos` (UCCI `probe`),
+    /// answered at once, during a search too.
+    pub fn probe(&self, pos: &G::Pos) -> Option<Probe<Move<G>>> {
+        if let Ok(s) = self.searcher.try_lock() {
+            return s.probe(pos);
+        }
+        let table = self.table.as_ref()?;
+        Searcher::<G::Pos, G::Eval>::probe_table(table, pos)
     }
 
     /// Starts a search on its own thread. A search still running is
@@ -134,6 +152,7 @@ impl<G: AbGame> Session<G> {
         self.started = Instant::now();
         let signals = self.signals.clone();
         let searcher = Arc::clone(&self.searcher);
+        self.table = Some(lock(&searcher).table());
         let busy = Arc::clone(&self.busy);
         busy.store(true, Ordering::Release);
         self.silenced = Arc::new(AtomicBool::new(false));
@@ -142,10 +161,7 @@ impl<G: AbGame> Session<G> {
             .name("search".into())
             .stack_size(stack)
             .spawn(move || {
-                let mut s = match searcher.lock() {
-                    Ok(g) => g,
-                    Err(p) => p.into_inner(),
-                };
+                let mut s = lock(&searcher);
                 let result = work(&mut s, &signals);
                 drop(s);
                 busy.store(false, Ordering::Release);

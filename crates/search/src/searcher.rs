@@ -10,6 +10,7 @@ use crate::picker::{MovePicker, Stage};
 use crate::position::{GenKind, Position, Ruling, SearchParams};
 use crate::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tengen_core::report::{Event, Report};
 use tengen_core::score::MAX_PLY;
@@ -119,7 +120,9 @@ impl<P: Position> ThreadState<P> {
 
 /// The searcher: a transposition table and a pool of thread states.
 pub struct Searcher<P: Position, E: Evaluator<P>> {
-    tt: TranspositionTable,
+    /// Shared so that a front-end can read it while a search runs (UCCI
+    /// `probe`); the table itself is lock-free.
+    tt: Arc<TranspositionTable>,
     threads: Vec<ThreadState<P>>,
     _eval: std::marker::PhantomData<E>,
 }
@@ -127,7 +130,7 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
 impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     pub fn new(hash_mb: usize) -> Self {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: vec![ThreadState::new()],
             _eval: std::marker::PhantomData,
         }
@@ -136,14 +139,28 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     /// Resizes the table (emptying it), or keeps the current one and says
     /// why when the machine cannot hold `mb` mebibytes.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
-        self.tt.try_resize(mb)
+        let mut fresh = TranspositionTable::new(1);
+        fresh.try_resize(mb)?;
+        self.tt = Arc::new(fresh);
+        Ok(())
+    }
+
+    /// The table, for [`Searcher::probe_table`] while this searcher is
+    /// busy searching.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        Arc::clone(&self.tt)
     }
 
     /// What the transposition table knows about `pos`: its hash move (when
     /// legal there), and the stored score with its depth and bound, from
     /// the side to move, mate distances counted from `pos`.
     pub fn probe(&self, pos: &P) -> Option<Probe<P::Move>> {
-        let hit = self.tt.probe(pos.key())?;
+        Self::probe_table(&self.tt, pos)
+    }
+
+    /// [`Searcher::probe`] on a table taken with [`Searcher::table`].
+    pub fn probe_table(tt: &TranspositionTable, pos: &P) -> Option<Probe<P::Move>> {
+        let hit = tt.probe(pos.key())?;
         Some(Probe {
             mv: pos.decode(hit.mv),
             score: Score::from_tt(hit.score, 0),
