@@ -2,6 +2,7 @@
 //! replies printed. Moves travel as strings; the game crate checks them.
 //! (The controller side, for the arena, is in `host::ucci`.)
 
+use crate::grammar;
 use crate::lexer::tokens;
 use std::fmt;
 
@@ -103,14 +104,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     // The UCI form `setoption name X value Y` is tolerated (cchess sends it).
     if rest.first() == Some(&"name") {
-        let v = rest.iter().position(|&t| t == "value");
-        let name_toks = &rest[1..v.unwrap_or(rest.len())];
-        if name_toks.is_empty() {
-            return Err("setoption name needs an option name".into());
-        }
-        let value = v.map(|i| rest[i + 1..].join(" ")).filter(|s| !s.is_empty());
+        let (name, value) = grammar::setoption(&rest.join(" "))?;
         return Ok(Command::SetOption {
-            name: name_toks.join(" ").to_ascii_lowercase(),
+            name: name.to_ascii_lowercase(),
             value,
         });
     }
