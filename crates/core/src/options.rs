@@ -113,9 +113,9 @@ impl Options {
         }
     }
 
-    /// Validates and stores a value. Spin values out of range are clamped
-    /// (as UCI GUIs expect); a non-number, an unknown combo entry or an
-    /// unknown option is refused and nothing changes. Returns the value
+    /// Validates and stores a value. A spin value out of range, a
+    /// non-number, an unknown combo entry or an unknown option is refused
+    /// and nothing changes. Returns the value
     /// actually stored, and the option's canonical name.
     pub fn set(
         &mut self,
@@ -144,7 +144,12 @@ impl Options {
             OptionKind::Spin { min, max, .. } => {
                 let v = value.ok_or_else(|| OptionError::MissingValue(opt.name.clone()))?;
                 let n: i128 = v.trim().parse().map_err(|_| bad("not an integer"))?;
-                OptionValue::Int(n.clamp(*min as i128, *max as i128) as i64)
+                // Refused, not clamped: a GUI that sent 99999 for a
+                // 1..1024 option would otherwise believe it got 99999.
+                if n < *min as i128 || n > *max as i128 {
+                    return Err(bad(&format!("out of range {min}..{max}")));
+                }
+                OptionValue::Int(n as i64)
             }
             OptionKind::Combo { vars, .. } => {
                 let v = value.ok_or_else(|| OptionError::MissingValue(opt.name.clone()))?;
@@ -191,11 +196,17 @@ mod tests {
     }
 
     #[test]
-    fn clamps_spin_and_ignores_case() {
+    fn refuses_spin_out_of_range_and_ignores_case() {
         let mut o = sample();
-        o.set("hash", Some("99999")).unwrap();
+        o.set("hash", Some("1024")).unwrap();
         assert_eq!(o.int("Hash"), 1024);
-        o.set("HASH", Some("0")).unwrap();
+        assert!(matches!(
+            o.set("hash", Some("1025")),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(o.set("HASH", Some("0")).is_err());
+        assert_eq!(o.int("Hash"), 1024);
+        o.set("HASH", Some(" 1 ")).unwrap();
         assert_eq!(o.int("Hash"), 1);
     }
 

@@ -25,6 +25,12 @@ impl Signals {
         self.0.stop.store(true, Ordering::Release);
     }
 
+    /// The stop flag itself, for solvers that poll an `AtomicBool` (the
+    /// shogi tsume solver): stopping the signals stops them too.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.0.stop
+    }
+
     pub fn stopped(&self) -> bool {
         self.0.stop.load(Ordering::Relaxed)
     }

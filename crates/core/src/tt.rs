@@ -66,6 +66,16 @@ fn depth_byte(data: u64) -> u64 {
     (data >> 48) & 0xff
 }
 
+/// Memory the system can still give this process, in bytes: Linux's
+/// `MemAvailable` (free memory plus caches it can drop), or `None` where
+/// that is unknown and the allocator alone decides.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
@@ -82,11 +92,48 @@ impl TranspositionTable {
         tt
     }
 
+    /// Replaces the table by an empty one of about `mb` mebibytes. Panics
+    /// only if the allocator fails; for sizes a user asked for use
+    /// [`TranspositionTable::try_resize`].
     pub fn resize(&mut self, mb: usize) {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let n = Self::buckets_for(mb);
         self.buckets = Vec::new();
-        self.buckets.resize_with(n.max(1), Bucket::default);
+        self.buckets.resize_with(n, Bucket::default);
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    fn buckets_for(mb: usize) -> usize {
+        (mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+    }
+
+    /// Replaces the table by an empty one of about `mb` mebibytes, or
+    /// leaves the current table untouched (entries included) and says why
+    /// when the machine cannot hold the new one. The new table is
+    /// allocated before the old one is freed, so a refusal never leaves
+    /// the engine without a table.
+    pub fn try_resize(&mut self, mb: usize) -> Result<(), String> {
+        let n = Self::buckets_for(mb);
+        let bytes = n.saturating_mul(std::mem::size_of::<Bucket>());
+        // With overcommit an allocation larger than the free memory may
+        // succeed and the process die later when the pages are touched
+        // (here, at once: every entry is written), so compare with what
+        // the system says it can give first.
+        if let Some(avail) = available_memory() {
+            if bytes as u64 > avail {
+                return Err(format!(
+                    "a {mb} MB table does not fit in the {} MB of memory available",
+                    avail >> 20
+                ));
+            }
+        }
+        let mut fresh: Vec<Bucket> = Vec::new();
+        fresh
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB table"))?;
+        fresh.resize_with(n, Bucket::default);
+        self.buckets = fresh;
+        self.generation.store(0, Ordering::Relaxed);
+        Ok(())
     }
 
     pub fn size_mb(&self) -> usize {
@@ -185,6 +232,20 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_too_big_is_refused_and_the_old_one_kept() {
+        let mut tt = TranspositionTable::new(1);
+        tt.store(42, 7, 100, 0, 5, Bound::Exact);
+        // A mebibyte count no machine has (2^40 MB = 1 EiB).
+        let err = tt.try_resize(1 << 40).unwrap_err();
+        assert!(err.contains("1099511627776 MB"), "{err}");
+        assert_eq!(tt.size_mb(), 1);
+        assert_eq!(tt.probe(42).map(|h| h.mv), Some(7));
+        tt.try_resize(2).unwrap();
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(tt.probe(42), None);
+    }
 
     #[test]
     fn store_and_probe_round_trip() {

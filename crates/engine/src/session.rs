@@ -11,8 +11,16 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 use tengen_core::report::Event;
+use tengen_core::TranspositionTable;
 use tengen_core::{SearchLimits, Signals};
-use tengen_search::{Evaluator, Position, SearchResult, Searcher};
+use tengen_search::{Evaluator, Position, Probe, SearchResult, Searcher};
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
 
 /// Notation and rule switches a front-end passes to its game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,6 +67,12 @@ pub struct Session<G: AbGame> {
     /// True from `go` until just before the final reply is printed, so a
     /// command that follows the reply never sees the search as running.
     busy: Arc<AtomicBool>,
+    /// Set by [`Session::abandon`]: the running job ends without its
+    /// reply (USI `gameover`: the game is over, no move is wanted).
+    silenced: Arc<AtomicBool>,
+    /// The searcher's table as the running job started with it, read by
+    /// [`Session::probe`] while the job holds the searcher.
+    table: Option<Arc<TranspositionTable>>,
 }
 
 impl<G: AbGame> Session<G> {
@@ -69,6 +83,8 @@ impl<G: AbGame> Session<G> {
             started: Instant::now(),
             worker: None,
             busy: Arc::new(AtomicBool::new(false)),
+            silenced: Arc::new(AtomicBool::new(false)),
+            table: None,
         }
     }
 
@@ -81,11 +97,17 @@ impl<G: AbGame> Session<G> {
     /// wait for the current search rather than racing it).
     pub fn with_searcher<R>(&mut self, f: impl FnOnce(&mut Searcher<G::Pos, G::Eval>) -> R) -> R {
         self.wait();
-        let mut s = match self.searcher.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        f(&mut s)
+        f(&mut lock(&self.searcher))
+    }
+
+    /// What the transposition table knows about `pos` (UCCI `probe`),
+    /// answered at once, during a search too.
+    pub fn probe(&self, pos: &G::Pos) -> Option<Probe<Move<G>>> {
+        if let Ok(s) = self.searcher.try_lock() {
+            return s.probe(pos);
+        }
+        let table = self.table.as_ref()?;
+        Searcher::<G::Pos, G::Eval>::probe_table(table, pos)
     }
 
     /// Starts a search on its own thread. A search still running is
@@ -98,29 +120,54 @@ impl<G: AbGame> Session<G> {
         mut on_event: impl FnMut(Event<Move<G>>) + Send + 'static,
         on_done: impl FnOnce(SearchResult<Move<G>>) + Send + 'static,
     ) {
+        let ponder = limits.ponder;
+        self.job(
+            64 << 20,
+            ponder,
+            move |s, signals| {
+                let eval = G::Eval::default();
+                let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
+                s.search(&root, &eval, &limits, signals, only, &mut on_event)
+            },
+            on_done,
+        );
+    }
+
+    /// Runs any job on the search thread (USI `go mate`, a tsume solve)
+    /// under the same rules as a search: one at a time, ended by
+    /// [`Session::stop`] through the job's [`Signals`], its reply printed
+    /// by `on_done` unless [`Session::abandon`]ed. `stack` is the thread's
+    /// stack size; `ponder` starts the job in ponder mode.
+    pub fn job<R: Send + 'static>(
+        &mut self,
+        stack: usize,
+        ponder: bool,
+        work: impl FnOnce(&mut Searcher<G::Pos, G::Eval>, &Signals) -> R + Send + 'static,
+        on_done: impl FnOnce(R) + Send + 'static,
+    ) {
         self.stop();
         self.wait();
         self.signals = Signals::new();
-        self.signals.set_pondering(limits.ponder);
+        self.signals.set_pondering(ponder);
         self.started = Instant::now();
         let signals = self.signals.clone();
         let searcher = Arc::clone(&self.searcher);
+        self.table = Some(lock(&searcher).table());
         let busy = Arc::clone(&self.busy);
         busy.store(true, Ordering::Release);
+        self.silenced = Arc::new(AtomicBool::new(false));
+        let silenced = Arc::clone(&self.silenced);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(stack)
             .spawn(move || {
-                let mut s = match searcher.lock() {
-                    Ok(g) => g,
-                    Err(p) => p.into_inner(),
-                };
-                let eval = G::Eval::default();
-                let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
-                let result = s.search(&root, &eval, &limits, &signals, only, &mut on_event);
+                let mut s = lock(&searcher);
+                let result = work(&mut s, &signals);
                 drop(s);
                 busy.store(false, Ordering::Release);
-                on_done(result);
+                if !silenced.load(Ordering::Acquire) {
+                    on_done(result);
+                }
             });
         match spawned {
             Ok(handle) => self.worker = Some(handle),
@@ -133,6 +180,14 @@ impl<G: AbGame> Session<G> {
 
     pub fn stop(&self) {
         self.signals.stop();
+    }
+
+    /// Stops the running job, if any, and waits for it without printing
+    /// its final reply.
+    pub fn abandon(&mut self) {
+        self.silenced.store(true, Ordering::Release);
+        self.signals.stop();
+        self.wait();
     }
 
     /// The opponent played the predicted move: the ponder search goes on

@@ -3,24 +3,20 @@
 //! `quit` are answered at once, and the search thread prints the one
 //! `bestmove`/`nobestmove` that ends every `go`.
 
+use crate::games::xiangqi::XiangqiGame;
 use crate::io::Output;
+use crate::session::Session;
 use crate::Start;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 use tengen_core::report::Event;
-use tengen_core::{Score, SearchLimits, Signals, TimeControl};
+use tengen_core::{Bound, Score, SearchLimits, TimeControl};
 use tengen_protocol::ucci::{self, Command, Info, OptionType, PopHash, Reply};
-use tengen_search::{SearchResult, Searcher};
+use tengen_search::SearchResult;
 use tengen_xiangqi::eval::evaluate;
-use tengen_xiangqi::{
-    format_move, parse_move, play_moves, Board, Move, Notation, XiangqiEval, HORSE_VALUE,
-};
-
-type XqSearcher = Searcher<Board, XiangqiEval>;
+use tengen_xiangqi::{format_move, parse_move, play_moves, Board, Move, Notation, HORSE_VALUE};
 
 /// A score in UCCI units (100 = a horse); mates as ±(10000 - plies).
 fn ucci_score(s: Score) -> i32 {
@@ -29,14 +25,6 @@ fn ucci_score(s: Score) -> i32 {
         Some(p) => -10_000 - p,
         None => s.0 * 100 / HORSE_VALUE,
     }
-}
-
-/// What `probe` can report: the searched root and principal variations.
-#[derive(Clone, Copy)]
-struct Memo {
-    best: Move,
-    score: i32,
-    depth: u32,
 }
 
 /// Resign when the search sees this much (internal units) against us,
@@ -73,13 +61,10 @@ struct Frontend {
     settings: Settings,
     board: Board,
     banned: Vec<Move>,
-    searcher: Arc<Mutex<XqSearcher>>,
-    memo: Arc<Mutex<HashMap<u64, Memo>>>,
-    signals: Signals,
+    /// The search, its thread and its signals, shared with UCI and USI.
+    session: Session<XiangqiGame>,
     /// A draw offer pending for the running search.
     draw_offer: Arc<AtomicBool>,
-    started: Instant,
-    worker: Option<JoinHandle<()>>,
 }
 
 #[derive(PartialEq, Eq)]
@@ -114,10 +99,10 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         if flow == Flow::Quit {
             break;
         }
-        if fe.settings.batch && !fe.signals.pondering() {
+        if fe.settings.batch && !fe.session.pondering() {
             // Batch mode reads nothing while thinking; a ponder or
             // infinite search still listens, or nothing could end it.
-            fe.wait();
+            fe.session.wait();
         }
     }
     fe.quit();
@@ -139,12 +124,8 @@ impl Frontend {
             },
             board: Board::startpos(),
             banned: Vec::new(),
-            searcher: Arc::new(Mutex::new(Searcher::new(16))),
-            memo: Arc::new(Mutex::new(HashMap::new())),
-            signals: Signals::new(),
+            session: Session::new(16),
             draw_offer: Arc::new(AtomicBool::new(false)),
-            started: Instant::now(),
-            worker: None,
         }
     }
 
@@ -157,18 +138,12 @@ impl Frontend {
     }
 
     fn thinking(&self) -> bool {
-        self.worker.as_ref().is_some_and(|w| !w.is_finished())
-    }
-
-    fn wait(&mut self) {
-        if let Some(w) = self.worker.take() {
-            let _ = w.join();
-        }
+        self.session.searching()
     }
 
     fn quit(&mut self) {
-        self.signals.stop();
-        self.wait();
+        self.session.stop();
+        self.session.wait();
         self.reply(Reply::Bye);
     }
 
@@ -178,6 +153,10 @@ impl Frontend {
             Ok(None) => return Flow::Continue,
             Err(e) => {
                 self.message(&format!("error: {e}"));
+                // `probe` is always answered, even a malformed one.
+                if line.split_whitespace().next() == Some("probe") {
+                    self.reply(Reply::PopHash(PopHash::default()));
+                }
                 return Flow::Continue;
             }
         };
@@ -204,21 +183,20 @@ impl Frontend {
             }
             Command::Go(go) => self.go(go),
             Command::PonderHit { draw } => {
-                if self.thinking() && self.signals.pondering() {
+                if self.session.pondering() {
                     if draw {
                         self.draw_offer.store(true, Ordering::Release);
                     }
-                    self.signals
-                        .ponderhit(self.started.elapsed().as_millis() as u64);
+                    self.session.ponderhit();
                 }
             }
             Command::Stop => {
                 if self.thinking() {
-                    self.signals.stop();
-                    self.wait();
+                    self.session.stop();
+                    self.session.wait();
                 } else {
                     // UCCI: a stop while idle gets `nobestmove`.
-                    self.wait();
+                    self.session.wait();
                     self.reply(Reply::NoBestMove);
                 }
             }
@@ -340,14 +318,25 @@ impl Frontend {
                 match number(value) {
                     Some(n) if name == "hashsize" => {
                         // 0 = engine decides.
-                        let mb = if n == 0 { 16 } else { n.min(65_536) as usize };
-                        self.settings.hash_mb = mb;
-                        self.lock_searcher().set_hash(mb);
+                        let mb = if n == 0 { 16 } else { n as usize };
+                        if n > 65_536 {
+                            self.message(&format!(
+                                "error: hashsize {n} out of range 0..65536; unchanged"
+                            ));
+                        } else {
+                            let resized = self.session.with_searcher(|s| s.set_hash(mb));
+                            match resized {
+                                Ok(()) => self.settings.hash_mb = mb,
+                                Err(e) => {
+                                    self.message(&format!("error: hashsize {n} refused: {e}"))
+                                }
+                            }
+                        }
                     }
                     Some(n) => {
                         let t = if n == 0 { 1 } else { n.min(256) as usize };
                         self.settings.threads = t;
-                        self.lock_searcher().set_threads(t);
+                        self.session.with_searcher(|s| s.set_threads(t));
                     }
                     None => bad(self),
                 }
@@ -364,8 +353,7 @@ impl Frontend {
                     self.message("newgame ignored while thinking");
                     return;
                 }
-                self.lock_searcher().clear();
-                lock(&self.memo).clear();
+                self.session.with_searcher(|s| s.clear());
                 self.board = self.with_limit(Board::startpos());
                 self.banned.clear();
             }
@@ -380,10 +368,6 @@ impl Frontend {
                 }
             }
         }
-    }
-
-    fn lock_searcher(&self) -> std::sync::MutexGuard<'_, XqSearcher> {
-        lock(&self.searcher)
     }
 
     fn with_limit(&self, mut b: Board) -> Board {
@@ -414,17 +398,21 @@ impl Frontend {
                 return;
             }
         };
-        let found = lock(&self.memo).get(&b.key()).copied();
-        let hash = match found {
-            Some(m) if b.is_legal(m.best) => {
-                let score = ucci_score(Score(m.score));
+        // Straight from the transposition table, so every position the
+        // search met is known, during a search too.
+        let hash = match self.session.probe(&b) {
+            Some(p) => {
+                let score = ucci_score(p.score);
+                let depth = p.depth.max(0) as u32;
+                let lower = matches!(p.bound, Bound::Lower | Bound::Exact);
+                let upper = matches!(p.bound, Bound::Upper | Bound::Exact);
                 PopHash {
-                    bestmove: Some(format_move(m.best, Notation::Iccs)),
-                    lowerbound: Some((score, m.depth)),
-                    upperbound: Some((score, m.depth)),
+                    bestmove: p.mv.map(|m| format_move(m, Notation::Iccs)),
+                    lowerbound: lower.then_some((score, depth)),
+                    upperbound: upper.then_some((score, depth)),
                 }
             }
-            _ => PopHash::default(),
+            None => PopHash::default(),
         };
         self.reply(Reply::PopHash(hash));
     }
@@ -432,9 +420,9 @@ impl Frontend {
     fn go(&mut self, go: ucci::Go) {
         if self.thinking() {
             // A `go` while thinking: finish the old search first.
-            self.signals.stop();
+            self.session.stop();
         }
-        self.wait();
+        self.session.wait();
         if let Some(depth) = go.perft {
             self.perft(depth);
             return;
@@ -452,70 +440,41 @@ impl Frontend {
             self.reply(Reply::NoBestMove);
             return;
         }
-        let limits = self.limits(&go, &root);
-        self.signals = Signals::new();
-        self.signals.set_pondering(go.ponder || go.infinite);
+        let mut limits = self.limits(&go, &root);
+        // UCCI's `go infinite` waits for `stop` like a ponder search.
+        limits.ponder = go.ponder || go.infinite;
         self.draw_offer.store(go.draw, Ordering::Release);
-        self.started = Instant::now();
-        if legal.is_empty() {
-            // Mated, stalemated, or every move banned. In ponder or
-            // infinite mode the answer still waits for stop/ponderhit.
-            if go.ponder || go.infinite {
-                let out = self.out.clone();
-                let signals = self.signals.clone();
-                self.spawn(move || {
-                    while signals.pondering() && !signals.stopped() {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                    out.line(&Reply::NoBestMove.to_string());
-                });
-            } else {
-                self.reply(Reply::NoBestMove);
-            }
+        let nothing_to_play = legal.is_empty();
+        if nothing_to_play && !limits.ponder {
+            // Mated, stalemated, or every move banned.
+            self.reply(Reply::NoBestMove);
             return;
         }
+        // Every move banned while pondering: the search gets the banned
+        // moves only to have something to hold until stop/ponderhit,
+        // and its answer is `nobestmove` whatever it found.
         let root_moves = if self.banned.is_empty() {
             Vec::new()
+        } else if nothing_to_play {
+            self.banned.clone()
         } else {
             legal
         };
         let out = self.out.clone();
-        let signals = self.signals.clone();
-        let searcher = Arc::clone(&self.searcher);
-        let memo = Arc::clone(&self.memo);
+        let on_event = move |e: Event<Move>| print_event(&out, e);
+        let out = self.out.clone();
         let draw_offer = Arc::clone(&self.draw_offer);
-        self.spawn(move || {
-            let mut s = lock(&searcher);
-            let only = (!root_moves.is_empty()).then_some(root_moves.as_slice());
-            let mut pv: Vec<Move> = Vec::new();
-            let mut on_event = |e: Event<Move>| {
-                if let Event::Line(rep) = &e {
-                    if rep.multipv <= 1 && !rep.pv.is_empty() {
-                        pv.clone_from(&rep.pv);
-                    }
-                }
-                print_event(&out, e)
-            };
-            let r = s.search(&root, &XiangqiEval, &limits, &signals, only, &mut on_event);
-            drop(s);
-            remember(&memo, &root, &r, &pv);
-            let offered = draw_offer.load(Ordering::Acquire);
-            out.line(&final_reply(&r, offered, root.fullmove_number()).to_string());
-        });
-    }
-
-    fn spawn(&mut self, f: impl FnOnce() + Send + 'static) {
-        match std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(f)
-        {
-            Ok(h) => self.worker = Some(h),
-            Err(e) => {
-                self.message(&format!("error: cannot start a search thread: {e}"));
-                self.reply(Reply::NoBestMove);
-            }
-        }
+        let done_root = root.clone();
+        self.session
+            .go(root, limits, root_moves, on_event, move |r| {
+                let offered = draw_offer.load(Ordering::Acquire);
+                let reply = if nothing_to_play {
+                    Reply::NoBestMove
+                } else {
+                    final_reply(&r, offered, done_root.fullmove_number())
+                };
+                out.line(&reply.to_string());
+            });
     }
 
     fn limits(&self, go: &ucci::Go, root: &Board) -> SearchLimits {
@@ -577,13 +536,6 @@ fn sudden_death_horizon(increment: Duration) -> Option<u32> {
     tengen_core::timeman::XIANGQI.horizon(increment)
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
-}
-
 fn print_event(out: &Output, e: Event<Move>) {
     match e {
         Event::Line(r) => {
@@ -636,54 +588,14 @@ fn final_reply(r: &SearchResult<Move>, draw_offered: bool, move_number: u32) -> 
         && move_number >= OFFER_DRAW_AFTER_MOVE
         && r.depth >= 8
         && r.score.0.abs() <= OFFER_DRAW_WITHIN;
+    // UCCI allows one of `draw` and `resign`: taking a draw beats
+    // resigning, so an accepted offer wins over a lost position.
+    let resign = !accept && (losing_mate || r.score.0 < RESIGN_BELOW);
     Reply::BestMove {
         mv: format_move(best, Notation::Iccs),
         ponder: r.ponder.map(|m| format_move(m, Notation::Iccs)),
-        draw: accept || offer,
-        resign: losing_mate || r.score.0 < RESIGN_BELOW,
-    }
-}
-
-/// Stores each searched root's result, and the positions along its
-/// principal variation, for `probe`; the memo stays bounded (the
-/// transposition table itself is private to the searcher).
-fn remember(memo: &Mutex<HashMap<u64, Memo>>, root: &Board, r: &SearchResult<Move>, pv: &[Move]) {
-    let Some(best) = r.best else { return };
-    let mut m = lock(memo);
-    if m.len() > 100_000 {
-        m.clear();
-    }
-    m.insert(
-        root.key(),
-        Memo {
-            best,
-            score: r.score.0,
-            depth: r.depth,
-        },
-    );
-    // Deeper PV positions: the score flips sign with the side to move.
-    if pv.first() != Some(&best) {
-        return;
-    }
-    let mut b = root.clone();
-    let mut score = r.score.0;
-    for (i, pair) in pv.windows(2).enumerate() {
-        if !b.is_legal(pair[0]) || (i as u32 + 1) >= r.depth {
-            break;
-        }
-        b.make(pair[0]);
-        score = -score;
-        if !b.is_legal(pair[1]) {
-            break;
-        }
-        m.insert(
-            b.key(),
-            Memo {
-                best: pair[1],
-                score,
-                depth: r.depth - 1 - i as u32,
-            },
-        );
+        draw: (accept || offer) && !resign,
+        resign,
     }
 }
 
@@ -733,6 +645,9 @@ mod tests {
             "resign"
         ));
         assert!(!has(final_reply(&result(-300, 10), false, 20), "resign"));
+        // Lost, with a draw on offer: take the draw, never both words.
+        let both = final_reply(&result(-3000, 10), true, 20);
+        assert!(has(both.clone(), "draw") && !has(both, "resign"));
         let none = SearchResult {
             best: None,
             ..result(0, 1)

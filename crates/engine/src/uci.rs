@@ -79,8 +79,8 @@ fn uci_options() -> Options {
     o
 }
 
-/// Prints an option the UCI way.
-fn option_line(name: &str, kind: &OptionKind) -> String {
+/// Prints an option the UCI way (USI prints them alike).
+pub(crate) fn option_line(name: &str, kind: &OptionKind) -> String {
     match kind {
         OptionKind::Check { default } => format!("option name {name} type check default {default}"),
         OptionKind::Spin { default, min, max } => {
@@ -279,11 +279,16 @@ impl<G: AbGame> Frontend<G> {
             self.info(&format!("option '{name}' not changed: a search is running"));
             return None;
         }
+        let old = options.clone();
         match options.set(name, value.as_deref()) {
             Err(e) => self.info(&format!("error: {e}")),
             Ok((name, v)) => match (name.as_str(), v) {
                 ("Hash", OptionValue::Int(mb)) => {
-                    self.session.with_searcher(|s| s.set_hash(mb as usize))
+                    if let Err(e) = self.session.with_searcher(|s| s.set_hash(mb as usize)) {
+                        // The old table stays, and so does the option.
+                        *options = old;
+                        self.info(&format!("error: Hash unchanged: {e}"));
+                    }
                 }
                 ("Threads", OptionValue::Int(n)) => {
                     self.session.with_searcher(|s| s.set_threads(n as usize))

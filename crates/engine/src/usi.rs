@@ -5,14 +5,14 @@
 use crate::games::shogi::ShogiGame;
 use crate::io::Output;
 use crate::session::{AbGame, Session};
+use crate::uci::option_line;
 use crate::Start;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use tengen_core::options::{OptionError, OptionKind, OptionValue, Options};
 use tengen_core::report::{Bound, Event, Report};
 use tengen_core::timeman::sudden_death_horizon;
+use tengen_core::Signals;
 use tengen_core::{SearchLimits, TimeControl};
 
 /// Moves the clock is spread over under an increment with no `movestogo`.
@@ -28,50 +28,45 @@ use tengen_protocol::usi::{
 };
 use tengen_shogi::{Color, Game, Move, TsumeLimits, TsumeResult};
 
-/// Declared options: (name, line after `type`).
-const OPTIONS: &[(&str, &str)] = &[
-    ("USI_Hash", "spin default 64 min 1 max 65536"),
-    ("USI_Ponder", "check default false"),
-    ("Threads", "spin default 1 min 1 max 256"),
-    ("MultiPV", "spin default 1 min 1 max 64"),
-    // Time kept back from every move for process and GUI latency.
-    ("MoveOverhead", "spin default 120 min 0 max 5000"),
-    // Thinking time of a bare `go` (no clock, no limit), as cshogi sends.
-    ("DefaultMoveTime", "spin default 1000 min 1 max 600000"),
-    // A network file for the evaluation; `<default>` is the built-in one,
-    // `<empty>` the hand-made evaluation.
-    ("EvalFile", "string default <default>"),
-];
-
-/// Values of the options the engine uses.
-struct Settings {
-    hash: usize,
-    threads: usize,
-    multipv: usize,
-    overhead_ms: u64,
-    default_ms: u64,
+/// The options a USI GUI sees, all kept in [`Options`].
+fn usi_options() -> Options {
+    let spin = |default, min, max| OptionKind::Spin { default, min, max };
+    let mut o = Options::new();
+    o.add("USI_Hash", spin(64, 1, 65_536))
+        .add("USI_Ponder", OptionKind::Check { default: false })
+        .add("Threads", spin(1, 1, 256))
+        .add("MultiPV", spin(1, 1, 64))
+        // Time kept back from every move for process and GUI latency.
+        .add("MoveOverhead", spin(120, 0, 5000))
+        // Thinking time of a bare `go` (no clock, no limit), as cshogi sends.
+        .add("DefaultMoveTime", spin(1000, 1, 600_000))
+        // A network file for the evaluation; `<default>` is the built-in
+        // one, `<empty>` the hand-made evaluation.
+        .add(
+            "EvalFile",
+            OptionKind::String {
+                default: "<default>".into(),
+            },
+        );
+    o
 }
 
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            hash: 64,
-            threads: 1,
-            multipv: 1,
-            overhead_ms: 120,
-            default_ms: 1000,
-        }
+/// Names GUIs use for our options under other spellings.
+fn canonical(name: &str) -> &str {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "hash" => "USI_Hash",
+        "usi_multipv" => "MultiPV",
+        _ => name,
     }
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
-    let settings = Settings::default();
+    let options = usi_options();
     let mut fe = Frontend {
-        session: Session::new(settings.hash),
+        session: Session::new(options.int("USI_Hash") as usize),
         pos: Game::startpos(),
         out,
-        settings,
-        mate: None,
+        options,
     };
     let mut first = start.first;
     loop {
@@ -99,18 +94,11 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
     }
 }
 
-/// A running `go mate`.
-struct MateJob {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-}
-
 struct Frontend {
     session: Session<ShogiGame>,
     pos: Game,
     out: Output,
-    settings: Settings,
-    mate: Option<MateJob>,
+    options: Options,
 }
 
 impl Frontend {
@@ -130,9 +118,7 @@ impl Frontend {
                     Reply::IdName(format!("tengen {}", env!("CARGO_PKG_VERSION"))).to_string(),
                     Reply::IdAuthor("the tengen developers".into()).to_string(),
                 ];
-                for (name, rest) in OPTIONS {
-                    lines.push(format!("option name {name} type {rest}"));
-                }
+                lines.extend(self.options.iter().map(|o| option_line(&o.name, &o.kind)));
                 lines.push(Reply::UsiOk.to_string());
                 self.out.lines(lines.iter().map(String::as_str));
             }
@@ -163,18 +149,15 @@ impl Frontend {
                     self.go(go);
                 }
             }
-            Command::Stop => {
-                self.session.stop();
-                if let Some(job) = &self.mate {
-                    job.stop.store(true, Ordering::Release);
-                }
-            }
+            Command::Stop => self.session.stop(),
             Command::PonderHit => {
                 if self.session.pondering() {
                     self.session.ponderhit();
                 }
             }
-            Command::GameOver(_) => self.halt(),
+            // The game is over: a running search (pondering, usually)
+            // ends without a `bestmove`, which no GUI expects now.
+            Command::GameOver(_) => self.session.abandon(),
             Command::Quit => {
                 self.halt();
                 return true;
@@ -190,56 +173,37 @@ impl Frontend {
             self.session.stop();
         }
         self.session.wait();
-        if let Some(job) = self.mate.take() {
-            job.stop.store(true, Ordering::Release);
-            let _ = job.handle.join();
-        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         self.halt();
-        let int = |lo: i64, hi: i64| -> Option<i64> {
-            value
-                .and_then(|v| v.trim().parse::<i64>().ok())
-                .map(|v| v.clamp(lo, hi))
-        };
-        let bad = |s: &Self| s.info(&format!("bad value for option '{name}'; unchanged"));
-        // Option names are case-insensitive in practice; unknown ones
-        // (Shogidokoro sends saved options of other engines) are accepted.
-        match name.to_ascii_lowercase().as_str() {
-            "usi_hash" | "hash" => match int(1, 65536) {
-                Some(mb) => {
-                    self.settings.hash = mb as usize;
-                    self.session.with_searcher(|s| s.set_hash(mb as usize));
-                }
-                None => bad(self),
-            },
-            "threads" => match int(1, 256) {
-                Some(n) => {
-                    self.settings.threads = n as usize;
-                    self.session.with_searcher(|s| s.set_threads(n as usize));
-                }
-                None => bad(self),
-            },
-            "multipv" | "usi_multipv" => match int(1, 64) {
-                Some(n) => self.settings.multipv = n as usize,
-                None => bad(self),
-            },
-            "moveoverhead" => match int(0, 5000) {
-                Some(n) => self.settings.overhead_ms = n as u64,
-                None => bad(self),
-            },
-            "defaultmovetime" => match int(1, 600_000) {
-                Some(n) => self.settings.default_ms = n as u64,
-                None => bad(self),
-            },
-            "evalfile" => {
-                let path = value.map(str::trim).unwrap_or("");
-                if let Err(e) = tengen_shogi::nnue::load(path) {
-                    self.info(&format!("EvalFile unchanged: {e}"));
-                }
+        let name = canonical(name);
+        let old = self.options.clone();
+        let (name, v) = match self.options.set(name, value) {
+            Ok(set) => set,
+            // GUIs (Shogidokoro) send the saved options of other engines:
+            // an option we never declared is ignored silently.
+            Err(OptionError::Unknown(_)) => return,
+            Err(e) => {
+                self.info(&format!("error: {e}; unchanged"));
+                return;
             }
-            _ => {}
+        };
+        let applied = match (name.as_str(), v) {
+            ("USI_Hash", OptionValue::Int(mb)) => {
+                self.session.with_searcher(|s| s.set_hash(mb as usize))
+            }
+            ("Threads", OptionValue::Int(n)) => {
+                self.session.with_searcher(|s| s.set_threads(n as usize));
+                Ok(())
+            }
+            ("EvalFile", OptionValue::Text(path)) => tengen_shogi::nnue::load(path.trim()),
+            _ => Ok(()),
+        };
+        if let Err(e) = applied {
+            // The engine keeps what it had, and so does the option table.
+            self.options = old;
+            self.info(&format!("error: {name} unchanged: {e}"));
         }
     }
 
@@ -254,33 +218,36 @@ impl Frontend {
         self.out.lines(lines.iter().map(String::as_str));
     }
 
+    /// `go mate`: a tsume solve run as a [`Session`] job, so `stop`,
+    /// `gameover` and `quit` end it the way they end a search.
     fn go_mate(&mut self, limit: MateLimit) {
-        let stop = Arc::new(AtomicBool::new(false));
         let pos = self.pos.clone();
         let out = self.out.clone();
+        let overhead = self.options.int("MoveOverhead") as u64;
         let time = match limit {
             MateLimit::Millis(ms) => Some(Duration::from_millis(
-                ms.saturating_sub(self.settings.overhead_ms.min(ms / 2)),
+                ms.saturating_sub(overhead.min(ms / 2)),
             )),
             MateLimit::Infinite => None,
         };
-        let max_entries = (self.settings.hash << 20) / 48;
-        let stop2 = Arc::clone(&stop);
-        let spawned = std::thread::Builder::new()
-            .name("tsume".into())
-            .stack_size(256 << 20)
-            .spawn(move || {
-                let start = Instant::now();
-                let limits = TsumeLimits {
-                    time,
-                    nodes: None,
-                    stop: Some(&stop2),
-                    max_entries: max_entries.max(1 << 16),
-                };
-                let mut solver = tengen_shogi::dfpn::Solver::new(limits);
-                let result = solver.solve(&pos);
-                let ms = start.elapsed().as_millis() as u64;
-                let nodes = solver.nodes();
+        let max_entries = ((self.options.int("USI_Hash") as usize) << 20) / 48;
+        let solve = move |_: &mut _, signals: &Signals| {
+            let start = Instant::now();
+            let limits = TsumeLimits {
+                time,
+                nodes: None,
+                stop: Some(signals.stop_flag()),
+                max_entries: max_entries.max(1 << 16),
+            };
+            let mut solver = tengen_shogi::dfpn::Solver::new(limits);
+            let result = solver.solve(&pos);
+            (result, solver.nodes(), start.elapsed().as_millis() as u64)
+        };
+        self.session.job(
+            256 << 20,
+            false,
+            solve,
+            move |(result, nodes, ms): (TsumeResult, u64, u64)| {
                 let reply = match result {
                     TsumeResult::Mate(line) => {
                         out.line(
@@ -300,14 +267,8 @@ impl Frontend {
                     TsumeResult::Timeout => Checkmate::Timeout,
                 };
                 out.line(&Reply::Checkmate(reply).to_string());
-            });
-        match spawned {
-            Ok(handle) => self.mate = Some(MateJob { stop, handle }),
-            Err(e) => {
-                self.info(&format!("cannot start the tsume thread: {e}"));
-                self.out.line("checkmate timeout");
-            }
-        }
+            },
+        );
     }
 
     fn go(&mut self, go: usi::Go) {
@@ -359,6 +320,8 @@ impl Frontend {
         };
         let out = self.out.clone();
         let done_root = root.clone();
+        // USI: a ponder move only for a GUI that enabled pondering.
+        let offer_ponder = self.options.bool("USI_Ponder");
         self.session
             .go(root, limits, root_moves, on_event, move |result| {
                 let reply = if declare {
@@ -369,6 +332,9 @@ impl Frontend {
                         Some(m) => {
                             // Only a ponder move that is legal after ours.
                             let ponder = result.ponder.filter(|&p| {
+                                if !offer_ponder {
+                                    return false;
+                                }
                                 let mut b = done_root.board().clone();
                                 b.do_move(m);
                                 b.is_legal(p)
@@ -387,6 +353,8 @@ impl Frontend {
     /// Translates `go` into limits for the side to move.
     fn limits(&self, go: &usi::Go) -> SearchLimits {
         let ms = Duration::from_millis;
+        let overhead_ms = self.options.int("MoveOverhead") as u64;
+        let default_ms = self.options.int("DefaultMoveTime") as u64;
         let sente = self.pos.board().side_to_move() == Color::Black;
         let (mine, inc, theirs) = if sente {
             (go.btime, go.binc, go.wtime)
@@ -414,15 +382,15 @@ impl Frontend {
             mate: None,
             infinite: go.infinite,
             ponder: go.ponder,
-            multipv: self.settings.multipv,
-            overhead: ms(self.settings.overhead_ms),
+            multipv: self.options.int("MultiPV").max(1) as usize,
+            overhead: ms(overhead_ms),
             game_ply: ShogiGame::game_ply(&self.pos),
         };
         // A clock of zero with no byo-yomi and no increment: move at once.
         if let Some(tc) = &limits.time {
             if tc.remaining.is_zero() && tc.byoyomi.is_zero() && tc.increment.is_zero() {
                 limits.time = None;
-                limits.move_time = Some(ms(self.settings.overhead_ms.max(50)));
+                limits.move_time = Some(ms(overhead_ms.max(50)));
             }
         }
         // Main time spent, Japanese byo-yomi left: a period is lost unless
@@ -440,7 +408,7 @@ impl Frontend {
         }
         if limits.is_unbounded() && !limits.infinite && !limits.ponder {
             // A bare `go` (cshogi without a time control) waits for a move.
-            limits.move_time = Some(ms(self.settings.default_ms));
+            limits.move_time = Some(ms(default_ms));
         }
         limits
     }
@@ -481,7 +449,7 @@ mod tests {
     #[test]
     fn increment_clock_is_spent_early_and_never_runs_out() {
         let inc = Duration::from_millis(100);
-        let overhead = Duration::from_millis(Settings::default().overhead_ms);
+        let overhead = Duration::from_millis(usi_options().int("MoveOverhead") as u64);
         let plan = |ms: u64, ply: u32| {
             let tc = TimeControl {
                 remaining: Duration::from_millis(ms),

@@ -7,6 +7,7 @@
 
 pub mod agi;
 pub mod gomocup;
+pub mod grammar;
 pub mod gtp;
 pub mod host;
 pub mod lexer;

@@ -2,6 +2,7 @@
 //! replies printed. Moves travel as strings; the game crate checks them.
 //! (The controller side, for the arena, is in `host::ucci`.)
 
+use crate::grammar;
 use crate::lexer::tokens;
 use std::fmt;
 
@@ -103,14 +104,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     // The UCI form `setoption name X value Y` is tolerated (cchess sends it).
     if rest.first() == Some(&"name") {
-        let v = rest.iter().position(|&t| t == "value");
-        let name_toks = &rest[1..v.unwrap_or(rest.len())];
-        if name_toks.is_empty() {
-            return Err("setoption name needs an option name".into());
-        }
-        let value = v.map(|i| rest[i + 1..].join(" ")).filter(|s| !s.is_empty());
+        let (name, value) = grammar::setoption(&rest.join(" "))?;
         return Ok(Command::SetOption {
-            name: name_toks.join(" ").to_ascii_lowercase(),
+            name: name.to_ascii_lowercase(),
             value,
         });
     }
@@ -134,7 +130,13 @@ fn parse_position(rest: &[&str], what: &str) -> Result<(Option<String>, Vec<Stri
     match head.first() {
         Some(&"startpos") if head.len() == 1 => Ok((None, moves)),
         Some(&"startpos") => Err(format!("{what} startpos: unexpected '{}'", head[1])),
-        Some(&"fen") if head.len() > 1 => Ok((Some(head[1..].join(" ")), moves)),
+        // The counters and the `-` fields may be left out, the side to
+        // move may not: guessing it would silently search the wrong side.
+        Some(&"fen") if head.len() == 2 => Err(format!(
+            "{what} fen: the FEN '{}' needs the side to move after the board",
+            head[1]
+        )),
+        Some(&"fen") if head.len() > 2 => Ok((Some(head[1..].join(" ")), moves)),
         Some(&"fen") => Err(format!("{what} fen needs a FEN")),
         Some(other) => Err(format!(
             "{what}: expected 'fen' or 'startpos', got '{other}'"
@@ -492,6 +494,8 @@ mod tests {
         for bad in [
             "position",
             "position fen",
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 moves e0e1",
             "position startpos extra",
             "position moves h2e2",
             "probe",

@@ -1,6 +1,7 @@
 //! UCI (April 2006 text plus the modern extensions): the commands a GUI
 //! sends, parsed for the engine side, and printed for the host side.
 
+use crate::grammar;
 use crate::lexer::{int, tokens};
 use std::fmt;
 
@@ -98,26 +99,15 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Some(&"off") => Command::Debug(false),
             Some(other) => return Err(format!("debug expects on or off, got '{other}'")),
         },
-        "setoption" => parse_setoption(args)?,
+        "setoption" => parse_setoption(line)?,
         "position" => parse_position(args)?,
         "go" => Command::Go(parse_go(args)?),
         _ => return Ok(None),
     }))
 }
 
-fn parse_setoption(args: &[&str]) -> Result<Command, String> {
-    if args.first() != Some(&"name") {
-        return Err("setoption expects 'name <id> [value <x>]'".into());
-    }
-    let rest = &args[1..];
-    let value_at = rest.iter().position(|t| *t == "value");
-    let (name, value) = match value_at {
-        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
-        None => (rest.join(" "), None),
-    };
-    if name.is_empty() {
-        return Err("setoption has an empty option name".into());
-    }
+fn parse_setoption(line: &str) -> Result<Command, String> {
+    let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
     Ok(Command::SetOption { name, value })
 }
 

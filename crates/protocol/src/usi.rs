@@ -3,6 +3,7 @@
 //! replies ([`Reply`]: printed by the engine, parsed by a host). Moves and
 //! SFENs travel as strings; the shogi crate checks them.
 
+use crate::grammar::{self, find_word};
 use crate::lexer::tokens;
 use std::fmt;
 
@@ -108,38 +109,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 /// `setoption name <id> [value <x>]`: the id is one token by the USI
 /// rule, but tolerate spaces up to ` value `; the value keeps its spaces.
 fn parse_setoption(line: &str) -> Result<Command, String> {
-    let body = line.trim().strip_prefix("setoption").unwrap_or("").trim();
-    let Some(body) = body.strip_prefix("name") else {
-        return Err("setoption needs 'name <id>'".into());
-    };
-    let body = body.trim();
-    let (name, value) = match find_word(body, "value") {
-        Some(i) => (body[..i].trim(), Some(body[i + 5..].trim().to_string())),
-        None => (body, None),
-    };
-    if name.is_empty() {
-        return Err("setoption name needs an option name".into());
-    }
-    Ok(Command::SetOption {
-        name: name.to_string(),
-        value: value.filter(|v| !v.is_empty()),
-    })
-}
-
-/// Byte index of `word` as a whole blank-separated word in `s`.
-fn find_word(s: &str, word: &str) -> Option<usize> {
-    let mut start = 0;
-    while let Some(i) = s[start..].find(word) {
-        let at = start + i;
-        let before = at == 0 || s[..at].ends_with(|c: char| c.is_ascii_whitespace());
-        let end = at + word.len();
-        let after = end == s.len() || s[end..].starts_with(|c: char| c.is_ascii_whitespace());
-        if before && after {
-            return Some(at);
-        }
-        start = end;
-    }
-    None
+    let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
+    Ok(Command::SetOption { name, value })
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, String> {

@@ -10,4 +10,4 @@ pub mod position;
 pub mod searcher;
 
 pub use position::{Evaluator, GenKind, Position, Ruling, SearchParams};
-pub use searcher::{SearchResult, Searcher};
+pub use searcher::{Probe, SearchResult, Searcher};

@@ -10,6 +10,7 @@ use crate::picker::{MovePicker, Stage};
 use crate::position::{GenKind, Position, Ruling, SearchParams};
 use crate::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tengen_core::report::{Event, Report};
 use tengen_core::score::MAX_PLY;
@@ -26,6 +27,18 @@ pub struct SearchResult<M> {
     pub score: Score,
     pub depth: u32,
     pub nodes: u64,
+}
+
+/// A transposition-table entry as [`Searcher::probe`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe<M> {
+    pub mv: Option<M>,
+    pub score: Score,
+    /// Remaining depth the entry was searched to (quiescence entries are
+    /// zero or below).
+    pub depth: i32,
+    /// `Lower`: the score is at least `score`; `Upper`: at most.
+    pub bound: Bound,
 }
 
 /// One root move and what the last iteration learned about it.
@@ -107,7 +120,9 @@ impl<P: Position> ThreadState<P> {
 
 /// The searcher: a transposition table and a pool of thread states.
 pub struct Searcher<P: Position, E: Evaluator<P>> {
-    tt: TranspositionTable,
+    /// Shared so that a front-end can read it while a search runs (UCCI
+    /// `probe`); the table itself is lock-free.
+    tt: Arc<TranspositionTable>,
     threads: Vec<ThreadState<P>>,
     _eval: std::marker::PhantomData<E>,
 }
@@ -115,14 +130,43 @@ pub struct Searcher<P: Position, E: Evaluator<P>> {
 impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
     pub fn new(hash_mb: usize) -> Self {
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             threads: vec![ThreadState::new()],
             _eval: std::marker::PhantomData,
         }
     }
 
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    /// Resizes the table (emptying it), or keeps the current one and says
+    /// why when the machine cannot hold `mb` mebibytes.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        let mut fresh = TranspositionTable::new(1);
+        fresh.try_resize(mb)?;
+        self.tt = Arc::new(fresh);
+        Ok(())
+    }
+
+    /// The table, for [`Searcher::probe_table`] while this searcher is
+    /// busy searching.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        Arc::clone(&self.tt)
+    }
+
+    /// What the transposition table knows about `pos`: its hash move (when
+    /// legal there), and the stored score with its depth and bound, from
+    /// the side to move, mate distances counted from `pos`.
+    pub fn probe(&self, pos: &P) -> Option<Probe<P::Move>> {
+        Self::probe_table(&self.tt, pos)
+    }
+
+    /// [`Searcher::probe`] on a table taken with [`Searcher::table`].
+    pub fn probe_table(tt: &TranspositionTable, pos: &P) -> Option<Probe<P::Move>> {
+        let hit = tt.probe(pos.key())?;
+        Some(Probe {
+            mv: pos.decode(hit.mv),
+            score: Score::from_tt(hit.score, 0),
+            depth: hit.depth,
+            bound: hit.bound,
+        })
     }
 
     pub fn set_threads(&mut self, n: usize) {
@@ -266,12 +310,20 @@ struct Worker<'a, 'e, P: Position, E: Evaluator<P>> {
     frames: Vec<Frame<P::Move>>,
     move_lists: Vec<Vec<P::Move>>,
     nodes: u64,
+    /// `nodes` at which [`Worker::should_stop`] next does its real work:
+    /// every 1,024 nodes, or sooner when a node limit is that close, so
+    /// `go nodes N` stops at N exactly while the normal path stays one
+    /// comparison per node.
+    next_check: u64,
     seldepth: u32,
     completed_depth: u32,
     pv_index: usize,
     stopped: bool,
     lmr: Vec<[i8; 64]>,
 }
+
+/// Nodes between two looks at the clock, the signals and the node count.
+const CHECK_EVERY: u64 = 1024;
 
 /// How far a reduced or extended search may move the depth.
 const P_MAX: usize = MAX_PLY as usize + 8;
@@ -323,6 +375,10 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             ],
             move_lists: (0..P_MAX + 4).map(|_| Vec::with_capacity(64)).collect(),
             nodes: 0,
+            next_check: match shared.limits.nodes {
+                Some(n) if id == 0 => n.clamp(1, CHECK_EVERY),
+                _ => CHECK_EVERY,
+            },
             seldepth: 0,
             completed_depth: 0,
             pv_index: 0,
@@ -549,16 +605,24 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.nodes = 0;
     }
 
-    /// Polled at every node; does real work once every 1024 nodes.
+    /// Polled at every node; does real work once every
+    /// [`CHECK_EVERY`] nodes, or when the node limit is reached.
     fn should_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
-        if self.nodes < 1024 {
+        if self.nodes < self.next_check {
             return false;
         }
         self.flush_nodes();
         let sh = self.shared;
+        self.next_check = CHECK_EVERY;
+        if let (Some(n), true) = (sh.limits.nodes, self.is_main()) {
+            // Helpers' nodes count too (flushed every 1,024): with one
+            // thread the stop comes exactly at the limit.
+            let left = n.saturating_sub(sh.total_nodes());
+            self.next_check = left.clamp(1, CHECK_EVERY);
+        }
         if sh.signals.stopped() || sh.abort.load(Ordering::Acquire) {
             self.stopped = true;
             return true;

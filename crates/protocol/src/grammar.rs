@@ -1,0 +1,76 @@
+//! Grammar shared by the UCI family (UCI, UCCI, USI): the pieces of their
+//! command lines that the three dialects write alike, parsed one way.
+
+/// Byte index of `word` as a whole blank-separated word in `s`.
+pub fn find_word(s: &str, word: &str) -> Option<usize> {
+    let mut start = 0;
+    while let Some(i) = s[start..].find(word) {
+        let at = start + i;
+        let before = at == 0 || s[..at].ends_with(|c: char| c.is_ascii_whitespace());
+        let end = at + word.len();
+        let after = end == s.len() || s[end..].starts_with(|c: char| c.is_ascii_whitespace());
+        if before && after {
+            return Some(at);
+        }
+        start = end;
+    }
+    None
+}
+
+/// The text of `line` after its first whole word `word`, trimmed.
+pub fn after_word<'a>(line: &'a str, word: &str) -> &'a str {
+    match find_word(line, word) {
+        Some(i) => line[i + word.len()..].trim(),
+        None => "",
+    }
+}
+
+/// `name <id> [value <x>]`, the text after `setoption`, the way UCI and
+/// USI write it (and UCCI GUIs that borrow the form). The id runs to the
+/// first whole word `value`; the value is the rest of the line as sent
+/// (inner blanks kept: it may be a file path), `None` when absent or
+/// empty.
+pub fn setoption(body: &str) -> Result<(String, Option<String>), String> {
+    let Some(after) = body.trim().strip_prefix("name") else {
+        return Err("setoption needs 'name <id> [value <x>]'".into());
+    };
+    if !after.is_empty() && !after.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return Err("setoption needs 'name <id> [value <x>]'".into());
+    }
+    let after = after.trim();
+    let (name, value) = match find_word(after, "value") {
+        Some(i) => (after[..i].trim(), Some(after[i + 5..].trim())),
+        None => (after, None),
+    };
+    if name.is_empty() {
+        return Err("setoption name needs an option name".into());
+    }
+    Ok((
+        name.to_string(),
+        value.filter(|v| !v.is_empty()).map(str::to_string),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_forms() {
+        let ok = |b: &str| setoption(b).unwrap();
+        assert_eq!(ok("name Hash value 64"), ("Hash".into(), Some("64".into())));
+        assert_eq!(ok("name Clear Hash"), ("Clear Hash".into(), None));
+        assert_eq!(
+            ok("name EvalFile value /a  b/nn.bin "),
+            ("EvalFile".into(), Some("/a  b/nn.bin".into()))
+        );
+        assert_eq!(ok("name X value"), ("X".into(), None));
+        assert_eq!(
+            ok("name valueless value 1"),
+            ("valueless".into(), Some("1".into()))
+        );
+        for bad in ["", "name", "name value 3", "Hash value 3", "names X"] {
+            assert!(setoption(bad).is_err(), "{bad}");
+        }
+    }
+}

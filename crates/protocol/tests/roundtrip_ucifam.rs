@@ -1,0 +1,172 @@
+//! Round trips for the UCI family, both directions: a GUI command the
+//! engine side parses prints back to the same command, and a reply the
+//! engine side prints reads back on the host side with the same content.
+
+use tengen_protocol::host::{self, EngineScore};
+use tengen_protocol::{ucci, uci, usi};
+
+#[test]
+fn uci_commands_print_then_parse_to_the_same_value() {
+    for line in [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "setoption name Move Overhead value 30",
+        "setoption name Clear Hash",
+        "position startpos moves e2e4 e7e5",
+        "position fen 8/8/8/8/8/8/8/K6k w - - 0 1",
+        "go wtime 1000 btime 900 winc 10 binc 10 movestogo 5",
+        "go depth 7 nodes 5000 searchmoves e2e4 d2d4",
+        "go ponder movetime 300",
+        "go infinite",
+        "stop",
+        "ponderhit",
+        "quit",
+    ] {
+        let cmd = uci::parse(line).unwrap().unwrap();
+        let again = uci::parse(&cmd.to_string()).unwrap().unwrap();
+        assert_eq!(again, cmd, "{line}");
+    }
+}
+
+#[test]
+fn usi_commands_print_then_parse_to_the_same_value() {
+    for line in [
+        "usi",
+        "isready",
+        "usinewgame",
+        "setoption name USI_Hash value 128",
+        "position startpos moves 7g7f 3c3d",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "go btime 1000 wtime 1000 byoyomi 500",
+        "go btime 0 wtime 0 binc 5000 winc 5000",
+        "go mate 3000",
+        "go mate infinite",
+        "go ponder btime 10 wtime 10",
+        "go infinite",
+        "stop",
+        "ponderhit",
+        "gameover win",
+        "quit",
+    ] {
+        let cmd = usi::parse(line).unwrap().unwrap();
+        let again = usi::parse(&cmd.to_string()).unwrap().unwrap();
+        assert_eq!(again, cmd, "{line}");
+    }
+}
+
+#[test]
+fn ucci_commands_printed_by_the_host_parse_on_the_engine_side() {
+    let go = host::ucci::Command::Go(host::ucci::Go {
+        ponder: false,
+        time: Some(3000),
+        increment: Some(20),
+        opptime: Some(2500),
+        oppincrement: Some(20),
+        ..Default::default()
+    });
+    let printed = go.to_string();
+    match ucci::parse(&printed).unwrap().unwrap() {
+        ucci::Command::Go(g) => {
+            assert!(!g.draw && !g.ponder, "{printed}");
+            assert_eq!(g.time, Some(3000));
+            assert_eq!(g.increment, Some(20));
+            assert_eq!(g.opptime, Some(2500));
+            assert_eq!(g.oppincrement, Some(20));
+        }
+        other => panic!("'{printed}' parsed as {other:?}"),
+    }
+}
+
+#[test]
+fn engine_replies_read_back_on_the_host_side() {
+    // UCI
+    let info = uci::Info {
+        depth: Some(9),
+        seldepth: Some(12),
+        multipv: Some(1),
+        score: Some(uci::UciScore::Mate(-3)),
+        nodes: Some(12_345),
+        time: Some(67),
+        pv: vec!["e2e4".into(), "e7e5".into()],
+        ..Default::default()
+    };
+    match host::uci::parse_reply(&info.to_string()) {
+        host::uci::Reply::Info(i) => {
+            assert_eq!(i.depth, Some(9));
+            assert_eq!(i.seldepth, Some(12));
+            assert_eq!(i.score, Some(EngineScore::Mate(-3)));
+            assert_eq!(i.nodes, Some(12_345));
+            assert_eq!(i.time_ms, Some(67));
+            assert_eq!(i.pv, ["e2e4", "e7e5"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // USI: mate distances in plies.
+    let best = usi::Reply::BestMove(usi::BestMove::Move {
+        mv: "7g7f".into(),
+        ponder: Some("3c3d".into()),
+    });
+    assert_eq!(
+        host::usi::parse_reply(&best.to_string()),
+        host::usi::Reply::BestMove {
+            mv: "7g7f".into(),
+            ponder: Some("3c3d".into())
+        }
+    );
+    assert_eq!(
+        host::usi::parse_reply(&usi::Reply::BestMove(usi::BestMove::Resign).to_string()),
+        host::usi::Reply::Resign
+    );
+    let info = usi::Info {
+        depth: Some(4),
+        score: Some(usi::InfoScore::Mate(5)),
+        nodes: Some(99),
+        pv: vec!["2b8h+".into()],
+        ..Default::default()
+    };
+    match host::usi::parse_reply(&info.to_string()) {
+        host::usi::Reply::Info(i) => {
+            assert_eq!(i.score, Some(EngineScore::Mate(5)));
+            assert_eq!(i.nodes, Some(99));
+            assert_eq!(i.pv, ["2b8h+"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // UCCI: scores without `cp`, `nobestmove`, `bye`.
+    let info = ucci::Info {
+        depth: Some(6),
+        score: Some(-37),
+        pv: vec!["h2e2".into(), "h9g7".into()],
+        ..Default::default()
+    };
+    match host::ucci::parse_reply(&ucci::Reply::Info(info).to_string()) {
+        host::ucci::Reply::Info(i) => {
+            assert_eq!(i.depth, Some(6));
+            assert_eq!(i.score, Some(EngineScore::Cp(-37)));
+            assert_eq!(i.pv, ["h2e2", "h9g7"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let best = ucci::Reply::BestMove {
+        mv: "h2e2".into(),
+        ponder: Some("h9g7".into()),
+        draw: true,
+        resign: false,
+    };
+    assert_eq!(
+        host::ucci::parse_reply(&best.to_string()),
+        host::ucci::Reply::BestMove {
+            mv: "h2e2".into(),
+            ponder: Some("h9g7".into())
+        }
+    );
+    assert_eq!(
+        host::ucci::parse_reply(&ucci::Reply::NoBestMove.to_string()),
+        host::ucci::Reply::NoBestMove
+    );
+    assert_eq!(
+        host::ucci::parse_reply(&ucci::Reply::Bye.to_string()),
+        host::ucci::Reply::Bye
+    );
+}

@@ -1,0 +1,36 @@
+//! Engine to GUI, UCCI: the arena reads any line an engine prints (garbage
+//! included) without panicking, and a `bestmove` the engine side prints
+//! reads back with the same move and ponder move.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tengen_protocol::host::ucci::{parse_reply, Reply};
+use tengen_protocol::ucci;
+
+fuzz_target!(|data: &[u8]| {
+    let line = String::from_utf8_lossy(data);
+    let _ = parse_reply(&line);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if let [mv, rest @ ..] = words.as_slice() {
+        if matches!(*mv, "ponder" | "draw" | "resign") {
+            return;
+        }
+        let ponder = rest
+            .first()
+            .filter(|p| !matches!(**p, "draw" | "resign"))
+            .map(|p| p.to_string());
+        let printed = ucci::Reply::BestMove {
+            mv: mv.to_string(),
+            ponder: ponder.clone(),
+            draw: rest.len() > 1,
+            resign: false,
+        }
+        .to_string();
+        match parse_reply(&printed) {
+            Reply::BestMove { mv: m, ponder: p } => {
+                assert_eq!((m.as_str(), p), (*mv, ponder), "{printed}")
+            }
+            other => panic!("'{printed}' read back as {other:?}"),
+        }
+    }
+});

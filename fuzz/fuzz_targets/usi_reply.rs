@@ -1,0 +1,31 @@
+//! Engine to GUI, USI: the arena reads any line an engine prints (garbage
+//! included) without panicking, and a `bestmove` the engine side prints
+//! reads back with the same move and ponder move.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tengen_protocol::host::usi::{parse_reply, Reply};
+use tengen_protocol::usi;
+
+fuzz_target!(|data: &[u8]| {
+    let line = String::from_utf8_lossy(data);
+    let _ = parse_reply(&line);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if let [mv, rest @ ..] = words.as_slice() {
+        if matches!(*mv, "resign" | "win" | "ponder") {
+            return;
+        }
+        let ponder = rest.first().map(|p| p.to_string());
+        let printed = usi::Reply::BestMove(usi::BestMove::Move {
+            mv: mv.to_string(),
+            ponder: ponder.clone(),
+        })
+        .to_string();
+        match parse_reply(&printed) {
+            Reply::BestMove { mv: m, ponder: p } => {
+                assert_eq!((m.as_str(), p), (*mv, ponder), "{printed}")
+            }
+            other => panic!("'{printed}' read back as {other:?}"),
+        }
+    }
+});
