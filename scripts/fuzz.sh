@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs cargo-fuzz targets one after another, each for SECONDS, keeping the
+# corpus in fuzz/corpus/<target> so that later runs start where earlier
+# ones stopped, and appends one summary line per run to fuzz/runs.log:
+#   date commit target seconds runs corpus-size result
+#
+#   bash scripts/fuzz.sh 600                  # every target, 10 minutes each
+#   bash scripts/fuzz.sh 600 uci_command ...  # only these
+#
+# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+set -uo pipefail
+cd "$(dirname "$0")/../fuzz"
+
+secs=${1:-600}
+shift || true
+if [ $# -gt 0 ]; then
+  targets=("$@")
+else
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+
+mkdir -p corpus logs
+
+for t in "${targets[@]}"; do
+  cargo +nightly fuzz build "$t" >/dev/null 2>&1 || { echo "$t: build failed" >&2; exit 1; }
+  commit=$(git rev-parse --short HEAD)
+  mkdir -p "corpus/$t"
+  log="logs/$t.log"
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  size=$(find "corpus/$t" -type f | wc -l)
+  if [ $rc -eq 0 ]; then result=ok; else result="crash(rc=$rc)"; fi
+  line="$(date -u +%FT%TZ) $commit $t ${secs}s runs=${runs:-?} corpus=$size $result"
+  echo "$line" | tee -a runs.log
+done
