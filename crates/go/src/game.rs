@@ -130,6 +130,12 @@ impl Game {
         &self.handicap
     }
 
+    /// The board before the first move: empty, or the handicap and setup
+    /// stones (`setup` clears the history, so the oldest undo state is it).
+    pub fn start_board(&self) -> &Board {
+        self.undo.first().unwrap_or(&self.board)
+    }
+
     /// Clears the board, keeping size, komi and rules.
     pub fn clear(&mut self) {
         *self = Game {
