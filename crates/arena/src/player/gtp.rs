@@ -8,7 +8,7 @@ use crate::clock::Overtime;
 use crate::process::Transcript;
 use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
-use tengen_protocol::host::gtp::{Color, Command, Response, ResponseReader};
+use tengen_protocol::gtp::{Color, Request as Command, Response, ResponseReader};
 
 pub struct GtpPlayer {
     conn: Conn,
