@@ -10,7 +10,8 @@ use tengen_protocol::gomocup::CommandReader;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut reader = CommandReader::new();
-    for line in text.split('\n') {
+    // Lines as a reader splits them: at LF, CRLF or a lone CR.
+    for line in text.split(['\n', '\r']) {
         if let Some(Ok(cmd)) = reader.feed(line) {
             let printed = cmd.to_string();
             let mut again = CommandReader::new();

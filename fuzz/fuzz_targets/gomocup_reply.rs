@@ -9,12 +9,15 @@ use libfuzzer_sys::fuzz_target;
 use tengen_protocol::gomocup::{parse_reply, Reply};
 
 fuzz_target!(|data: &[u8]| {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(reply) = parse_reply(&line) {
-        let printed = reply.to_string();
-        let again = parse_reply(&printed);
-        if !matches!(reply, Reply::About(_)) {
-            assert_eq!(again, Ok(reply), "{printed}");
+    // Lines as a reader splits them: at LF, CRLF or a lone CR.
+    let text = String::from_utf8_lossy(data);
+    for line in text.split(['\n', '\r']) {
+        if let Ok(reply) = parse_reply(line) {
+            let printed = reply.to_string();
+            let again = parse_reply(&printed);
+            if !matches!(reply, Reply::About(_)) {
+                assert_eq!(again, Ok(reply), "{printed}");
+            }
         }
     }
 });

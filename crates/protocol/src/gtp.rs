@@ -188,8 +188,10 @@ impl ResponseReader {
                     done.text = done.text.trim().to_string();
                     Some(done)
                 } else {
+                    // Trailing blanks go, as they do on the first line
+                    // (printing a response cannot keep them there).
                     resp.text.push('\n');
-                    resp.text.push_str(&line);
+                    resp.text.push_str(line.trim_end());
                     None
                 }
             }
@@ -286,8 +288,10 @@ impl fmt::Display for Request {
 }
 
 impl Request {
-    /// Reads a command line's typed form; a command this type does not
-    /// name, or one whose arguments do not fit, is `Raw` (the id dropped).
+    /// Reads a command line's typed form (the id is not part of it); a
+    /// command this type does not name, or one whose arguments do not fit,
+    /// is `Raw`, the whole line with its id: a name of digits only (`8`)
+    /// would read back as an id without it.
     pub fn parse(cmd: &Command) -> Request {
         let a: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
         let num = |i: usize| a.get(i).and_then(|v| v.parse::<u64>().ok());
@@ -334,15 +338,7 @@ impl Request {
             ("final_status_list", 1) => Some(Request::FinalStatusList(a[0].to_string())),
             _ => None,
         };
-        typed.unwrap_or_else(|| {
-            Request::Raw(
-                Command {
-                    id: None,
-                    ..cmd.clone()
-                }
-                .to_line(),
-            )
-        })
+        typed.unwrap_or_else(|| Request::Raw(cmd.to_line()))
     }
 }
 
@@ -437,6 +433,7 @@ mod tests {
             Response::success(None, ""),
             Response::failure(Some(u64::MAX), "illegal move"),
             Response::success(Some(0), "A1 B2\nC3\n= not a head"),
+            Response::success(None, "+---+\n  | X |"),
         ] {
             assert_eq!(read_back(&r), std::slice::from_ref(&r));
         }
@@ -480,7 +477,12 @@ mod tests {
         }
         // Arguments that do not fit the typed form stay as written.
         let cmd = Command::parse("4 genmove purple").unwrap_or_else(|| panic!("parse"));
-        assert_eq!(Request::parse(&cmd), Request::Raw("genmove purple".into()));
+        assert_eq!(
+            Request::parse(&cmd),
+            Request::Raw("4 genmove purple".into())
+        );
+        let cmd = Command::parse("8 8").unwrap_or_else(|| panic!("parse"));
+        assert_eq!(Request::parse(&cmd), Request::Raw("8 8".into()));
         assert_eq!(parse_final_score("B+3.5"), Some(3.5));
         assert_eq!(parse_final_score("W+0.5"), Some(-0.5));
         assert_eq!(parse_final_score("0"), Some(0.0));
