@@ -112,6 +112,14 @@ def test_printsgf_keeps_stones_set_up_by_loadsgf(eng, tmp_path):
     assert moves == [("w", (5, 3)), ("b", (3, 4))]
 
 
+def test_printsgf_keeps_the_side_to_move_of_a_loaded_setup(eng, tmp_path):
+    path = tmp_path / "pl.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[9]AB[cc][gg]AW[ee]PL[W])")
+    assert eng.ok(f"loadsgf {path}") == "white"
+    game = sgf.Sgf_game.from_string(eng.ok("printsgf"))
+    assert game.get_root().get("PL") == "w"
+
+
 def test_gg_genmove_and_restricted_genmove_do_not_play(eng):
     eng.ok("boardsize 9")
     eng.ok("clear_board")

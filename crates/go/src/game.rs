@@ -130,6 +130,17 @@ impl Game {
         &self.handicap
     }
 
+    /// Sets who moves first in a position without moves yet (SGF's PL
+    /// after setup stones); false, changing nothing, once moves exist.
+    pub fn set_first_to_move(&mut self, c: Color) -> bool {
+        if !self.moves.is_empty() {
+            return false;
+        }
+        self.to_move = c;
+        self.rebuild_seen();
+        true
+    }
+
     /// The board before the first move: empty, or the handicap and setup
     /// stones (`setup` clears the history, so the oldest undo state is it).
     pub fn start_board(&self) -> &Board {

@@ -248,6 +248,8 @@ pub fn load(
         }
         if let Some(pl) = prop(node, "PL") {
             to_move = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
+            // Kept in the game too, so that printsgf writes it back.
+            game.set_first_to_move(to_move);
         }
         for (k, c) in [("B", Color::Black), ("W", Color::White)] {
             if let Some(vals) = prop(node, k) {
