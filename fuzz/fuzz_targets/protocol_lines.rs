@@ -9,7 +9,7 @@ use tengen_protocol::{agi, gomocup, gtp, host, ucci, uci, usi};
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut board_reader = gomocup::CommandReader::new();
-    let mut gtp_reader = host::gtp::ResponseReader::new();
+    let mut gtp_reader = gtp::ResponseReader::new();
     for line in text.split(['\n', '\r']) {
         let _ = uci::parse(line);
         let _ = ucci::parse(line);
@@ -22,8 +22,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = agi::parse_message(line);
         let _ = board_reader.feed(line);
         let _ = gomocup::parse_reply(line);
-        let _ = host::agi::parse_reply(line);
-        let _ = host::gomocup::parse_reply(line);
         let _ = host::ucci::parse_reply(line);
         let _ = host::uci::parse_reply(line);
         let _ = host::usi::parse_reply(line);

@@ -4,15 +4,14 @@
 //! search silently, `QUIT` abandons any search. Malformed commands are
 //! ignored with the reason on stderr (AGI has no error message).
 
+use crate::background::{gomoku_outcome, gomoku_search, GomokuJob, Job};
 use crate::io::Output;
 use crate::Start;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tengen_core::{TimeControl, TimeManager};
 use tengen_gomoku::search::{Event, Limits, SearchResult, Searcher, PROVEN};
-use tengen_gomoku::session::Background;
 use tengen_gomoku::{opening, Board, Color, Point, Rule};
 use tengen_protocol::agi::{parse_command, Best, Command, Fifth, GoTime, Info, Message, Pt, Swap};
 
@@ -30,16 +29,18 @@ enum Mode {
 }
 
 struct Running {
-    bg: Background,
+    bg: GomokuJob,
     mode: Mode,
     board: Board,
+    /// `GO SEARCH`'s points (empty: any point).
+    root: Vec<Point>,
 }
 
 /// A swap decision (`FIRSTCHANGE`/`THIRDCHANGE`) thinking on its own
 /// thread, so that `ISREADY` is still answered at once; when it says "no
 /// swap" the move search starts with what is left of the time.
 struct Deciding {
-    handle: JoinHandle<bool>,
+    job: Job<bool>,
     search: Vec<Pt>,
     time: Option<GoTime>,
     started: Instant,
@@ -57,7 +58,7 @@ struct Front {
     running: Option<Running>,
     deciding: Option<Deciding>,
     /// An infinite search that finished before `STOP`.
-    held: Option<(Board, SearchResult)>,
+    held: Option<(Board, Vec<Point>, SearchResult)>,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -83,7 +84,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         let line = if let Some(l) = queue.pop_front() {
             l
         } else if fe.running.is_some() || fe.deciding.is_some() {
-            if fe.deciding.as_ref().is_some_and(|d| d.handle.is_finished()) {
+            if fe.deciding.as_ref().is_some_and(|d| d.job.is_finished()) {
                 fe.decided(false);
                 continue;
             }
@@ -154,7 +155,7 @@ impl Front {
         self.deciding = None;
         if let Some(r) = self.running.take() {
             r.bg.stop();
-            let (s, _) = r.bg.join();
+            let (s, _) = gomoku_outcome(r.bg.join());
             self.searcher = Some(s);
         }
         self.held = None;
@@ -167,16 +168,16 @@ impl Front {
             self.decided(true);
             return;
         }
-        if let Some((board, r)) = self.held.take() {
-            self.best_move(&board, &r);
+        if let Some((board, root, r)) = self.held.take() {
+            self.best_move(&board, &root, &r);
             return;
         }
         if let Some(r) = self.running.take() {
             r.bg.stop();
-            let (s, res) = r.bg.join();
+            let (s, res) = gomoku_outcome(r.bg.join());
             self.searcher = Some(s);
             if r.mode != Mode::Ponder {
-                self.best_move(&r.board, &res);
+                self.best_move(&r.board, &r.root, &res);
             }
         }
     }
@@ -184,17 +185,24 @@ impl Front {
     /// The search thread has ended on its own.
     fn finish(&mut self) {
         let Some(r) = self.running.take() else { return };
-        let (s, res) = r.bg.join();
+        let (s, res) = gomoku_outcome(r.bg.join());
         self.searcher = Some(s);
         match r.mode {
-            Mode::Normal => self.best_move(&r.board, &res),
-            Mode::Infinite => self.held = Some((r.board, res)),
+            Mode::Normal => self.best_move(&r.board, &r.root, &res),
+            Mode::Infinite => self.held = Some((r.board, r.root, res)),
             Mode::Ponder => {}
         }
     }
 
-    fn best_move(&self, board: &Board, r: &SearchResult) {
-        let best = r.best.or_else(|| board.legal_moves().first().copied());
+    /// Answers the search's move, or any legal point of `root` (of the
+    /// board when `root` is empty) if it found none; `BESTMOVE 00` when
+    /// every point it may answer is taken, never a point outside `root`.
+    fn best_move(&self, board: &Board, root: &[Point], r: &SearchResult) {
+        let allowed = |p: &Point| root.is_empty() || root.contains(p);
+        let best = r
+            .best
+            .filter(allowed)
+            .or_else(|| board.legal_moves().into_iter().find(allowed));
         let ponder = r.ponder.filter(|_| best.is_some());
         self.send(Message::BestMove {
             best: Best::Points(best.map(to_pt).into_iter().collect()),
@@ -343,14 +351,10 @@ impl Front {
                     _ => Duration::from_millis(1000),
                 };
                 let b = board.clone();
-                let spawned = std::thread::Builder::new()
-                    .name("agi-swap".into())
-                    .stack_size(32 << 20)
-                    .spawn(move || opening::should_swap(&b, budget));
-                match spawned {
-                    Ok(handle) => {
+                match Job::start("agi-swap", move |_| opening::should_swap(&b, budget)) {
+                    Ok(job) => {
                         self.deciding = Some(Deciding {
-                            handle,
+                            job,
                             search,
                             time,
                             started,
@@ -391,7 +395,7 @@ impl Front {
             return;
         };
         // A panicked decision thread counts as "no swap".
-        if d.handle.join().unwrap_or(false) {
+        if d.job.join().unwrap_or(false) {
             self.send(Message::BestMove {
                 best: Best::Change,
                 ponder: None,
@@ -415,9 +419,9 @@ impl Front {
         started: Instant,
     ) {
         let n = board.stones();
+        let root: Vec<Point> = search.iter().filter_map(|&p| to_point(p)).collect();
         let mut limits = Limits {
-            root: (!search.is_empty())
-                .then(|| search.iter().filter_map(|&p| to_point(p)).collect()),
+            root: (!search.is_empty()).then(|| root.clone()),
             ..Limits::default()
         };
         let mode = if ponder {
@@ -427,6 +431,18 @@ impl Front {
         } else {
             Mode::Normal
         };
+        let legal = board.legal_moves();
+        if !search.is_empty() && !root.iter().any(|p| legal.contains(p)) {
+            // Every point the GUI allows is taken: nothing to search, and
+            // the answer is the impossible point, as the protocol says.
+            let none = SearchResult::default();
+            match mode {
+                Mode::Normal => self.best_move(&board, &root, &none),
+                Mode::Infinite => self.held = Some((board, root, none)),
+                Mode::Ponder => {}
+            }
+            return;
+        }
         if mode == Mode::Normal {
             let overhead = Duration::from_millis(30);
             let tm = match time {
@@ -480,12 +496,19 @@ impl Front {
             out.line(&Message::Info(info).to_string());
         };
         let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(64));
-        match Background::start(searcher, &board, limits, Box::new(reporter)) {
-            Ok(bg) => self.running = Some(Running { bg, mode, board }),
+        match gomoku_search(searcher, &board, limits, Box::new(reporter)) {
+            Ok(bg) => {
+                self.running = Some(Running {
+                    bg,
+                    mode,
+                    board,
+                    root,
+                })
+            }
             Err(e) => {
                 eprintln!("tengen: AGI: {e}");
                 if mode != Mode::Ponder {
-                    self.best_move(&board, &SearchResult::default());
+                    self.best_move(&board, &root, &SearchResult::default());
                 }
             }
         }

@@ -3,14 +3,14 @@
 //! `INFO` and `YXSTOP` are honoured mid-think), time limits from
 //! `timeout_turn` / `time_left` through the core time manager.
 
+use crate::background::{gomoku_outcome, gomoku_search, Incoming};
 use crate::io::Output;
 use crate::Start;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 use tengen_core::{TimeControl, TimeManager};
 use tengen_gomoku::search::{Event, Limits, SearchResult, Searcher, PROVEN};
-use tengen_gomoku::session::Background;
 use tengen_gomoku::{opening, Board, Color, Outcome, Point, Rule};
 use tengen_protocol::gomocup::{Command, CommandReader, Reply, Xy};
 
@@ -374,51 +374,47 @@ impl Front {
         }
         let limits = self.limits(board.stones());
         let searcher = self.take_searcher();
-        let bg = match Background::start(searcher, &board, limits, Box::new(|_: &Event| {})) {
+        let bg = match gomoku_search(searcher, &board, limits, Box::new(|_: &Event| {})) {
             Ok(bg) => bg,
             Err(e) => {
                 self.reply(Reply::Error(e));
                 return Flow::Go;
             }
         };
-        loop {
-            if bg.is_finished() {
-                break;
-            }
-            match input.recv_timeout(Duration::from_millis(5)) {
-                Ok(line) => {
-                    let word = line
-                        .split_whitespace()
-                        .next()
-                        .unwrap_or("")
-                        .to_ascii_uppercase();
-                    // Commands sent ahead of the move wait their turn;
-                    // with nothing pending, END and stops act at once.
-                    let ahead = !queue.is_empty() || self.reader.in_block();
-                    match word.as_str() {
-                        _ if ahead => queue.push_back(line),
-                        "END" => {
-                            bg.stop();
-                            let _ = bg.join();
-                            return Flow::Quit;
-                        }
-                        "YXSTOP" | "STOP" => bg.stop(),
-                        "INFO" if !self.reader.in_block() => {
-                            if let Some(Ok(Command::Info(k, v))) = self.reader.feed(&line) {
-                                self.info(&k, &v);
-                            }
-                        }
-                        _ => queue.push_back(line),
+        let mut quit = false;
+        let done = bg.wait_reading(input, |got| {
+            let Incoming::Line(line) = got else {
+                // Input closed: finish this move, then the queue.
+                return false;
+            };
+            let word = line
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase();
+            // Commands sent ahead of the move wait their turn; with
+            // nothing pending, END and stops act at once.
+            let ahead = !queue.is_empty() || self.reader.in_block();
+            match word.as_str() {
+                _ if ahead => queue.push_back(line),
+                "END" => {
+                    quit = true;
+                    return true;
+                }
+                "YXSTOP" | "STOP" => return true,
+                "INFO" if !self.reader.in_block() => {
+                    if let Some(Ok(Command::Info(k, v))) = self.reader.feed(&line) {
+                        self.info(&k, &v);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Input closed: finish this move, then the queue.
-                    break;
-                }
+                _ => queue.push_back(line),
             }
+            false
+        });
+        if quit {
+            return Flow::Quit;
         }
-        let (searcher, result) = bg.join();
+        let (searcher, result) = gomoku_outcome(done);
         self.searcher = Some(searcher);
         self.answer(&board, &result);
         Flow::Go

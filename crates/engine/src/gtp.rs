@@ -2,13 +2,19 @@
 //! that make sense for any engine, and the analysis commands of Lizzie,
 //! Sabaki and GoGui (`lz-analyze`, `kata-analyze`, `gogui-analyze_commands`).
 //!
-//! Lines come from the stdin reader thread; analysis commands stream until
-//! the next line arrives, which is then handled normally.
+//! Lines come from the stdin reader thread. Every search runs as a job of
+//! the background player (`crate::background`) while this loop keeps
+//! reading: lines that arrive meanwhile are queued and answered in order
+//! after the running command, `quit` and GoGui's `# interrupt` end a move
+//! search at once with what it has, and analysis commands stream until the
+//! next line arrives.
 
+use crate::background::{Incoming, Job};
 use crate::io::Output;
 use crate::Start;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 use tengen_core::{TimeControl, TimeManager};
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
@@ -171,6 +177,7 @@ struct Settings {
 }
 
 /// How genmove-like commands search and report.
+#[derive(Clone)]
 struct Stream {
     interval: Option<Duration>,
     kata: bool,
@@ -252,17 +259,23 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
     }
 }
 
-/// Reads ahead while a command runs: lines are queued to be handled next,
-/// in order; GoGui's `# interrupt` line (see `gogui-interrupt`) asks the
-/// running command to finish now with what it has. True on an interrupt.
-fn watch_input(input: &Receiver<String>, pending: &mut VecDeque<String>) -> bool {
-    loop {
-        match input.try_recv() {
-            Ok(line) if is_interrupt(&line) => return true,
-            Ok(line) => pending.push_back(line),
-            Err(_) => return false,
-        }
-    }
+/// How a search job reacts to input that arrives while it runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Watch {
+    /// A move or an estimate: lines queue up, to be answered in order once
+    /// the search has answered; `quit` and GoGui's interrupt line end the
+    /// search now with what it has (the `quit` is then answered next).
+    Move,
+    /// `lz-analyze` and friends: any line, or the end of the input, ends
+    /// the stream; the line is then handled normally.
+    Analysis,
+}
+
+/// True when a raw input line is a `quit` command (with or without id).
+fn is_quit(raw: &str) -> bool {
+    preprocess(raw)
+        .and_then(|l| Command::parse(&l))
+        .is_some_and(|c| c.name == "quit")
 }
 
 fn cpu_seconds() -> Option<f64> {
@@ -350,7 +363,9 @@ impl Session {
                 self.play(&args)
             }
             "genmove" | "reg_genmove" | "gg_genmove" | "kgs-genmove_cleanup" => {
-                let play = cmd.name != "reg_genmove";
+                // GNU Go's gg_genmove, like reg_genmove, only names the
+                // move; the color may be followed by a seed it ignores.
+                let play = !matches!(cmd.name.as_str(), "reg_genmove" | "gg_genmove");
                 let cleanup = cmd.name == "kgs-genmove_cleanup";
                 parse_color(a.first()).map(|c| self.genmove(c, play, cleanup, &[], None, id).1)
             }
@@ -526,6 +541,79 @@ impl Session {
     fn reset_search(&mut self) {
         self.searcher.clear();
         self.dead_cache = None;
+    }
+
+    /// Searches the current position for `c` on the background player's
+    /// thread while this one keeps reading input (see `Watch`). `report`
+    /// runs on the search thread every few milliseconds with a way to
+    /// build the analysis so far (for streaming).
+    fn search_job(
+        &mut self,
+        c: Color,
+        limits: Limits,
+        filter: RootFilter,
+        watch: Watch,
+        mut report: impl FnMut(&dyn Fn() -> Analysis) + Send + 'static,
+    ) -> Analysis {
+        let seed = self.searcher.seed();
+        // The searcher (and the tree it keeps between moves) travels to
+        // the job and comes back with the result.
+        let mut searcher = std::mem::replace(&mut self.searcher, Searcher::new(seed));
+        let game = self.game.clone();
+        let job = Job::start("go-search", move |stop| {
+            let a = searcher.search(&game, c, &limits, &filter, &mut |now| {
+                report(now);
+                stop.load(Ordering::Relaxed)
+            });
+            (searcher, a)
+        });
+        let job = match job {
+            Ok(job) => job,
+            Err(e) => {
+                // No thread to be had: a short search here, so that the
+                // command still gets its answer.
+                eprintln!("tengen: GTP: {e}");
+                let quick = Limits {
+                    playouts: Some(1),
+                    time: None,
+                    threads: 1,
+                };
+                return self.searcher.search(
+                    &self.game,
+                    c,
+                    &quick,
+                    &RootFilter::default(),
+                    &mut |_| true,
+                );
+            }
+        };
+        let pending = &mut self.pending;
+        let done = job.wait_reading(&self.input, |got| match got {
+            Incoming::Line(line) if is_interrupt(&line) => true,
+            Incoming::Line(line) => {
+                let stop = watch == Watch::Analysis || is_quit(&line);
+                pending.push_back(line);
+                stop
+            }
+            Incoming::Closed => watch == Watch::Analysis,
+        });
+        match done {
+            Some((searcher, a)) => {
+                self.searcher = searcher;
+                a
+            }
+            None => {
+                // The search thread panicked: start afresh with an empty
+                // answer rather than take the engine down.
+                let quick = Limits {
+                    playouts: Some(1),
+                    time: None,
+                    threads: 1,
+                };
+                self.searcher
+                    .search(&self.game, c, &quick, &RootFilter::default(), &mut |_| true)
+            }
+        }
     }
 
     fn boardsize(&mut self, a: &[String]) -> Result<String, Fail> {
@@ -919,35 +1007,23 @@ impl Session {
         };
         let out = self.out.clone();
         let mut last_report = Instant::now();
-        let mut printed_head = false;
         let head = Response::head(true, id);
-        let a = self.searcher.search(
-            &self.game,
-            c,
-            limits,
-            &filter,
-            &mut |now: &dyn Fn() -> Analysis| {
-                if watch_input(&self.input, &mut self.pending) {
-                    return true;
+        // The head goes out before the search starts so that streamed
+        // lines always follow it.
+        if stream.is_some() {
+            out.line(&head);
+        }
+        let streaming = stream.cloned();
+        let a = self.search_job(c, limits.clone(), filter, Watch::Move, move |now| {
+            if let Some(st) = &streaming {
+                if st.interval.is_some_and(|i| last_report.elapsed() >= i) {
+                    last_report = Instant::now();
+                    out.line(&info_line(&now(), c, st));
                 }
-                if let Some(st) = stream {
-                    if !printed_head {
-                        out.line(&head);
-                        printed_head = true;
-                    }
-                    if st.interval.is_some_and(|i| last_report.elapsed() >= i) {
-                        last_report = Instant::now();
-                        out.line(&info_line(&now(), c, st));
-                    }
-                }
-                false
-            },
-        );
-        if let Some(st) = stream {
-            if !printed_head {
-                out.line(&head);
             }
-            out.line(&info_line(&a, c, st));
+        });
+        if let Some(st) = stream {
+            self.out.line(&info_line(&a, c, st));
         }
         let size = self.game.size();
         let best = a.candidates.first().cloned();
@@ -996,7 +1072,8 @@ impl Session {
         if !allow.iter().any(|&p| self.game.is_legal(c, Move::Play(p))) {
             return Ok("pass".into());
         }
-        Ok(self.genmove(c, true, false, &allow, None, id).1)
+        // As in GNU Go, the move is named, not played.
+        Ok(self.genmove(c, false, false, &allow, None, id).1)
     }
 
     /// Stone status (dead from the ownership statistics of a short search,
@@ -1014,11 +1091,7 @@ impl Session {
             time: Some(Duration::from_secs(10)),
             threads: self.threads,
         };
-        let a = self
-            .searcher
-            .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
-                watch_input(&self.input, &mut self.pending)
-            });
+        let a = self.search_job(c, limits, RootFilter::default(), Watch::Move, |_| {});
         let st = Status::estimate(self.game.board(), &a.ownership);
         self.dead_cache = Some((key.0, key.1, st.clone(), a.clone()));
         (st, a)
@@ -1097,11 +1170,7 @@ impl Session {
             time: None,
             threads: self.threads,
         };
-        let a = self
-            .searcher
-            .search(&self.game, c, &limits, &RootFilter::default(), &mut |_| {
-                watch_input(&self.input, &mut self.pending)
-            });
+        let a = self.search_job(c, limits, RootFilter::default(), Watch::Move, |_| {});
         a.candidates
             .iter()
             .filter(|k| k.visits > 0)
@@ -1113,12 +1182,16 @@ impl Session {
 
     fn loadsgf(&mut self, a: &[String]) -> Result<String, Fail> {
         let path = a.first().ok_or_else(syntax)?;
+        // A move number, or (as the specification allows and GNU Go does)
+        // a vertex: the position before the first move played there.
         let upto = match a.get(1) {
             None => None,
             Some(v) => match v.parse::<usize>() {
-                Ok(n) => Some(n),
-                // GNU Go also accepts a vertex here; we do not.
-                Err(_) => return Err(syntax()),
+                Ok(n) => Some(sgf::Upto::Number(n)),
+                Err(_) => match parse_vertex(v, tengen_go::board::MAX_SIZE) {
+                    Some(Move::Play(p)) => Some(sgf::Upto::Vertex(p)),
+                    _ => return Err(syntax()),
+                },
             },
         };
         let text = std::fs::read_to_string(path).map_err(|_| "cannot load file".to_string())?;
@@ -1232,36 +1305,14 @@ impl Session {
         };
         let out = self.out.clone();
         let mut last = Instant::now();
-        let mut closed = false;
-        self.searcher.search(
-            &self.game,
-            color,
-            &limits,
-            &filter,
-            &mut |now: &dyn Fn() -> Analysis| {
-                match self.input.try_recv() {
-                    // GoGui's interrupt is only a stop signal here.
-                    Ok(line) if is_interrupt(&line) => return true,
-                    Ok(line) => {
-                        self.pending.push_back(line);
-                        return true;
-                    }
-                    Err(TryRecvError::Disconnected) => {
-                        closed = true;
-                        return true;
-                    }
-                    Err(TryRecvError::Empty) => {}
-                }
-                if st.interval.is_some_and(|i| last.elapsed() >= i) {
-                    last = Instant::now();
-                    out.line(&info_line(&now(), color, &st));
-                }
-                false
-            },
-        );
+        self.search_job(color, limits, filter, Watch::Analysis, move |now| {
+            if st.interval.is_some_and(|i| last.elapsed() >= i) {
+                last = Instant::now();
+                out.line(&info_line(&now(), color, &st));
+            }
+        });
         // The empty line that ends the response.
         self.out.raw("\n");
-        let _ = closed;
         None
     }
 

@@ -2,6 +2,7 @@
 //! speaking UCI, UCCI, USI, GTP, AGI and Gomocup.
 
 mod agi;
+mod background;
 mod detect;
 mod games;
 mod gomocup;

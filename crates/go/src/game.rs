@@ -130,6 +130,23 @@ impl Game {
         &self.handicap
     }
 
+    /// Sets who moves first in a position without moves yet (SGF's PL
+    /// after setup stones); false, changing nothing, once moves exist.
+    pub fn set_first_to_move(&mut self, c: Color) -> bool {
+        if !self.moves.is_empty() {
+            return false;
+        }
+        self.to_move = c;
+        self.rebuild_seen();
+        true
+    }
+
+    /// The board before the first move: empty, or the handicap and setup
+    /// stones (`setup` clears the history, so the oldest undo state is it).
+    pub fn start_board(&self) -> &Board {
+        self.undo.first().unwrap_or(&self.board)
+    }
+
     /// Clears the board, keeping size, komi and rules.
     pub fn clear(&mut self) {
         *self = Game {

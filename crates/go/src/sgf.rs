@@ -153,9 +153,19 @@ fn sgf_points(v: &str, size: usize) -> Result<Vec<Point>, String> {
 
 /// Builds the game of a record, stopping before move number `upto`
 /// (1-based, as GTP `loadsgf` counts); returns it and the colour to move.
+/// Where `load` stops, as GTP's `loadsgf file [move_number|vertex]` asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Upto {
+    /// Before this move (1 is the first move).
+    Number(usize),
+    /// Before the first move played at this point (GNU Go's reading of the
+    /// vertex form); the whole record when no move is played there.
+    Vertex(Point),
+}
+
 pub fn load(
     rec: &Record,
-    upto: Option<usize>,
+    upto: Option<Upto>,
     ko_rule: crate::game::KoRule,
 ) -> Result<(Game, Color), String> {
     let root = &rec.nodes[0];
@@ -238,13 +248,18 @@ pub fn load(
         }
         if let Some(pl) = prop(node, "PL") {
             to_move = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
+            // Kept in the game too, so that printsgf writes it back.
+            game.set_first_to_move(to_move);
         }
         for (k, c) in [("B", Color::Black), ("W", Color::White)] {
             if let Some(vals) = prop(node, k) {
-                if upto.is_some_and(|n| moves_played + 1 >= n) {
+                if matches!(upto, Some(Upto::Number(n)) if moves_played + 1 >= n) {
                     return Ok((game, c));
                 }
                 let m = sgf_move(vals[0].trim(), size)?;
+                if matches!(upto, Some(Upto::Vertex(p)) if m == Move::Play(p)) {
+                    return Ok((game, c));
+                }
                 game.play(c, m)
                     .map_err(|e| format!("move {} is illegal ({e})", moves_played + 1))?;
                 moves_played += 1;
@@ -277,11 +292,35 @@ pub fn write(game: &Game, result: Option<&str>) -> String {
     if let Some(r) = result {
         s.push_str(&format!("RE[{r}]"));
     }
+    // The stones on the board before the first move: handicap stones and
+    // setup stones (from `loadsgf`, `gogui-setup`, `set_position`).
+    let start = game.start_board();
     if !game.handicap().is_empty() {
-        s.push_str(&format!("HA[{}]AB", game.handicap().len()));
-        for &p in game.handicap() {
-            s.push_str(&format!("[{}]", sgf_point(p, n)));
+        s.push_str(&format!("HA[{}]", game.handicap().len()));
+    }
+    let mut setup = false;
+    for c in [Color::Black, Color::White] {
+        let stones = start.stones(c);
+        if !stones.is_empty() {
+            setup = true;
+            s.push_str(if c == Color::Black { "AB" } else { "AW" });
+            for p in stones {
+                s.push_str(&format!("[{}]", sgf_point(p, n)));
+            }
         }
+    }
+    // Who moves first from a set-up position: after handicap stones SGF
+    // already implies White, anything else is said with PL.
+    let first = game
+        .moves()
+        .first()
+        .map(|m| m.color)
+        .unwrap_or(game.to_move());
+    let pure_handicap = game.handicap().len() == start.stones(Color::Black).len()
+        && start.stones(Color::White).is_empty()
+        && first == Color::White;
+    if setup && !pure_handicap {
+        s.push_str(&format!("PL[{}]", first.letter()));
     }
     for m in game.moves() {
         let v = match m.mv {
@@ -326,7 +365,8 @@ mod tests {
             Some(Color::White)
         );
         // Loading up to move 2 stops before B ec.
-        let (g2, next2) = load(&rec, Some(2), KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        let (g2, next2) =
+            load(&rec, Some(Upto::Number(2)), KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((g2.moves().len(), next2), (1, Color::Black));
         // Round trip.
         let again = write(&g, None);
@@ -346,7 +386,9 @@ mod tests {
                 .map(|_| alphabet[rng.below(alphabet.len())])
                 .collect();
             if let Ok(rec) = parse(&s) {
-                let _ = load(&rec, Some(rng.below(5)), KoRule::Positional);
+                let _ = load(&rec, Some(Upto::Number(rng.below(5))), KoRule::Positional);
+                let at = Point::from_xy(rng.below(9), rng.below(9));
+                let _ = load(&rec, Some(Upto::Vertex(at)), KoRule::Positional);
             }
         }
     }

@@ -9,7 +9,6 @@ pub mod perft;
 pub mod puzzles;
 pub mod renju;
 pub mod search;
-pub mod session;
 pub mod threat;
 
 pub use board::{Board, Cell, Color, MoveError, Outcome, Point, Rule, Sq, WinReason};

@@ -5,6 +5,10 @@
 //! the command name, [`Response`] prints `=id result\n\n` / `?id error\n\n`.
 //! Controller side: [`Command::to_line`] prints a command and
 //! [`ResponseReader`] reassembles an engine's reply from its lines.
+//!
+//! [`Request`] names the commands a controller (the arena) sends with typed
+//! arguments; it prints to, and parses back from, the same [`Command`]
+//! line the engine reads, so both sides share one definition.
 
 use std::fmt;
 
@@ -143,7 +147,10 @@ impl fmt::Display for Response {
 }
 
 /// Controller side: collects an engine's output lines into responses.
-#[derive(Default)]
+/// Lines before a response's first line (banners, stray blank lines) are
+/// skipped, as GoGui does; the controller's pre-processing (control
+/// characters dropped, HT read as a space) is applied to every line.
+#[derive(Debug, Default)]
 pub struct ResponseReader {
     current: Option<Response>,
 }
@@ -153,9 +160,8 @@ impl ResponseReader {
         Self::default()
     }
 
-    /// Feeds one output line; returns a response when it is complete.
-    /// Lines before a response's first line (stray blank lines) are skipped.
-    pub fn feed(&mut self, raw: &str) -> Result<Option<Response>, String> {
+    /// Feeds one output line; returns the response this line completes.
+    pub fn feed(&mut self, raw: &str) -> Option<Response> {
         let line: String = raw
             .chars()
             .filter(|&c| c == '\t' || !c.is_control())
@@ -163,38 +169,195 @@ impl ResponseReader {
             .collect();
         match &mut self.current {
             None => {
-                if line.trim().is_empty() {
-                    return Ok(None);
-                }
-                let ok = match line.as_bytes()[0] {
-                    b'=' => true,
-                    b'?' => false,
-                    _ => return Err(format!("not a GTP response: '{line}'")),
+                let ok = match line.chars().next() {
+                    Some('=') => true,
+                    Some('?') => false,
+                    _ => return None,
                 };
                 let rest = &line[1..];
-                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                let id = if digits.is_empty() {
-                    None
-                } else {
-                    digits.parse().ok()
-                };
-                let text = rest[digits.len()..].trim_start().to_string();
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                // An id too long for u64 keeps what fits, as Command::parse.
+                let id = (digits > 0).then(|| rest[..digits].parse().unwrap_or(u64::MAX));
+                let text = rest[digits..].trim().to_string();
                 self.current = Some(Response { ok, id, text });
-                Ok(None)
+                None
             }
             Some(resp) => {
                 if line.trim().is_empty() {
-                    Ok(self.current.take())
+                    let mut done = self.current.take()?;
+                    done.text = done.text.trim().to_string();
+                    Some(done)
                 } else {
-                    if !resp.text.is_empty() {
-                        resp.text.push('\n');
-                    }
-                    resp.text.push_str(&line);
-                    Ok(None)
+                    // Trailing blanks go, as they do on the first line
+                    // (printing a response cannot keep them there).
+                    resp.text.push('\n');
+                    resp.text.push_str(line.trim_end());
+                    None
                 }
             }
         }
     }
+}
+
+/// A colour as GTP writes it (`b`, `w`); read in any of GTP's spellings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn parse(s: &str) -> Option<Color> {
+        match s.to_ascii_lowercase().as_str() {
+            "b" | "black" => Some(Color::Black),
+            "w" | "white" => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "b",
+            Color::White => "w",
+        })
+    }
+}
+
+/// The commands a controller sends, with typed arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    ProtocolVersion,
+    Name,
+    Version,
+    BoardSize(u32),
+    ClearBoard,
+    Komi(f64),
+    /// Vertices like `D4` or `pass`.
+    Play {
+        color: Color,
+        vertex: String,
+    },
+    GenMove(Color),
+    /// Canadian byo-yomi in seconds; `byo_stones = 0` means no byo-yomi.
+    TimeSettings {
+        main_s: u64,
+        byo_s: u64,
+        byo_stones: u32,
+    },
+    TimeLeft {
+        color: Color,
+        seconds: u64,
+        stones: u32,
+    },
+    FinalScore,
+    FinalStatusList(String),
+    /// Any other command line (the config's init strings), as written.
+    Raw(String),
+    Quit,
+}
+
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Request::ProtocolVersion => f.write_str("protocol_version"),
+            Request::Name => f.write_str("name"),
+            Request::Version => f.write_str("version"),
+            Request::BoardSize(n) => write!(f, "boardsize {n}"),
+            Request::ClearBoard => f.write_str("clear_board"),
+            Request::Komi(k) => write!(f, "komi {k}"),
+            Request::Play { color, vertex } => write!(f, "play {color} {vertex}"),
+            Request::GenMove(c) => write!(f, "genmove {c}"),
+            Request::TimeSettings {
+                main_s,
+                byo_s,
+                byo_stones,
+            } => write!(f, "time_settings {main_s} {byo_s} {byo_stones}"),
+            Request::TimeLeft {
+                color,
+                seconds,
+                stones,
+            } => write!(f, "time_left {color} {seconds} {stones}"),
+            Request::FinalScore => f.write_str("final_score"),
+            Request::FinalStatusList(s) => write!(f, "final_status_list {s}"),
+            Request::Raw(s) => f.write_str(s),
+            Request::Quit => f.write_str("quit"),
+        }
+    }
+}
+
+impl Request {
+    /// Reads a command line's typed form (the id is not part of it); a
+    /// command this type does not name, or one whose arguments do not fit,
+    /// is `Raw`, the whole line with its id: a name of digits only (`8`)
+    /// would read back as an id without it.
+    pub fn parse(cmd: &Command) -> Request {
+        let a: Vec<&str> = cmd.args.iter().map(String::as_str).collect();
+        let num = |i: usize| a.get(i).and_then(|v| v.parse::<u64>().ok());
+        let typed = match (cmd.name.as_str(), a.len()) {
+            ("protocol_version", 0) => Some(Request::ProtocolVersion),
+            ("name", 0) => Some(Request::Name),
+            ("version", 0) => Some(Request::Version),
+            ("clear_board", 0) => Some(Request::ClearBoard),
+            ("final_score", 0) => Some(Request::FinalScore),
+            ("quit", 0) => Some(Request::Quit),
+            ("boardsize", 1) => a[0].parse().ok().map(Request::BoardSize),
+            ("komi", 1) => a[0]
+                .parse::<f64>()
+                .ok()
+                .filter(|k| k.is_finite())
+                .map(Request::Komi),
+            ("play", 2) => Color::parse(a[0]).map(|color| Request::Play {
+                color,
+                vertex: a[1].to_string(),
+            }),
+            ("genmove", 1) => Color::parse(a[0]).map(Request::GenMove),
+            ("time_settings", 3) => match (num(0), num(1), num(2)) {
+                (Some(main_s), Some(byo_s), Some(stones)) => {
+                    u32::try_from(stones)
+                        .ok()
+                        .map(|byo_stones| Request::TimeSettings {
+                            main_s,
+                            byo_s,
+                            byo_stones,
+                        })
+                }
+                _ => None,
+            },
+            ("time_left", 3) => match (Color::parse(a[0]), num(1), num(2)) {
+                (Some(color), Some(seconds), Some(stones)) => {
+                    u32::try_from(stones).ok().map(|stones| Request::TimeLeft {
+                        color,
+                        seconds,
+                        stones,
+                    })
+                }
+                _ => None,
+            },
+            ("final_status_list", 1) => Some(Request::FinalStatusList(a[0].to_string())),
+            _ => None,
+        };
+        typed.unwrap_or_else(|| Request::Raw(cmd.to_line()))
+    }
+}
+
+/// Parses a `final_score` answer (`B+3.5`, `W+0.5`, `0`) into Black's
+/// margin (negative when White leads).
+pub fn parse_final_score(text: &str) -> Option<f64> {
+    let t = text.trim();
+    if t == "0" {
+        return Some(0.0);
+    }
+    let (sign, rest) = match t.get(..2) {
+        Some("B+") | Some("b+") => (1.0, &t[2..]),
+        Some("W+") | Some("w+") => (-1.0, &t[2..]),
+        _ => return None,
+    };
+    rest.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .map(|v| sign * v)
 }
 
 #[cfg(test)]
@@ -247,14 +410,83 @@ mod tests {
             "?9 a\nb\n\n"
         );
         let mut rd = ResponseReader::new();
-        let mut got = None;
-        for l in ["", "=3 A1", "B2", ""] {
-            if let Some(r) = rd.feed(l).unwrap_or(None) {
-                got = Some(r);
-            }
+        let got: Vec<Response> = ["GNU Go banner", "", "=3 A1", "B2", ""]
+            .iter()
+            .filter_map(|l| rd.feed(l))
+            .collect();
+        assert_eq!(got, [Response::success(Some(3), "A1\nB2")]);
+        assert_eq!(rd.feed("? illegal move"), None);
+        assert_eq!(rd.feed("\r"), Some(Response::failure(None, "illegal move")));
+    }
+
+    /// Reads back what a printed response says.
+    fn read_back(r: &Response) -> Vec<Response> {
+        let mut rd = ResponseReader::new();
+        r.to_string().lines().filter_map(|l| rd.feed(l)).collect()
+    }
+
+    #[test]
+    fn round_trips_both_ways() {
+        // Engine side prints, controller side reads.
+        for r in [
+            Response::success(Some(3), "C3"),
+            Response::success(None, ""),
+            Response::failure(Some(u64::MAX), "illegal move"),
+            Response::success(Some(0), "A1 B2\nC3\n= not a head"),
+            Response::success(None, "+---+\n  | X |"),
+        ] {
+            assert_eq!(read_back(&r), std::slice::from_ref(&r));
         }
-        assert_eq!(got, Some(Response::success(Some(3), "A1\nB2")));
-        assert!(rd.feed("garbage").is_err());
+        // Controller side prints, engine side reads.
+        let requests = [
+            Request::ProtocolVersion,
+            Request::Name,
+            Request::Version,
+            Request::BoardSize(19),
+            Request::ClearBoard,
+            Request::Komi(-3.5),
+            Request::Play {
+                color: Color::White,
+                vertex: "Q16".into(),
+            },
+            Request::GenMove(Color::Black),
+            Request::TimeSettings {
+                main_s: 60,
+                byo_s: 30,
+                byo_stones: 25,
+            },
+            Request::TimeLeft {
+                color: Color::Black,
+                seconds: 12,
+                stones: 0,
+            },
+            Request::FinalScore,
+            Request::FinalStatusList("dead".into()),
+            Request::Raw("kgs-time_settings byoyomi 60 10 3".into()),
+            Request::Quit,
+        ];
+        for r in requests {
+            let line = preprocess(&r.to_string()).unwrap_or_default();
+            let cmd = Command::parse(&line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(Request::parse(&cmd), r);
+            let with_id = Command {
+                id: Some(7),
+                ..cmd.clone()
+            };
+            assert_eq!(Command::parse(&with_id.to_line()), Some(with_id));
+        }
+        // Arguments that do not fit the typed form stay as written.
+        let cmd = Command::parse("4 genmove purple").unwrap_or_else(|| panic!("parse"));
+        assert_eq!(
+            Request::parse(&cmd),
+            Request::Raw("4 genmove purple".into())
+        );
+        let cmd = Command::parse("8 8").unwrap_or_else(|| panic!("parse"));
+        assert_eq!(Request::parse(&cmd), Request::Raw("8 8".into()));
+        assert_eq!(parse_final_score("B+3.5"), Some(3.5));
+        assert_eq!(parse_final_score("W+0.5"), Some(-0.5));
+        assert_eq!(parse_final_score("0"), Some(0.0));
+        assert_eq!(parse_final_score("B+inf"), None);
     }
 
     #[test]
@@ -275,10 +507,13 @@ mod tests {
                 assert!(!p.contains('#') && !p.contains('\t') && !p.trim().is_empty());
                 if let Some(c) = Command::parse(&p) {
                     assert!(!c.name.is_empty());
+                    let _ = Request::parse(&c).to_string();
                     let _ = Response::success(c.id, c.name).to_string();
                 }
             }
-            let _ = ResponseReader::new().feed(&line);
+            let mut rd = ResponseReader::new();
+            let _ = rd.feed(&line);
+            let _ = rd.feed(&line);
         }
     }
 }

@@ -7,29 +7,45 @@ use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Thought};
 use crate::process::Transcript;
 use crate::record::GameSetup;
 use std::time::Instant;
-use tengen_protocol::host::agi::{parse_reply, Command, Reply};
+use tengen_protocol::agi::{parse_message, Best, Command, GoTime, Message, Pt};
 
 pub struct AgiPlayer {
     conn: Conn,
     started_once: bool,
 }
 
-/// Gomocup `x,y` (the arena's wire form) to AGI's two hex digits.
-fn to_agi(xy: &str) -> Option<String> {
+/// Gomocup `x,y` (the arena's wire form) to an AGI point.
+fn to_agi(xy: &str) -> Option<Pt> {
     let (x, y) = xy.split_once(',')?;
-    let (x, y): (u32, u32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    (x < 15 && y < 15).then(|| format!("{:X}{:X}", y, x + 1))
+    let (x, y): (u8, u8) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    (x < 15 && y < 15).then_some(Pt { row: y, col: x + 1 })
 }
 
-/// AGI point back to `x,y`; `None` for anything else.
-fn from_agi(p: &str) -> Option<String> {
-    let b = p.as_bytes();
-    if b.len() != 2 {
-        return None;
+/// An AGI point back to `x,y`.
+fn from_agi(p: Pt) -> String {
+    format!("{},{}", p.col - 1, p.row)
+}
+
+/// What a `BESTMOVE` line asks for: a point (as `x,y`, or the line's own
+/// word when it is no single point, for the referee to rule illegal and
+/// say why), or the colour swap (`None`). Other lines: not an answer.
+fn best_move(line: &str) -> Option<Option<String>> {
+    match parse_message(line) {
+        Ok(Message::BestMove {
+            best: Best::Change, ..
+        }) => Some(None),
+        Ok(Message::BestMove {
+            best: Best::Points(p),
+            ..
+        }) if p.len() == 1 => Some(Some(from_agi(p[0]))),
+        _ => {
+            let mut words = line.split_whitespace();
+            let first = words.next()?;
+            first
+                .eq_ignore_ascii_case("BESTMOVE")
+                .then(|| Some(words.next().unwrap_or("").to_string()))
+        }
     }
-    let row = (b[0] as char).to_digit(16)?;
-    let col = (b[1] as char).to_digit(16)?;
-    (row <= 14 && (1..=15).contains(&col)).then(|| format!("{},{}", col - 1, row))
 }
 
 impl AgiPlayer {
@@ -47,7 +63,7 @@ impl AgiPlayer {
         let deadline = Instant::now() + self.conn.cfg.handshake_timeout;
         self.conn
             .wait_for(deadline, |l| {
-                matches!(parse_reply(l), Reply::ReadyOk).then_some(())
+                matches!(parse_message(l), Ok(Message::ReadyOk)).then_some(())
             })
             .map(|_| ())
             .map_err(|e| format!("no READYOK: {}", fault_text(&e)))
@@ -75,7 +91,7 @@ impl Player for AgiPlayer {
             let deadline = Instant::now() + self.conn.cfg.handshake_timeout;
             self.conn
                 .wait_for(deadline, |l| {
-                    matches!(parse_reply(l), Reply::AgiOk).then_some(())
+                    matches!(parse_message(l), Ok(Message::AgiOk)).then_some(())
                 })
                 .map_err(|e| format!("no AGIOK: {}", fault_text(&e)))?;
             let lines: Vec<String> = self.conn.cfg.init.clone();
@@ -84,13 +100,13 @@ impl Player for AgiPlayer {
             }
         }
         // Rule 4 (renju) is the only one with forbidden points.
-        let word = if setup.rule == Some(4) {
-            "FORBIDDEN"
-        } else {
-            "UNFORBIDDEN"
+        let rule = Command::SetRule {
+            forbidden: Some(setup.rule == Some(4)),
+            swap: None,
+            fifth: None,
         };
         self.conn
-            .send(&Command::SetRule(vec![word.into()]).to_string())
+            .send(&rule.to_string())
             .map_err(|e| fault_text(&e))?;
         self.sync()
     }
@@ -99,34 +115,31 @@ impl Player for AgiPlayer {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
-        let moves: Option<Vec<String>> = req.moves.iter().map(|m| to_agi(m)).collect();
+        let moves: Option<Vec<Pt>> = req.moves.iter().map(|m| to_agi(m)).collect();
         let moves = moves.ok_or_else(|| Fault::Protocol("a move is off the 15x15 board".into()))?;
-        self.conn.send(&Command::Position { moves }.to_string())?;
+        let position = Command::Position {
+            statu: Vec::new(),
+            moves,
+        };
+        self.conn.send(&position.to_string())?;
         let me = req.clocks[req.to_move.index()];
         let time = me
             .movetime_ms
             .unwrap_or(me.left_ms + me.byoyomi_ms.unwrap_or(0));
         let sent = self.conn.send(
             &Command::Go {
-                time_ms: Some(time),
+                search: Vec::new(),
+                ponder: false,
+                time: Some(GoTime::Remaining(time)),
             }
             .to_string(),
         )?;
-        let result = self
-            .conn
-            .wait_for(sent + req.timeout, |l| match parse_reply(l) {
-                Reply::BestMove(p) => Some(Some(p)),
-                Reply::Change => Some(None),
-                _ => None,
-            });
+        let result = self.conn.wait_for(sent + req.timeout, best_move);
         match result {
             Ok((Some(p), at)) => {
                 let elapsed = at.saturating_duration_since(sent);
-                // An unreadable point is passed on as is: the referee
-                // rules it illegal and says why.
-                let mv = from_agi(&p).unwrap_or(p);
                 Ok(Thought {
-                    answer: Answer::Move(mv),
+                    answer: Answer::Move(p),
                     elapsed,
                     score: None,
                     depth: None,
@@ -162,13 +175,20 @@ mod tests {
 
     #[test]
     fn points_convert_both_ways() {
-        assert_eq!(to_agi("7,7").as_deref(), Some("78"));
-        assert_eq!(to_agi("0,0").as_deref(), Some("01"));
-        assert_eq!(to_agi("14,14").as_deref(), Some("EF"));
-        assert_eq!(to_agi("15,0"), None);
-        assert_eq!(from_agi("78").as_deref(), Some("7,7"));
-        assert_eq!(from_agi("EF").as_deref(), Some("14,14"));
-        assert_eq!(from_agi("00"), None);
-        assert_eq!(from_agi("F1"), None);
+        let hex = |xy: &str| to_agi(xy).map(|p| p.to_string());
+        assert_eq!(hex("7,7").as_deref(), Some("78"));
+        assert_eq!(hex("0,0").as_deref(), Some("01"));
+        assert_eq!(hex("14,14").as_deref(), Some("EF"));
+        assert_eq!(hex("15,0"), None);
+        assert_eq!(best_move("BESTMOVE 78"), Some(Some("7,7".into())));
+        assert_eq!(
+            best_move("bestmove EF ponder 78"),
+            Some(Some("14,14".into()))
+        );
+        assert_eq!(best_move("BESTMOVE CHANGE"), Some(None));
+        // Not a point: handed on for the referee to refuse.
+        assert_eq!(best_move("BESTMOVE F1"), Some(Some("F1".into())));
+        assert_eq!(best_move("BESTMOVE 00"), Some(Some("00".into())));
+        assert_eq!(best_move("INFO DEPTH 3"), None);
     }
 }

@@ -8,7 +8,7 @@ use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Swap2Answer,
 use crate::process::Transcript;
 use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
-use tengen_protocol::host::gomocup::{parse_reply, Command, Owner, Point, Reply};
+use tengen_protocol::gomocup::{parse_reply, parse_xy, Command, Reply, Xy};
 
 /// How late a swap2 answer may come after its turn time.
 const SWAP2_GRACE: Duration = Duration::from_secs(10);
@@ -35,8 +35,8 @@ impl GomocupPlayer {
     fn expect_ok(&mut self, what: &str) -> Result<(), String> {
         let deadline = Instant::now() + self.conn.cfg.handshake_timeout;
         let reply = self.conn.wait_for(deadline, |l| match parse_reply(l) {
-            Reply::Ok => Some(Ok(())),
-            Reply::Error(e) | Reply::Unknown(e) => Some(Err(e)),
+            Ok(Reply::Ok) => Some(Ok(())),
+            Ok(Reply::Error(e)) | Ok(Reply::Unknown(e)) => Some(Err(e)),
             _ => None,
         });
         match reply {
@@ -56,31 +56,13 @@ impl GomocupPlayer {
             .cfg
             .options
             .iter()
-            .map(|(k, v)| {
-                Command::Info {
-                    key: k.clone(),
-                    value: v.clone(),
-                }
-                .to_string()
-            })
+            .map(|(k, v)| Command::Info(k.clone(), v.clone()).to_string())
             .collect();
         lines.extend(self.conn.cfg.init.iter().cloned());
         if let Some(rule) = setup.rule {
-            lines.push(
-                Command::Info {
-                    key: "rule".into(),
-                    value: rule.to_string(),
-                }
-                .to_string(),
-            );
+            lines.push(Command::Info("rule".into(), rule.to_string()).to_string());
         }
-        lines.push(
-            Command::Info {
-                key: "game_type".into(),
-                value: "1".into(),
-            }
-            .to_string(),
-        );
+        lines.push(Command::Info("game_type".into(), "1".into()).to_string());
         for line in lines {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
         }
@@ -89,8 +71,8 @@ impl GomocupPlayer {
     }
 }
 
-fn point(wire: &str) -> Option<Point> {
-    Point::parse(wire)
+fn point(wire: &str) -> Option<Xy> {
+    parse_xy(wire).ok()
 }
 
 impl GomocupPlayer {
@@ -114,13 +96,8 @@ impl GomocupPlayer {
             info.push(("time_left", me.left_ms + me.byoyomi_ms.unwrap_or(0)));
         }
         for (k, v) in info {
-            self.conn.send(
-                &Command::Info {
-                    key: k.into(),
-                    value: v.to_string(),
-                }
-                .to_string(),
-            )?;
+            self.conn
+                .send(&Command::Info(k.into(), v.to_string()).to_string())?;
         }
         let n = self.seen.len();
         let in_step = n <= req.moves.len() && req.moves[..n] == self.seen[..];
@@ -143,11 +120,8 @@ impl GomocupPlayer {
                 };
                 stones.push((
                     p,
-                    if side == req.to_move {
-                        Owner::Own
-                    } else {
-                        Owner::Opponent
-                    },
+                    // BOARD's field: 1 the brain's own stone, 2 the opponent's.
+                    if side == req.to_move { 1 } else { 2 },
                 ));
             }
             Command::Board(stones)
@@ -157,8 +131,8 @@ impl GomocupPlayer {
         let result = self
             .conn
             .wait_for(sent + req.timeout, |l| match parse_reply(l) {
-                Reply::Move(p) | Reply::Suggest(p) => Some(Ok(p)),
-                Reply::Error(e) | Reply::Unknown(e) => Some(Err(e)),
+                Ok(Reply::Move(p)) | Ok(Reply::Suggest(p)) => Some(Ok(p)),
+                Ok(Reply::Error(e)) | Ok(Reply::Unknown(e)) => Some(Err(e)),
                 _ => None,
             });
         match result {
@@ -220,43 +194,37 @@ impl Player for GomocupPlayer {
     ) -> Result<Swap2Answer, String> {
         self.new_game(setup)?;
         let turn_ms = u64::try_from(turn.as_millis()).unwrap_or(u64::MAX);
-        let mut lines = vec![
-            Command::Info {
-                key: "timeout_turn".into(),
-                value: turn_ms.to_string(),
-            }
-            .to_string(),
-            "SWAP2BOARD".to_string(),
+        let board: Vec<Xy> = stones
+            .iter()
+            .map(|w| point(w).ok_or_else(|| format!("'{w}' is not a point")))
+            .collect::<Result<_, _>>()?;
+        let lines = [
+            Command::Info("timeout_turn".into(), turn_ms.to_string()),
+            Command::Swap2Board(board),
         ];
-        lines.extend(stones.iter().cloned());
-        lines.push("DONE".into());
         let mut sent = Instant::now();
         for line in &lines {
-            sent = self.conn.send(line).map_err(|e| fault_text(&e))?;
+            sent = self
+                .conn
+                .send(&line.to_string())
+                .map_err(|e| fault_text(&e))?;
         }
         // One line answers: SWAP, or the stones as `x,y x,y ...`. The
         // opening is off the clock; a late answer is still a fault.
         let reply = self.conn.wait_for(sent + turn + SWAP2_GRACE, |l| {
-            let t = l.trim();
-            let word = t
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .to_ascii_uppercase();
-            match word.as_str() {
-                "" | "MESSAGE" | "DEBUG" | "OK" => None,
-                "SWAP" => Some(Ok(Swap2Answer::Swap)),
-                "ERROR" | "UNKNOWN" => Some(Err(format!("it answered '{t}'"))),
-                _ => Some(
-                    t.split_whitespace()
-                        .map(|w| {
-                            point(w)
-                                .map(|p| format!("{},{}", p.x, p.y))
-                                .ok_or_else(|| format!("'{w}' is not a point"))
-                        })
-                        .collect::<Result<Vec<_>, _>>()
-                        .map(Swap2Answer::Stones),
-                ),
+            if l.trim().is_empty() {
+                return None;
+            }
+            let stones = |p: Vec<Xy>| Swap2Answer::Stones(p.iter().map(Xy::to_string).collect());
+            match parse_reply(l) {
+                Ok(Reply::Message(_) | Reply::Debug(_) | Reply::Ok | Reply::About(_)) => None,
+                Ok(Reply::Swap) => Some(Ok(Swap2Answer::Swap)),
+                Ok(Reply::Error(_) | Reply::Unknown(_)) => {
+                    Some(Err(format!("it answered '{}'", l.trim())))
+                }
+                Ok(Reply::Points(p)) => Some(Ok(stones(p))),
+                Ok(Reply::Move(p) | Reply::Suggest(p)) => Some(Ok(stones(vec![p]))),
+                Err(e) => Some(Err(e)),
             }
         });
         match reply {

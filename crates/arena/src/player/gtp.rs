@@ -8,7 +8,7 @@ use crate::clock::Overtime;
 use crate::process::Transcript;
 use crate::record::{GameSetup, Side};
 use std::time::{Duration, Instant};
-use tengen_protocol::host::gtp::{Color, Command, Response, ResponseReader};
+use tengen_protocol::gtp::{Color, Request, Response, ResponseReader};
 
 pub struct GtpPlayer {
     conn: Conn,
@@ -59,7 +59,7 @@ impl GtpPlayer {
 
     fn handshake(&mut self) -> Result<(), String> {
         self.conn.spawn()?;
-        self.must(&Command::ProtocolVersion.to_string())?;
+        self.must(&Request::ProtocolVersion.to_string())?;
         let mut lines: Vec<String> = self
             .conn
             .cfg
@@ -101,7 +101,7 @@ impl GtpPlayer {
         let timeout = self.conn.cfg.handshake_timeout;
         let in_sync = self.seen.len() <= moves.len() && moves[..self.seen.len()] == self.seen[..];
         if !in_sync {
-            let (r, ..) = self.ask(&Command::ClearBoard.to_string(), timeout)?;
+            let (r, ..) = self.ask(&Request::ClearBoard.to_string(), timeout)?;
             if !r.ok {
                 return Err(Fault::Protocol(format!("clear_board failed: {}", r.text)));
             }
@@ -113,7 +113,7 @@ impl GtpPlayer {
             } else {
                 Side::Second
             };
-            let cmd = Command::Play {
+            let cmd = Request::Play {
                 color: color(side),
                 vertex: mv.clone(),
             };
@@ -133,7 +133,7 @@ impl GtpPlayer {
         self.sync(moves)?;
         // Scoring is not on the clock; a slow engine still gets a bound.
         let timeout = self.conn.cfg.handshake_timeout.max(Duration::from_secs(30));
-        let cmd = Command::FinalStatusList("dead".into()).to_string();
+        let cmd = Request::FinalStatusList("dead".into()).to_string();
         let (r, ..) = self.ask(&cmd, timeout)?;
         Ok(r.ok.then(|| r.text.split_whitespace().map(str::to_string).collect()))
     }
@@ -146,7 +146,7 @@ impl GtpPlayer {
         let timeout = self.conn.cfg.handshake_timeout;
         let me = req.clocks[req.to_move.index()];
         if me.left_ms > 0 || me.byoyomi_ms.is_some() || me.movestogo.is_some() {
-            let cmd = Command::TimeLeft {
+            let cmd = Request::TimeLeft {
                 color: color(req.to_move),
                 seconds: me.left_ms / 1000,
                 stones: if me.movestogo.is_some() {
@@ -160,7 +160,7 @@ impl GtpPlayer {
         let genmove = if req.cleanup && self.knows_cleanup {
             format!("kgs-genmove_cleanup {}", color(req.to_move))
         } else {
-            Command::GenMove(color(req.to_move)).to_string()
+            Request::GenMove(color(req.to_move)).to_string()
         };
         match self.ask(&genmove, req.timeout) {
             Ok((r, sent, at)) => {
@@ -205,33 +205,33 @@ impl Player for GtpPlayer {
             self.started_once = true;
             self.handshake()?;
         }
-        self.must(&Command::BoardSize(setup.board_size.unwrap_or(19)).to_string())?;
-        self.must(&Command::ClearBoard.to_string())?;
+        self.must(&Request::BoardSize(setup.board_size.unwrap_or(19)).to_string())?;
+        self.must(&Request::ClearBoard.to_string())?;
         self.seen.clear();
-        self.must(&Command::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
+        self.must(&Request::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
         if let Some(tc) = setup.time_settings {
             let secs = |ms: u64| ms.div_ceil(1000);
             let cmd = match tc.overtime {
                 // A fixed time per move is a Canadian period of one stone
                 // with no main time.
-                _ if tc.movetime_ms.is_some() => Command::TimeSettings {
+                _ if tc.movetime_ms.is_some() => Request::TimeSettings {
                     main_s: 0,
                     byo_s: (tc.movetime_ms.unwrap_or(1000) / 1000).max(1),
                     byo_stones: 1,
                 },
-                Overtime::Canadian { period_ms, stones } => Command::TimeSettings {
+                Overtime::Canadian { period_ms, stones } => Request::TimeSettings {
                     main_s: secs(tc.base_ms),
                     byo_s: secs(period_ms),
                     byo_stones: stones,
                 },
                 // GTP has no Japanese byo-yomi: one stone per period is the
                 // Canadian equivalent of a single period.
-                Overtime::Japanese { period_ms, .. } => Command::TimeSettings {
+                Overtime::Japanese { period_ms, .. } => Request::TimeSettings {
                     main_s: secs(tc.base_ms),
                     byo_s: secs(period_ms),
                     byo_stones: 1,
                 },
-                Overtime::None => Command::TimeSettings {
+                Overtime::None => Request::TimeSettings {
                     main_s: secs(tc.base_ms),
                     byo_s: 0,
                     byo_stones: 0,

@@ -6,9 +6,6 @@
 //! crates. Parsers never fail on garbage: an unrecognised line becomes
 //! `Other`, so one stray line from an engine never ends a match.
 
-pub mod agi;
-pub mod gomocup;
-pub mod gtp;
 pub mod ucci;
 pub mod uci;
 pub mod usi;
