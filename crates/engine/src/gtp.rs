@@ -16,7 +16,9 @@ use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
-use tengen_core::{TimeControl, TimeManager};
+use tengen_core::clock::{Clock, Control, Overtime};
+use tengen_core::timeman::GO;
+use tengen_core::TimeManager;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
 use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
 use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
@@ -114,68 +116,6 @@ fn syntax() -> Fail {
     "syntax error".into()
 }
 
-/// One player's clock as GTP reports it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Clock {
-    /// Seconds left in the current period (main time or byo-yomi).
-    left: f64,
-    /// 0 in main time, else stones (Canadian) or periods (Japanese) left.
-    stones: u32,
-    known: bool,
-}
-
-impl Clock {
-    /// Charges `used` seconds the way the game's clock would, so a
-    /// controller that never sends `time_left` still gets a fresh period
-    /// when one starts (Canadian stones played, Japanese period kept).
-    fn spend(&mut self, used: f64, st: &Settings) {
-        match st.kind {
-            TimeKind::None => {}
-            TimeKind::Absolute => self.left = (self.left - used).max(0.0),
-            TimeKind::Canadian | TimeKind::Japanese if self.stones == 0 => {
-                // Main time; running past it starts the first period.
-                self.left -= used;
-                if self.left <= 0.0 {
-                    self.left = (st.period + self.left).max(0.0);
-                    self.stones = st.stones.max(1);
-                }
-            }
-            TimeKind::Canadian => {
-                self.left = (self.left - used).max(0.0);
-                self.stones -= 1;
-                if self.stones == 0 {
-                    self.left = st.period;
-                    self.stones = st.stones.max(1);
-                }
-            }
-            TimeKind::Japanese => {
-                // Each whole period overrun costs one period.
-                let lost = if st.period > 0.0 {
-                    (used / st.period).floor() as u32
-                } else {
-                    0
-                };
-                self.stones = self.stones.saturating_sub(lost).max(1);
-                self.left = st.period;
-            }
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum TimeKind {
-    None,
-    Absolute,
-    Canadian,
-    Japanese,
-}
-
-struct Settings {
-    kind: TimeKind,
-    period: f64,
-    stones: u32,
-}
-
 /// How genmove-like commands search and report.
 #[derive(Clone)]
 struct Stream {
@@ -190,8 +130,10 @@ struct Session {
     searcher: Searcher,
     threads: usize,
     level: u32,
-    settings: Settings,
-    clocks: [Clock; 2],
+    /// Each player's clock under the game's time settings (the shared
+    /// model in `tengen_core::clock`); `None` while no limit is set, when
+    /// moves are budgeted by level.
+    clocks: [Option<Clock>; 2],
     out: Output,
     /// Dead stones estimated for the current position (hash, list).
     dead_cache: Option<(u64, usize, Status, Analysis)>,
@@ -208,29 +150,8 @@ struct Session {
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8);
-    let mut s = Session {
-        game: Game::new(19, 7.5),
-        searcher: Searcher::default(),
-        threads,
-        level: 5,
-        settings: Settings {
-            kind: TimeKind::None,
-            period: 0.0,
-            stones: 0,
-        },
-        clocks: [Clock::default(); 2],
-        out: out.clone(),
-        dead_cache: None,
-        started: Instant::now(),
-        input,
-        pending: start.first.into_iter().collect(),
-        setup_undo: Vec::new(),
-        fixed_playouts: None,
-    };
+    let mut s = Session::new(input, out.clone());
+    s.pending.extend(start.first);
     loop {
         let raw = match s.pending.pop_front() {
             Some(l) => l,
@@ -310,6 +231,27 @@ fn join_points(v: &[Point]) -> String {
 }
 
 impl Session {
+    fn new(input: Receiver<String>, out: Output) -> Session {
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(8);
+        Session {
+            game: Game::new(19, 7.5),
+            searcher: Searcher::default(),
+            threads,
+            level: 5,
+            clocks: [None, None],
+            out,
+            dead_cache: None,
+            started: Instant::now(),
+            input,
+            pending: VecDeque::new(),
+            setup_undo: Vec::new(),
+            fixed_playouts: None,
+        }
+    }
+
     fn point(&self, s: Option<&String>) -> Result<Point, Fail> {
         match s.and_then(|v| parse_vertex(v, self.game.size())) {
             Some(Move::Play(p)) => Ok(p),
@@ -799,14 +741,8 @@ impl Session {
         let main: u64 = parse_int(a.first())?;
         let period: u64 = parse_int(a.get(1))?;
         let stones: u32 = parse_int(a.get(2))?;
-        let kind = if period == 0 {
-            TimeKind::Absolute
-        } else if stones == 0 {
-            TimeKind::None
-        } else {
-            TimeKind::Canadian
-        };
-        self.set_time(kind, main as f64, period as f64, stones);
+        let secs = Duration::from_secs;
+        self.set_control(Control::gtp(secs(main), secs(period), stones));
         Ok(String::new())
     }
 
@@ -815,50 +751,26 @@ impl Session {
             .first()
             .map(|s| s.to_ascii_lowercase())
             .ok_or_else(syntax)?;
-        let num = |i: usize| -> Result<u64, Fail> { parse_int(a.get(i)) };
-        match kind.as_str() {
-            "none" => self.set_time(TimeKind::None, 0.0, 0.0, 0),
-            "absolute" => self.set_time(TimeKind::Absolute, num(1)? as f64, 0.0, 0),
-            "canadian" => {
-                let stones = num(3)? as u32;
-                let k = if stones == 0 {
-                    TimeKind::None
-                } else {
-                    TimeKind::Canadian
-                };
-                self.set_time(k, num(1)? as f64, num(2)? as f64, stones)
-            }
-            "byoyomi" => self.set_time(
-                TimeKind::Japanese,
-                num(1)? as f64,
-                num(2)? as f64,
-                num(3)? as u32,
-            ),
+        let secs =
+            |i: usize| -> Result<Duration, Fail> { parse_int(a.get(i)).map(Duration::from_secs) };
+        let control = match kind.as_str() {
+            "none" => None,
+            "absolute" => Some(Control::sudden_death(secs(1)?)),
+            "canadian" => Control::gtp(secs(1)?, secs(2)?, parse_int(a.get(3))?),
+            "byoyomi" => Some(Control::kgs_byoyomi(
+                secs(1)?,
+                secs(2)?,
+                parse_int(a.get(3))?,
+            )),
             _ => return Err(syntax()),
-        }
+        };
+        self.set_control(control);
         Ok(String::new())
     }
 
-    fn set_time(&mut self, kind: TimeKind, main: f64, period: f64, stones: u32) {
-        self.settings = Settings {
-            kind,
-            period,
-            stones,
-        };
-        let clock = if main > 0.0 {
-            Clock {
-                left: main,
-                stones: 0,
-                known: true,
-            }
-        } else {
-            Clock {
-                left: period,
-                stones,
-                known: true,
-            }
-        };
-        self.clocks = [clock; 2];
+    fn set_control(&mut self, control: Option<Control>) {
+        let clock = control.map(Clock::new);
+        self.clocks = [clock.clone(), clock];
     }
 
     fn time_left(&mut self, a: &[String]) -> Result<String, Fail> {
@@ -868,21 +780,16 @@ impl Session {
         let c = parse_color(a.first())?;
         let t: f64 = parse_float(a.get(1))?;
         let s: u32 = parse_int(a.get(2))?;
-        self.clocks[c.index()] = Clock {
-            left: t.max(0.0),
-            stones: s,
-            known: true,
-        };
+        // Under no time limit the report changes nothing.
+        if let Some(clock) = &mut self.clocks[c.index()] {
+            let left = Duration::try_from_secs_f64(t.max(0.0)).unwrap_or(Duration::MAX);
+            clock.set_reported(left, s);
+        }
         Ok(String::new())
     }
 
     /// Search limits for a move of `c` under the clock.
     fn limits(&self, c: Color) -> Limits {
-        let by_level = Limits {
-            playouts: Some(2000 * self.level as u64),
-            time: None,
-            threads: self.threads,
-        };
         if let Some(n) = self.fixed_playouts {
             return Limits {
                 playouts: Some(n),
@@ -890,52 +797,19 @@ impl Session {
                 threads: self.threads,
             };
         }
-        let st = &self.settings;
-        let clock = self.clocks[c.index()];
-        if st.kind == TimeKind::None || !clock.known {
-            return by_level;
-        }
-        let ms = |s: f64| Duration::from_millis((s.max(0.0) * 1000.0) as u64);
-        let in_main =
-            clock.stones == 0 && st.kind != TimeKind::Absolute || st.kind == TimeKind::Absolute;
-        let tc = match st.kind {
-            TimeKind::Absolute => TimeControl {
-                remaining: ms(clock.left),
-                ..Default::default()
-            },
-            TimeKind::Canadian if in_main => TimeControl {
-                remaining: ms(clock.left),
-                byoyomi: ms(st.period),
-                byoyomi_moves: st.stones.max(1),
-                ..Default::default()
-            },
-            TimeKind::Canadian => TimeControl {
-                remaining: Duration::ZERO,
-                byoyomi: ms(clock.left),
-                byoyomi_moves: clock.stones.max(1),
-                ..Default::default()
-            },
-            TimeKind::Japanese if in_main => TimeControl {
-                remaining: ms(clock.left),
-                byoyomi: ms(st.period),
-                byoyomi_moves: 0,
-                ..Default::default()
-            },
-            _ => TimeControl {
-                remaining: Duration::ZERO,
-                byoyomi: ms(st.period.min(clock.left.max(st.period))),
-                byoyomi_moves: 0,
-                ..Default::default()
-            },
+        let Some(clock) = &self.clocks[c.index()] else {
+            return Limits {
+                playouts: Some(2000 * self.level as u64),
+                time: None,
+                threads: self.threads,
+            };
         };
         let ply = self.game.moves().len() as u32 / 2;
-        // GUIs and a busy machine add latency: keep a wide margin.
-        let tm = TimeManager::new(&tc, Duration::from_millis(400), ply);
+        let tm = TimeManager::new(&clock.time_control(), GO.overhead, ply);
         // MCTS has no iterations to finish: the soft limit is the target.
-        let t = tm.soft.min(tm.hard);
         Limits {
             playouts: None,
-            time: Some(t),
+            time: Some(tm.soft.min(tm.hard)),
             threads: self.threads,
         }
     }
@@ -966,9 +840,17 @@ impl Session {
             }
         };
         // Our own clock estimate, until the controller sends time_left.
-        let used = start.elapsed().as_secs_f64();
-        if self.clocks[c.index()].known {
-            self.clocks[c.index()].spend(used, &self.settings);
+        if let Some(clock) = &mut self.clocks[c.index()] {
+            if clock.charge(start.elapsed(), Duration::ZERO).is_err() {
+                // Past our own estimate of the flag: play at once until the
+                // controller's `time_left` says otherwise.
+                let due = match clock.control().overtime {
+                    Overtime::None => 0,
+                    Overtime::Japanese { .. } => 1,
+                    Overtime::Canadian { .. } => clock.stones_left().max(1),
+                };
+                clock.set_reported(Duration::ZERO, due);
+            }
         }
         (analysis, text)
     }
@@ -1411,57 +1293,67 @@ fn gogui_commands() -> String {
 mod tests {
     use super::*;
 
-    fn settings(kind: TimeKind, period: f64, stones: u32) -> Settings {
-        Settings {
-            kind,
-            period,
-            stones,
+    fn session() -> Session {
+        let (_tx, rx) = std::sync::mpsc::channel();
+        Session::new(rx, Output::new(Box::new(std::io::sink())))
+    }
+
+    fn send(s: &mut Session, line: &str) {
+        let cmd = Command::parse(line).expect("a command");
+        let resp = s.handle(&cmd).expect("a response").to_string();
+        assert!(resp.starts_with('='), "{line}: {resp}");
+    }
+
+    fn budget(s: &Session) -> Option<Duration> {
+        s.limits(Color::Black).time
+    }
+
+    #[test]
+    fn no_time_limit_plays_by_level() {
+        let mut s = session();
+        assert_eq!(budget(&s), None);
+        send(&mut s, "time_settings 0 10 0");
+        assert_eq!(budget(&s), None, "byo-yomi with no stones means no limit");
+        send(&mut s, "time_left black 3 0");
+        assert_eq!(budget(&s), None);
+    }
+
+    #[test]
+    fn each_time_system_budgets_within_what_is_left() {
+        let cases = [
+            ("time_settings 0 2 1", Duration::from_secs(2)),
+            ("time_settings 60 0 0", Duration::from_secs(60)),
+            ("kgs-time_settings byoyomi 0 5 3", Duration::from_secs(5)),
+            ("kgs-time_settings canadian 0 30 10", Duration::from_secs(3)),
+            ("kgs-time_settings absolute 600", Duration::from_secs(600)),
+        ];
+        for (line, cap) in cases {
+            let mut s = session();
+            send(&mut s, line);
+            let t = budget(&s).unwrap_or_else(|| panic!("{line}: no time budget"));
+            assert!(t > Duration::ZERO && t < cap, "{line}: {t:?}");
         }
+        let mut s = session();
+        send(&mut s, "kgs-time_settings none");
+        assert_eq!(budget(&s), None);
     }
 
     #[test]
-    fn canadian_period_starts_again_after_its_stones() {
-        let st = settings(TimeKind::Canadian, 2.0, 1);
-        let mut c = Clock {
-            left: 2.0,
-            stones: 1,
-            known: true,
-        };
-        c.spend(1.5, &st);
-        assert_eq!((c.left, c.stones), (2.0, 1));
-        let st = settings(TimeKind::Canadian, 10.0, 3);
-        c = Clock {
-            left: 10.0,
-            stones: 3,
-            known: true,
-        };
-        c.spend(4.0, &st);
-        assert_eq!((c.left, c.stones), (6.0, 2));
-    }
-
-    #[test]
-    fn main_time_runs_into_the_first_period() {
-        let st = settings(TimeKind::Canadian, 30.0, 5);
-        let mut c = Clock {
-            left: 10.0,
-            stones: 0,
-            known: true,
-        };
-        c.spend(12.0, &st);
-        assert_eq!((c.left, c.stones), (28.0, 5));
-    }
-
-    #[test]
-    fn japanese_overrun_costs_a_period() {
-        let st = settings(TimeKind::Japanese, 5.0, 3);
-        let mut c = Clock {
-            left: 5.0,
-            stones: 3,
-            known: true,
-        };
-        c.spend(4.0, &st);
-        assert_eq!((c.left, c.stones), (5.0, 3));
-        c.spend(6.0, &st);
-        assert_eq!((c.left, c.stones), (5.0, 2));
+    fn time_left_replaces_the_estimate() {
+        let mut s = session();
+        send(&mut s, "time_settings 600 0 0");
+        let full = budget(&s).unwrap();
+        send(&mut s, "time_left black 6 0");
+        let low = budget(&s).unwrap();
+        assert!(low < full / 10, "{low:?} against {full:?}");
+        assert_eq!(
+            s.limits(Color::White).time,
+            Some(full),
+            "white's clock is its own"
+        );
+        // Canadian overtime as reported: 10 s left for 5 stones.
+        send(&mut s, "time_settings 0 30 10");
+        send(&mut s, "time_left black 10 5");
+        assert!(budget(&s).unwrap() <= Duration::from_secs(2));
     }
 }
