@@ -193,6 +193,93 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
     Ok(go)
 }
 
+impl fmt::Display for Go {
+    /// Every field that is set, in an order [`parse`] reads back. Which
+    /// fields a host sets is its choice: UCCI's grammar wants one mode
+    /// (`depth`, `nodes` or the clocks) and one of `movestogo`/`increment`
+    /// per clock, which the arena keeps.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        if self.draw {
+            f.write_str(" draw")?;
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        let fields: [(&str, Option<u64>); 9] = [
+            ("depth", self.depth.map(u64::from)),
+            ("nodes", self.nodes),
+            ("time", self.time),
+            ("movestogo", self.movestogo.map(u64::from)),
+            ("increment", self.increment),
+            ("opptime", self.opptime),
+            ("oppmovestogo", self.oppmovestogo.map(u64::from)),
+            ("oppincrement", self.oppincrement),
+            ("perft", self.perft.map(u64::from)),
+        ];
+        for (name, value) in fields {
+            if let Some(v) = value {
+                write!(f, " {name} {v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `fen …` or `startpos`, then the moves: `position` and `probe` share it.
+fn write_position(
+    f: &mut fmt::Formatter<'_>,
+    word: &str,
+    fen: &Option<String>,
+    moves: &[String],
+) -> fmt::Result {
+    match fen {
+        Some(fen) => write!(f, "{word} fen {fen}")?,
+        None => write!(f, "{word} startpos")?,
+    }
+    if !moves.is_empty() {
+        write!(f, " moves {}", moves.join(" "))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Command {
+    /// The command as a host sends it (UCCI's own `setoption` form, with
+    /// no `name`/`value` keywords).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Ucci => f.write_str("ucci"),
+            Command::IsReady => f.write_str("isready"),
+            // A name UCCI's one-word form cannot carry (it came in the UCI
+            // form the parser tolerates) goes back in that form.
+            Command::SetOption { name, value }
+                if name == "name" || name.contains(|c: char| c.is_ascii_whitespace()) =>
+            {
+                match value {
+                    Some(v) => write!(f, "setoption name {name} value {v}"),
+                    None => write!(f, "setoption name {name}"),
+                }
+            }
+            Command::SetOption { name, value } => match value {
+                Some(v) => write!(f, "setoption {name} {v}"),
+                None => write!(f, "setoption {name}"),
+            },
+            Command::Position { fen, moves } => write_position(f, "position", fen, moves),
+            Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
+            Command::Go(go) => write!(f, "{go}"),
+            Command::PonderHit { draw: false } => f.write_str("ponderhit"),
+            Command::PonderHit { draw: true } => f.write_str("ponderhit draw"),
+            Command::Stop => f.write_str("stop"),
+            Command::Probe { fen, moves } => write_position(f, "probe", fen, moves),
+            Command::Quit => f.write_str("quit"),
+            Command::Unknown(word) => f.write_str(word),
+        }
+    }
+}
+
 /// An `option` line's type, in UCCI's syntax (no `name` keyword).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionType {

@@ -56,25 +56,33 @@ fn usi_commands_print_then_parse_to_the_same_value() {
 }
 
 #[test]
-fn ucci_commands_printed_by_the_host_parse_on_the_engine_side() {
-    let go = host::ucci::Command::Go(host::ucci::Go {
-        ponder: false,
-        time: Some(3000),
-        increment: Some(20),
-        opptime: Some(2500),
-        oppincrement: Some(20),
-        ..Default::default()
-    });
-    let printed = go.to_string();
-    match ucci::parse(&printed).unwrap().unwrap() {
-        ucci::Command::Go(g) => {
-            assert!(!g.draw && !g.ponder, "{printed}");
-            assert_eq!(g.time, Some(3000));
-            assert_eq!(g.increment, Some(20));
-            assert_eq!(g.opptime, Some(2500));
-            assert_eq!(g.oppincrement, Some(20));
-        }
-        other => panic!("'{printed}' parsed as {other:?}"),
+fn ucci_commands_print_then_parse_to_the_same_value() {
+    for line in [
+        "ucci",
+        "isready",
+        "setoption usemillisec true",
+        "setoption hashsize 64",
+        "setoption newgame",
+        "setoption name Clear Hash",
+        "setoption name name value 3",
+        "position startpos moves h2e2 h9g7",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "probe startpos moves h2e2",
+        "banmoves h2e2 b2e2",
+        "go time 3000 increment 20 opptime 2500 oppincrement 20",
+        "go time 60 movestogo 30 opptime 50 oppmovestogo 29",
+        "go ponder depth 8",
+        "go draw nodes 5000",
+        "go depth infinite",
+        "go perft 3",
+        "ponderhit draw",
+        "ponderhit",
+        "stop",
+        "quit",
+    ] {
+        let cmd = ucci::parse(line).unwrap().unwrap();
+        let again = ucci::parse(&cmd.to_string()).unwrap().unwrap();
+        assert_eq!(again, cmd, "{line}");
     }
 }
 

@@ -2,94 +2,10 @@
 //! `usemillisec`, so every time below is in milliseconds.
 
 use super::{parse_info, tokens, SearchInfo};
-use std::fmt;
 
-/// Clock fields of a UCCI `go`: our clock first, the opponent's after.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// `go ponder`: think on the opponent's time until `ponderhit`.
-    pub ponder: bool,
-    pub time: Option<u64>,
-    pub movestogo: Option<u32>,
-    pub increment: Option<u64>,
-    pub opptime: Option<u64>,
-    pub oppmovestogo: Option<u32>,
-    pub oppincrement: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Ucci,
-    IsReady,
-    /// UCCI options have no `name`/`value` keywords.
-    SetOption {
-        name: String,
-        value: String,
-    },
-    Position {
-        fen: Option<String>,
-        moves: Vec<String>,
-    },
-    BanMoves(Vec<String>),
-    Go(Go),
-    Stop,
-    Quit,
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::Ucci => f.write_str("ucci"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption { name, value } => write!(f, "setoption {name} {value}"),
-            Command::Position { fen, moves } => {
-                match fen {
-                    Some(fen) => write!(f, "position fen {fen}")?,
-                    None => f.write_str("position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
-            }
-            Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
-            Command::Go(go) => {
-                f.write_str("go")?;
-                if go.ponder {
-                    f.write_str(" ponder")?;
-                }
-                if let Some(d) = go.depth {
-                    return write!(f, " depth {d}");
-                }
-                if let Some(n) = go.nodes {
-                    return write!(f, " nodes {n}");
-                }
-                // The grammar allows one of movestogo/increment per clock.
-                if let Some(t) = go.time {
-                    write!(f, " time {t}")?;
-                    if let Some(m) = go.movestogo {
-                        write!(f, " movestogo {m}")?;
-                    } else if let Some(i) = go.increment {
-                        write!(f, " increment {i}")?;
-                    }
-                }
-                if let Some(t) = go.opptime {
-                    write!(f, " opptime {t}")?;
-                    if let Some(m) = go.oppmovestogo {
-                        write!(f, " oppmovestogo {m}")?;
-                    } else if let Some(i) = go.oppincrement {
-                        write!(f, " oppincrement {i}")?;
-                    }
-                }
-                Ok(())
-            }
-            Command::Stop => f.write_str("stop"),
-            Command::Quit => f.write_str("quit"),
-        }
-    }
-}
+/// Commands are the engine side's own types: one definition of UCCI's
+/// messages, parsed by the engine and printed by the controller.
+pub use crate::ucci::{Command, Go};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -164,7 +80,7 @@ mod tests {
         assert_eq!(Command::Go(ponder).to_string(), "go ponder time 7");
         let opt = Command::SetOption {
             name: "usemillisec".into(),
-            value: "true".into(),
+            value: Some("true".into()),
         };
         assert_eq!(opt.to_string(), "setoption usemillisec true");
     }

@@ -2,98 +2,10 @@
 //! moves first), `w` is gote.
 
 use super::{parse_info, tokens, SearchInfo};
-use std::fmt;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// `go ponder`: think on the opponent's time until `ponderhit`.
-    pub ponder: bool,
-    pub btime: Option<u64>,
-    pub wtime: Option<u64>,
-    pub byoyomi: Option<u64>,
-    pub binc: Option<u64>,
-    pub winc: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameOver {
-    Win,
-    Lose,
-    Draw,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Usi,
-    IsReady,
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
-    UsiNewGame,
-    /// `sfen: None` is `startpos`.
-    Position {
-        sfen: Option<String>,
-        moves: Vec<String>,
-    },
-    Go(Go),
-    Stop,
-    GameOver(GameOver),
-    Quit,
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::Usi => f.write_str("usi"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption {
-                name,
-                value: Some(v),
-            } => write!(f, "setoption name {name} value {v}"),
-            Command::SetOption { name, value: None } => write!(f, "setoption name {name}"),
-            Command::UsiNewGame => f.write_str("usinewgame"),
-            Command::Position { sfen, moves } => {
-                match sfen {
-                    Some(s) => write!(f, "position sfen {s}")?,
-                    None => f.write_str("position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
-            }
-            Command::Go(go) => {
-                f.write_str("go")?;
-                if go.ponder {
-                    f.write_str(" ponder")?;
-                }
-                let fields = [
-                    ("btime", go.btime),
-                    ("wtime", go.wtime),
-                    ("binc", go.binc),
-                    ("winc", go.winc),
-                    ("byoyomi", go.byoyomi),
-                    ("depth", go.depth.map(u64::from)),
-                    ("nodes", go.nodes),
-                ];
-                for (name, value) in fields {
-                    if let Some(v) = value {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                Ok(())
-            }
-            Command::Stop => f.write_str("stop"),
-            Command::GameOver(GameOver::Win) => f.write_str("gameover win"),
-            Command::GameOver(GameOver::Lose) => f.write_str("gameover lose"),
-            Command::GameOver(GameOver::Draw) => f.write_str("gameover draw"),
-            Command::Quit => f.write_str("quit"),
-        }
-    }
-}
+/// Commands are the engine side's own types: one definition of USI's
+/// messages, parsed by the engine and printed by the controller.
+pub use crate::usi::{Command, GameResult, Go};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -162,6 +74,10 @@ mod tests {
         assert_eq!(
             Command::Go(go).to_string(),
             "go btime 0 wtime 0 byoyomi 1000"
+        );
+        assert_eq!(
+            Command::GameOver(Some(GameResult::Lose)).to_string(),
+            "gameover lose"
         );
         let ponder = Go {
             ponder: true,
