@@ -110,22 +110,18 @@ fn engine_replies_read_back_on_the_host_side() {
         }
         other => panic!("{other:?}"),
     }
-    // USI: mate distances in plies.
-    let best = usi::Reply::BestMove(usi::BestMove::Move {
-        mv: "7g7f".into(),
-        ponder: Some("3c3d".into()),
-    });
-    assert_eq!(
-        host::usi::parse_reply(&best.to_string()),
-        host::usi::Reply::BestMove {
+    // USI: one reply type both ways; mate distances in plies.
+    for reply in [
+        usi::Reply::BestMove(usi::BestMove::Move {
             mv: "7g7f".into(),
-            ponder: Some("3c3d".into())
-        }
-    );
-    assert_eq!(
-        host::usi::parse_reply(&usi::Reply::BestMove(usi::BestMove::Resign).to_string()),
-        host::usi::Reply::Resign
-    );
+            ponder: Some("3c3d".into()),
+        }),
+        usi::Reply::BestMove(usi::BestMove::Resign),
+        usi::Reply::BestMove(usi::BestMove::Win),
+        usi::Reply::Checkmate(usi::Checkmate::Moves(vec!["2b8h+".into(), "9a9b".into()])),
+    ] {
+        assert_eq!(host::usi::parse_reply(&reply.to_string()), reply);
+    }
     let info = usi::Info {
         depth: Some(4),
         score: Some(usi::InfoScore::Mate(5)),
@@ -135,9 +131,11 @@ fn engine_replies_read_back_on_the_host_side() {
     };
     match host::usi::parse_reply(&info.to_string()) {
         host::usi::Reply::Info(i) => {
-            assert_eq!(i.score, Some(EngineScore::Mate(5)));
-            assert_eq!(i.nodes, Some(99));
-            assert_eq!(i.pv, ["2b8h+"]);
+            assert_eq!(i, info);
+            let seen = host::usi::search_info(&i);
+            assert_eq!(seen.score, Some(EngineScore::Mate(5)));
+            assert_eq!(seen.nodes, Some(99));
+            assert_eq!(seen.pv, ["2b8h+"]);
         }
         other => panic!("{other:?}"),
     }

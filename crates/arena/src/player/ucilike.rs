@@ -57,10 +57,12 @@ impl Dialect {
             Dialect::Usi => match usi::parse_reply(line) {
                 usi::Reply::UsiOk => Line::Ok,
                 usi::Reply::ReadyOk => Line::ReadyOk,
-                usi::Reply::Info(i) => Line::Info(i),
-                usi::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
-                usi::Reply::Resign => Line::Answer(Answer::Resign, None),
-                usi::Reply::Win => Line::Answer(Answer::ClaimWin, None),
+                usi::Reply::Info(i) => Line::Info(usi::search_info(&i)),
+                usi::Reply::BestMove(usi::BestMove::Move { mv, ponder }) => {
+                    Line::Answer(Answer::Move(mv), ponder)
+                }
+                usi::Reply::BestMove(usi::BestMove::Resign) => Line::Answer(Answer::Resign, None),
+                usi::Reply::BestMove(usi::BestMove::Win) => Line::Answer(Answer::ClaimWin, None),
                 _ => Line::Other,
             },
         }
