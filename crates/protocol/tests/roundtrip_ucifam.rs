@@ -164,7 +164,24 @@ fn engine_replies_read_back_on_the_host_side() {
         host::ucci::parse_reply(&best.to_string()),
         host::ucci::Reply::BestMove {
             mv: "h2e2".into(),
-            ponder: Some("h9g7".into())
+            ponder: Some("h9g7".into()),
+            draw: true,
+            resign: false,
+        }
+    );
+    let resign = ucci::Reply::BestMove {
+        mv: "h2e2".into(),
+        ponder: None,
+        draw: false,
+        resign: true,
+    };
+    assert_eq!(
+        host::ucci::parse_reply(&resign.to_string()),
+        host::ucci::Reply::BestMove {
+            mv: "h2e2".into(),
+            ponder: None,
+            draw: false,
+            resign: true,
         }
     );
     assert_eq!(

@@ -50,7 +50,12 @@ impl Dialect {
                 ucci::Reply::UcciOk => Line::Ok,
                 ucci::Reply::ReadyOk => Line::ReadyOk,
                 ucci::Reply::Info(i) => Line::Info(i),
-                ucci::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
+                // UCCI's `resign` flag gives the game up instead of the
+                // move. A `draw` offer is not accepted: the arena's draws
+                // come only from its own rules (adjudication, move limit,
+                // the referee), so the move stands and the game goes on.
+                ucci::Reply::BestMove { resign: true, .. } => Line::Answer(Answer::Resign, None),
+                ucci::Reply::BestMove { mv, ponder, .. } => Line::Answer(Answer::Move(mv), ponder),
                 ucci::Reply::NoBestMove => Line::Answer(Answer::NoMove, None),
                 _ => Line::Other,
             },
@@ -529,6 +534,35 @@ impl Player for UciLikePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn answer(dialect: Dialect, line: &str) -> Option<(Answer, Option<String>)> {
+        match dialect.parse(line) {
+            Line::Answer(a, p) => Some((a, p)),
+            _ => None,
+        }
+    }
+
+    /// A UCCI engine's `resign` once read as a plain move, so the arena
+    /// played on; a `draw` offer leaves the move standing.
+    #[test]
+    fn ucci_bestmove_flags() {
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 resign"),
+            Some((Answer::Resign, None))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 ponder h9g7 draw"),
+            Some((Answer::Move("h2e2".into()), Some("h9g7".into())))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 draw resign"),
+            Some((Answer::Resign, None))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "nobestmove"),
+            Some((Answer::NoMove, None))
+        );
+    }
 
     /// UCCI's `go` takes one mode and one of movestogo/increment per
     /// clock; the printer sends what is set, so the choice is made here.

@@ -16,9 +16,13 @@ pub enum Reply {
     UcciOk,
     ReadyOk,
     Option(String),
+    /// `draw` and `resign` are UCCI's trailing flags: an offer of a draw
+    /// with this move, and a resignation instead of it.
     BestMove {
         mv: String,
         ponder: Option<String>,
+        draw: bool,
+        resign: bool,
     },
     /// The engine has no move (it is mated or stalemated).
     NoBestMove,
@@ -41,13 +45,24 @@ pub fn parse_reply(line: &str) -> Reply {
         Some("ucciok") => Reply::UcciOk,
         Some("readyok") => Reply::ReadyOk,
         Some("option") => Reply::Option(t[1..].join(" ")),
-        Some("bestmove") if t.len() >= 2 => Reply::BestMove {
-            mv: t[1].to_string(),
-            ponder: match (t.get(2), t.get(3)) {
-                (Some(&"ponder"), Some(m)) => Some(m.to_string()),
-                _ => None,
-            },
-        },
+        Some("bestmove") if t.len() >= 2 => {
+            // The flags are read wherever they stand after the move: an
+            // engine that puts `draw` before `ponder` still offers it, and
+            // an unknown word must not hide a `resign` behind it.
+            let rest = &t[2..];
+            let ponder = rest
+                .iter()
+                .position(|w| *w == "ponder")
+                .and_then(|i| rest.get(i + 1))
+                .filter(|m| !matches!(**m, "draw" | "resign"))
+                .map(|m| m.to_string());
+            Reply::BestMove {
+                mv: t[1].to_string(),
+                ponder,
+                draw: rest.contains(&"draw"),
+                resign: rest.contains(&"resign"),
+            }
+        }
         Some("nobestmove") => Reply::NoBestMove,
         Some("bye") => Reply::Bye,
         Some("info") => Reply::Info(parse_info(&t[1..], INFO_KEYWORDS)),
@@ -92,9 +107,31 @@ mod tests {
             parse_reply("bestmove h2e2"),
             Reply::BestMove {
                 mv: "h2e2".into(),
-                ponder: None
+                ponder: None,
+                draw: false,
+                resign: false,
             }
         );
         assert_eq!(parse_reply("ucciok"), Reply::UcciOk);
+        // The flags the arena once dropped: a draw offer with a ponder
+        // move, and a resignation.
+        assert_eq!(
+            parse_reply("bestmove h2e2 ponder h9g7 draw"),
+            Reply::BestMove {
+                mv: "h2e2".into(),
+                ponder: Some("h9g7".into()),
+                draw: true,
+                resign: false,
+            }
+        );
+        assert_eq!(
+            parse_reply("bestmove h2e2 resign"),
+            Reply::BestMove {
+                mv: "h2e2".into(),
+                ponder: None,
+                draw: false,
+                resign: true,
+            }
+        );
     }
 }
