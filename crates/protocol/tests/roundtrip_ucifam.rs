@@ -146,14 +146,74 @@ fn engine_replies_read_back_on_the_host_side() {
         pv: vec!["h2e2".into(), "h9g7".into()],
         ..Default::default()
     };
-    match host::ucci::parse_reply(&ucci::Reply::Info(info).to_string()) {
-        host::ucci::Reply::Info(i) => {
-            assert_eq!(i.depth, Some(6));
-            assert_eq!(i.score, Some(EngineScore::Cp(-37)));
-            assert_eq!(i.pv, ["h2e2", "h9g7"]);
-        }
+    let printed = ucci::Reply::Info(info.clone()).to_string();
+    assert_eq!(host::ucci::parse_reply(&printed), ucci::Reply::Info(info));
+    let seen = host::ucci::search_info(&match host::ucci::parse_reply(&printed) {
+        ucci::Reply::Info(i) => i,
         other => panic!("{other:?}"),
+    });
+    assert_eq!(seen.score, Some(EngineScore::Cp(-37)));
+    assert_eq!(seen.pv, ["h2e2", "h9g7"]);
+    // Every other reply the engine side prints reads back equal.
+    let full = ucci::Info {
+        depth: Some(9),
+        score: Some(12),
+        pv: vec!["h2e2".into()],
+        time_ms: Some(40),
+        nodes: Some(5000),
+        currmove: Some("b0c2".into()),
+        message: Some("two  blanks kept".into()),
+    };
+    for reply in [
+        ucci::Reply::Info(full),
+        ucci::Reply::Id {
+            kind: "name",
+            text: "tengen  0.1".into(),
+        },
+        ucci::Reply::Option {
+            name: "hashsize".into(),
+            kind: ucci::OptionType::Spin {
+                min: 0,
+                max: 1024,
+                default: 16,
+            },
+        },
+        ucci::Reply::Option {
+            name: "usebook".into(),
+            kind: ucci::OptionType::Check(true),
+        },
+        ucci::Reply::Option {
+            name: "style".into(),
+            kind: ucci::OptionType::Combo {
+                vars: vec!["solid".into(), "normal".into()],
+                default: "normal".into(),
+            },
+        },
+        ucci::Reply::Option {
+            name: "bookfiles".into(),
+            kind: ucci::OptionType::String("a b".into()),
+        },
+        ucci::Reply::Option {
+            name: "newgame".into(),
+            kind: ucci::OptionType::Button,
+        },
+        ucci::Reply::UcciOk,
+        ucci::Reply::ReadyOk,
+        ucci::Reply::PopHash(ucci::PopHash::default()),
+        ucci::Reply::PopHash(ucci::PopHash {
+            bestmove: Some("h2e2".into()),
+            lowerbound: Some((-20, 7)),
+            upperbound: Some((30, 5)),
+        }),
+    ] {
+        let printed = reply.to_string();
+        assert_eq!(host::ucci::parse_reply(&printed), reply, "{printed}");
     }
+    // Garbage is kept, never an error.
+    assert_eq!(
+        host::ucci::parse_reply("  hello there "),
+        ucci::Reply::Unknown("hello there".into())
+    );
     let best = ucci::Reply::BestMove {
         mv: "h2e2".into(),
         ponder: Some("h9g7".into()),
@@ -162,7 +222,7 @@ fn engine_replies_read_back_on_the_host_side() {
     };
     assert_eq!(
         host::ucci::parse_reply(&best.to_string()),
-        host::ucci::Reply::BestMove {
+        ucci::Reply::BestMove {
             mv: "h2e2".into(),
             ponder: Some("h9g7".into()),
             draw: true,
@@ -177,7 +237,7 @@ fn engine_replies_read_back_on_the_host_side() {
     };
     assert_eq!(
         host::ucci::parse_reply(&resign.to_string()),
-        host::ucci::Reply::BestMove {
+        ucci::Reply::BestMove {
             mv: "h2e2".into(),
             ponder: None,
             draw: false,
@@ -186,10 +246,10 @@ fn engine_replies_read_back_on_the_host_side() {
     );
     assert_eq!(
         host::ucci::parse_reply(&ucci::Reply::NoBestMove.to_string()),
-        host::ucci::Reply::NoBestMove
+        ucci::Reply::NoBestMove
     );
     assert_eq!(
         host::ucci::parse_reply(&ucci::Reply::Bye.to_string()),
-        host::ucci::Reply::Bye
+        ucci::Reply::Bye
     );
 }

@@ -49,7 +49,7 @@ impl Dialect {
             Dialect::Ucci => match ucci::parse_reply(line) {
                 ucci::Reply::UcciOk => Line::Ok,
                 ucci::Reply::ReadyOk => Line::ReadyOk,
-                ucci::Reply::Info(i) => Line::Info(i),
+                ucci::Reply::Info(i) => Line::Info(ucci::search_info(&i)),
                 // UCCI's `resign` flag gives the game up instead of the
                 // move. A `draw` offer is not accepted: the arena's draws
                 // come only from its own rules (adjudication, move limit,

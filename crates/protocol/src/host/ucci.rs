@@ -1,72 +1,23 @@
 //! UCCI (xiangqi), controller side. The arena always turns on
 //! `usemillisec`, so every time below is in milliseconds.
 
-use super::{parse_info, tokens, SearchInfo};
+use super::{EngineScore, SearchInfo};
 
-/// Commands are the engine side's own types: one definition of UCCI's
-/// messages, parsed by the engine and printed by the controller.
-pub use crate::ucci::{Command, Go};
+/// Commands and replies are the engine side's own types: one definition of
+/// UCCI's messages, parsed and printed the same way by engine and host.
+pub use crate::ucci::{parse_reply, Command, Go, Info, Reply};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
-    Id {
-        key: String,
-        value: String,
-    },
-    UcciOk,
-    ReadyOk,
-    Option(String),
-    /// `draw` and `resign` are UCCI's trailing flags: an offer of a draw
-    /// with this move, and a resignation instead of it.
-    BestMove {
-        mv: String,
-        ponder: Option<String>,
-        draw: bool,
-        resign: bool,
-    },
-    /// The engine has no move (it is mated or stalemated).
-    NoBestMove,
-    Info(SearchInfo),
-    Bye,
-    Other(String),
-}
-
-pub const INFO_KEYWORDS: &[&str] = &[
-    "depth", "seldepth", "time", "nodes", "pv", "score", "currmove", "message", "string", "nps",
-];
-
-pub fn parse_reply(line: &str) -> Reply {
-    let t = tokens(line);
-    match t.first().copied() {
-        Some("id") if t.len() >= 2 => Reply::Id {
-            key: t[1].to_string(),
-            value: t[2..].join(" "),
-        },
-        Some("ucciok") => Reply::UcciOk,
-        Some("readyok") => Reply::ReadyOk,
-        Some("option") => Reply::Option(t[1..].join(" ")),
-        Some("bestmove") if t.len() >= 2 => {
-            // The flags are read wherever they stand after the move: an
-            // engine that puts `draw` before `ponder` still offers it, and
-            // an unknown word must not hide a `resign` behind it.
-            let rest = &t[2..];
-            let ponder = rest
-                .iter()
-                .position(|w| *w == "ponder")
-                .and_then(|i| rest.get(i + 1))
-                .filter(|m| !matches!(**m, "draw" | "resign"))
-                .map(|m| m.to_string());
-            Reply::BestMove {
-                mv: t[1].to_string(),
-                ponder,
-                draw: rest.contains(&"draw"),
-                resign: rest.contains(&"resign"),
-            }
-        }
-        Some("nobestmove") => Reply::NoBestMove,
-        Some("bye") => Reply::Bye,
-        Some("info") => Reply::Info(parse_info(&t[1..], INFO_KEYWORDS)),
-        _ => Reply::Other(line.trim_end().to_string()),
+/// What the arena keeps from an `info` line (the same view it has of UCI
+/// and USI engines). UCCI scores are bare numbers, from the side to move.
+pub fn search_info(info: &Info) -> SearchInfo {
+    SearchInfo {
+        depth: info.depth,
+        score: info.score.map(EngineScore::Cp),
+        nodes: info.nodes,
+        time_ms: info.time_ms,
+        pv: info.pv.clone(),
+        string: info.message.clone(),
+        ..SearchInfo::default()
     }
 }
 
@@ -113,6 +64,16 @@ mod tests {
             }
         );
         assert_eq!(parse_reply("ucciok"), Reply::UcciOk);
+        assert_eq!(parse_reply("bestmove"), Reply::Unknown("bestmove".into()));
+        let Reply::Info(i) = parse_reply("info depth 3 score cp 25 pv a0a1 b0c2 nodes 9") else {
+            panic!("not info");
+        };
+        let seen = search_info(&i);
+        assert_eq!(
+            (seen.depth, seen.score, seen.nodes),
+            (Some(3), Some(EngineScore::Cp(25)), Some(9))
+        );
+        assert_eq!(seen.pv, ["a0a1", "b0c2"]);
         // The flags the arena once dropped: a draw offer with a ponder
         // move, and a resignation.
         assert_eq!(
