@@ -1,6 +1,6 @@
 //! Engine to GUI, UCCI: the arena reads any line an engine prints (garbage
 //! included) without panicking, and a `bestmove` the engine side prints
-//! reads back with the same move and ponder move.
+//! reads back with the same move, ponder move and flags.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,17 +19,26 @@ fuzz_target!(|data: &[u8]| {
             .first()
             .filter(|p| !matches!(**p, "draw" | "resign"))
             .map(|p| p.to_string());
+        let draw = rest.len() > 1;
+        let resign = rest.len() > 2;
         let printed = ucci::Reply::BestMove {
             mv: mv.to_string(),
             ponder: ponder.clone(),
-            draw: rest.len() > 1,
-            resign: false,
+            draw,
+            resign,
         }
         .to_string();
         match parse_reply(&printed) {
-            Reply::BestMove { mv: m, ponder: p } => {
-                assert_eq!((m.as_str(), p), (*mv, ponder), "{printed}")
-            }
+            Reply::BestMove {
+                mv: m,
+                ponder: p,
+                draw: d,
+                resign: r,
+            } => assert_eq!(
+                (m.as_str(), p, d, r),
+                (*mv, ponder, draw, resign),
+                "{printed}"
+            ),
             other => panic!("'{printed}' read back as {other:?}"),
         }
     }

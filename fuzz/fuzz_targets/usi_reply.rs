@@ -4,12 +4,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tengen_protocol::host::usi::{parse_reply, Reply};
+use tengen_protocol::host::usi::{parse_reply, search_info, BestMove, Reply};
 use tengen_protocol::usi;
 
 fuzz_target!(|data: &[u8]| {
     let line = String::from_utf8_lossy(data);
-    let _ = parse_reply(&line);
+    if let Reply::Info(info) = parse_reply(&line) {
+        let _ = search_info(&info);
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     if let [mv, rest @ ..] = words.as_slice() {
         if matches!(*mv, "resign" | "win" | "ponder") {
@@ -22,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         })
         .to_string();
         match parse_reply(&printed) {
-            Reply::BestMove { mv: m, ponder: p } => {
+            Reply::BestMove(BestMove::Move { mv: m, ponder: p }) => {
                 assert_eq!((m.as_str(), p), (*mv, ponder), "{printed}")
             }
             other => panic!("'{printed}' read back as {other:?}"),

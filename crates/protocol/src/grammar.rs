@@ -17,10 +17,18 @@ pub fn find_word(s: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// `s` without leading and trailing blanks, the blanks the lexer splits
+/// on (ASCII whitespace). `str::trim` would also strip Unicode spaces and
+/// the vertical tab, which the lexer keeps inside tokens, so a value
+/// printed back would differ from the one read.
+pub fn trim_blanks(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
 /// The text of `line` after its first whole word `word`, trimmed.
 pub fn after_word<'a>(line: &'a str, word: &str) -> &'a str {
     match find_word(line, word) {
-        Some(i) => line[i + word.len()..].trim(),
+        Some(i) => trim_blanks(&line[i + word.len()..]),
         None => "",
     }
 }
@@ -31,15 +39,15 @@ pub fn after_word<'a>(line: &'a str, word: &str) -> &'a str {
 /// (inner blanks kept: it may be a file path), `None` when absent or
 /// empty.
 pub fn setoption(body: &str) -> Result<(String, Option<String>), String> {
-    let Some(after) = body.trim().strip_prefix("name") else {
+    let Some(after) = trim_blanks(body).strip_prefix("name") else {
         return Err("setoption needs 'name <id> [value <x>]'".into());
     };
     if !after.is_empty() && !after.starts_with(|c: char| c.is_ascii_whitespace()) {
         return Err("setoption needs 'name <id> [value <x>]'".into());
     }
-    let after = after.trim();
+    let after = trim_blanks(after);
     let (name, value) = match find_word(after, "value") {
-        Some(i) => (after[..i].trim(), Some(after[i + 5..].trim())),
+        Some(i) => (trim_blanks(&after[..i]), Some(trim_blanks(&after[i + 5..]))),
         None => (after, None),
     };
     if name.is_empty() {
@@ -65,6 +73,11 @@ mod tests {
             ("EvalFile".into(), Some("/a  b/nn.bin".into()))
         );
         assert_eq!(ok("name X value"), ("X".into(), None));
+        // A vertical tab is no blank to the lexer, so it stays in the value.
+        assert_eq!(
+            ok("name X value 1 \u{b}"),
+            ("X".into(), Some("1 \u{b}".into()))
+        );
         assert_eq!(
             ok("name valueless value 1"),
             ("valueless".into(), Some("1".into()))

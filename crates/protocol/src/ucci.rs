@@ -193,6 +193,93 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
     Ok(go)
 }
 
+impl fmt::Display for Go {
+    /// Every field that is set, in an order [`parse`] reads back. Which
+    /// fields a host sets is its choice: UCCI's grammar wants one mode
+    /// (`depth`, `nodes` or the clocks) and one of `movestogo`/`increment`
+    /// per clock, which the arena keeps.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        if self.draw {
+            f.write_str(" draw")?;
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        let fields: [(&str, Option<u64>); 9] = [
+            ("depth", self.depth.map(u64::from)),
+            ("nodes", self.nodes),
+            ("time", self.time),
+            ("movestogo", self.movestogo.map(u64::from)),
+            ("increment", self.increment),
+            ("opptime", self.opptime),
+            ("oppmovestogo", self.oppmovestogo.map(u64::from)),
+            ("oppincrement", self.oppincrement),
+            ("perft", self.perft.map(u64::from)),
+        ];
+        for (name, value) in fields {
+            if let Some(v) = value {
+                write!(f, " {name} {v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `fen …` or `startpos`, then the moves: `position` and `probe` share it.
+fn write_position(
+    f: &mut fmt::Formatter<'_>,
+    word: &str,
+    fen: &Option<String>,
+    moves: &[String],
+) -> fmt::Result {
+    match fen {
+        Some(fen) => write!(f, "{word} fen {fen}")?,
+        None => write!(f, "{word} startpos")?,
+    }
+    if !moves.is_empty() {
+        write!(f, " moves {}", moves.join(" "))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Command {
+    /// The command as a host sends it (UCCI's own `setoption` form, with
+    /// no `name`/`value` keywords).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Ucci => f.write_str("ucci"),
+            Command::IsReady => f.write_str("isready"),
+            // A name UCCI's one-word form cannot carry (it came in the UCI
+            // form the parser tolerates) goes back in that form.
+            Command::SetOption { name, value }
+                if name == "name" || name.contains(|c: char| c.is_ascii_whitespace()) =>
+            {
+                match value {
+                    Some(v) => write!(f, "setoption name {name} value {v}"),
+                    None => write!(f, "setoption name {name}"),
+                }
+            }
+            Command::SetOption { name, value } => match value {
+                Some(v) => write!(f, "setoption {name} {v}"),
+                None => write!(f, "setoption {name}"),
+            },
+            Command::Position { fen, moves } => write_position(f, "position", fen, moves),
+            Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
+            Command::Go(go) => write!(f, "{go}"),
+            Command::PonderHit { draw: false } => f.write_str("ponderhit"),
+            Command::PonderHit { draw: true } => f.write_str("ponderhit draw"),
+            Command::Stop => f.write_str("stop"),
+            Command::Probe { fen, moves } => write_position(f, "probe", fen, moves),
+            Command::Quit => f.write_str("quit"),
+            Command::Unknown(word) => f.write_str(word),
+        }
+    }
+}
+
 /// An `option` line's type, in UCCI's syntax (no `name` keyword).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionType {
@@ -228,6 +315,9 @@ pub enum Reply {
     NoBestMove,
     PopHash(PopHash),
     Bye,
+    /// A line the host side cannot read (kept whole, printed back as is):
+    /// a stray line from an engine must never end a match.
+    Unknown(String),
 }
 
 /// One `info` line: the fields present are printed in UCCI's order.
@@ -315,6 +405,7 @@ impl fmt::Display for Reply {
                 Ok(())
             }
             Reply::Bye => f.write_str("bye"),
+            Reply::Unknown(line) => f.write_str(line),
         }
     }
 }
@@ -345,6 +436,177 @@ impl fmt::Display for Info {
         }
         Ok(())
     }
+}
+
+/// Parses one engine line (host side: the arena reads UCCI engines with
+/// it). Never fails: what it cannot read becomes [`Reply::Unknown`].
+pub fn parse_reply(line: &str) -> Reply {
+    let line = line.trim_matches(|c: char| c.is_ascii_whitespace());
+    let t = tokens(line);
+    let unknown = || Reply::Unknown(line.to_string());
+    match t.as_slice() {
+        ["id", kind, rest @ ..] => {
+            let kind = match *kind {
+                "name" => "name",
+                "copyright" => "copyright",
+                "author" => "author",
+                "user" => "user",
+                _ => return unknown(),
+            };
+            Reply::Id {
+                kind,
+                text: if rest.is_empty() {
+                    String::new()
+                } else {
+                    rest_of_line(line, t[1]).to_string()
+                },
+            }
+        }
+        ["option", name, "type", rest @ ..] => match parse_option_type(rest) {
+            Some(kind) => Reply::Option {
+                name: name.to_string(),
+                kind,
+            },
+            None => unknown(),
+        },
+        ["ucciok"] => Reply::UcciOk,
+        ["readyok"] => Reply::ReadyOk,
+        ["nobestmove", ..] => Reply::NoBestMove,
+        ["bye"] => Reply::Bye,
+        // The flags are read wherever they stand after the move: an engine
+        // that puts `draw` before `ponder` still offers it, and an unknown
+        // word must not hide a `resign` behind it.
+        ["bestmove", mv, rest @ ..] => Reply::BestMove {
+            mv: mv.to_string(),
+            ponder: rest
+                .iter()
+                .position(|w| *w == "ponder")
+                .and_then(|i| rest.get(i + 1))
+                .filter(|m| !matches!(**m, "draw" | "resign"))
+                .map(|m| m.to_string()),
+            draw: rest.contains(&"draw"),
+            resign: rest.contains(&"resign"),
+        },
+        ["pophash", rest @ ..] => {
+            let mut p = PopHash::default();
+            let mut i = 0;
+            while i < rest.len() {
+                let bound = || {
+                    let v = rest.get(i + 1)?.parse().ok()?;
+                    (rest.get(i + 2) == Some(&"depth")).then_some(())?;
+                    Some((v, rest.get(i + 3)?.parse().ok()?))
+                };
+                match rest[i] {
+                    "bestmove" => p.bestmove = rest.get(i + 1).map(|m| m.to_string()),
+                    "lowerbound" => p.lowerbound = bound(),
+                    "upperbound" => p.upperbound = bound(),
+                    _ => {}
+                }
+                i += 1;
+            }
+            Reply::PopHash(p)
+        }
+        ["info", ..] => Reply::Info(parse_info(line)),
+        _ => unknown(),
+    }
+}
+
+/// The text of `line` after its token `word` (a slice of `line`), inner
+/// blanks kept as the engine printed them.
+fn rest_of_line<'a>(line: &'a str, word: &str) -> &'a str {
+    let end = (word.as_ptr() as usize - line.as_ptr() as usize) + word.len();
+    line.get(end..)
+        .unwrap_or("")
+        .trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
+/// The words of an `option` line after `type`; `None` when malformed.
+fn parse_option_type(t: &[&str]) -> Option<OptionType> {
+    // The text after `default` to the line's end (string defaults may
+    // hold blanks; an absent one is empty).
+    let default_text = || {
+        t.iter()
+            .position(|w| *w == "default")
+            .map(|i| t[i + 1..].join(" "))
+            .unwrap_or_default()
+    };
+    let after = |key: &str| {
+        t.iter()
+            .position(|w| *w == key)
+            .and_then(|i| t.get(i + 1))
+            .copied()
+    };
+    Some(match t.first().copied()? {
+        "check" => OptionType::Check(after("default")?.parse().ok()?),
+        "spin" => OptionType::Spin {
+            min: after("min")?.parse().ok()?,
+            max: after("max")?.parse().ok()?,
+            default: after("default")?.parse().ok()?,
+        },
+        "combo" => OptionType::Combo {
+            vars: t
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1].to_string())
+                .collect(),
+            default: after("default")?.to_string(),
+        },
+        "button" => OptionType::Button,
+        "string" => OptionType::String(default_text()),
+        "label" => OptionType::Label(default_text()),
+        _ => return None,
+    })
+}
+
+/// The words that end a `pv` list or a field's value.
+const INFO_KEYWORDS: &[&str] = &[
+    "depth", "seldepth", "time", "nodes", "pv", "score", "currmove", "message", "string", "nps",
+];
+
+/// An `info` line; a malformed value drops only its field. `message` (and
+/// UCI's `string`) run to the line's end.
+fn parse_info(line: &str) -> Info {
+    let t = tokens(line);
+    let mut info = Info::default();
+    let mut i = 1;
+    while i < t.len() {
+        let next = t.get(i + 1).copied();
+        match t[i] {
+            "depth" => info.depth = next.and_then(|v| v.parse().ok()),
+            // UCCI's bare `score 31`; UCI's `score cp 31` is read too.
+            "score" => {
+                let v = if next == Some("cp") {
+                    i += 1;
+                    t.get(i + 1).copied()
+                } else {
+                    next
+                };
+                info.score = v.and_then(|v| v.parse().ok());
+            }
+            "time" => info.time_ms = next.and_then(|v| v.parse().ok()),
+            "nodes" => info.nodes = next.and_then(|v| v.parse().ok()),
+            "currmove" => info.currmove = next.map(str::to_string),
+            "pv" => {
+                let end = t[i + 1..]
+                    .iter()
+                    .position(|w| INFO_KEYWORDS.contains(w))
+                    .map_or(t.len(), |n| i + 1 + n);
+                info.pv = t[i + 1..end].iter().map(|m| m.to_string()).collect();
+                i = end;
+                continue;
+            }
+            "message" | "string" => {
+                info.message = Some(rest_of_line(line, t[i]).to_string());
+                break;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    info
 }
 
 impl Info {

@@ -443,7 +443,8 @@ impl fmt::Display for Reply {
     }
 }
 
-/// Parses one engine line (host side). Never fails: what it cannot read
+/// Parses one engine line (host side: the arena reads USI engines with
+/// it). Never fails: what it cannot read
 /// becomes [`Reply::Unknown`].
 pub fn parse_reply(line: &str) -> Reply {
     let line = line.trim();
@@ -466,13 +467,14 @@ pub fn parse_reply(line: &str) -> Reply {
         ["readyok"] => Reply::ReadyOk,
         ["bestmove", "resign", ..] => Reply::BestMove(BestMove::Resign),
         ["bestmove", "win", ..] => Reply::BestMove(BestMove::Win),
-        ["bestmove", mv] => Reply::BestMove(BestMove::Move {
+        // A move with anything after it but `ponder <move>` is still the
+        // answer: a host waiting on it must not time out over a stray word.
+        ["bestmove", mv, rest @ ..] => Reply::BestMove(BestMove::Move {
             mv: mv.to_string(),
-            ponder: None,
-        }),
-        ["bestmove", mv, "ponder", p, ..] => Reply::BestMove(BestMove::Move {
-            mv: mv.to_string(),
-            ponder: Some(p.to_string()),
+            ponder: match rest {
+                ["ponder", p, ..] => Some(p.to_string()),
+                _ => None,
+            },
         }),
         ["checkmate", "nomate"] => Reply::Checkmate(Checkmate::NoMate),
         ["checkmate", "timeout"] => Reply::Checkmate(Checkmate::Timeout),

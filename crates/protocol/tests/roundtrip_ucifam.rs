@@ -56,25 +56,33 @@ fn usi_commands_print_then_parse_to_the_same_value() {
 }
 
 #[test]
-fn ucci_commands_printed_by_the_host_parse_on_the_engine_side() {
-    let go = host::ucci::Command::Go(host::ucci::Go {
-        ponder: false,
-        time: Some(3000),
-        increment: Some(20),
-        opptime: Some(2500),
-        oppincrement: Some(20),
-        ..Default::default()
-    });
-    let printed = go.to_string();
-    match ucci::parse(&printed).unwrap().unwrap() {
-        ucci::Command::Go(g) => {
-            assert!(!g.draw && !g.ponder, "{printed}");
-            assert_eq!(g.time, Some(3000));
-            assert_eq!(g.increment, Some(20));
-            assert_eq!(g.opptime, Some(2500));
-            assert_eq!(g.oppincrement, Some(20));
-        }
-        other => panic!("'{printed}' parsed as {other:?}"),
+fn ucci_commands_print_then_parse_to_the_same_value() {
+    for line in [
+        "ucci",
+        "isready",
+        "setoption usemillisec true",
+        "setoption hashsize 64",
+        "setoption newgame",
+        "setoption name Clear Hash",
+        "setoption name name value 3",
+        "position startpos moves h2e2 h9g7",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "probe startpos moves h2e2",
+        "banmoves h2e2 b2e2",
+        "go time 3000 increment 20 opptime 2500 oppincrement 20",
+        "go time 60 movestogo 30 opptime 50 oppmovestogo 29",
+        "go ponder depth 8",
+        "go draw nodes 5000",
+        "go depth infinite",
+        "go perft 3",
+        "ponderhit draw",
+        "ponderhit",
+        "stop",
+        "quit",
+    ] {
+        let cmd = ucci::parse(line).unwrap().unwrap();
+        let again = ucci::parse(&cmd.to_string()).unwrap().unwrap();
+        assert_eq!(again, cmd, "{line}");
     }
 }
 
@@ -102,22 +110,18 @@ fn engine_replies_read_back_on_the_host_side() {
         }
         other => panic!("{other:?}"),
     }
-    // USI: mate distances in plies.
-    let best = usi::Reply::BestMove(usi::BestMove::Move {
-        mv: "7g7f".into(),
-        ponder: Some("3c3d".into()),
-    });
-    assert_eq!(
-        host::usi::parse_reply(&best.to_string()),
-        host::usi::Reply::BestMove {
+    // USI: one reply type both ways; mate distances in plies.
+    for reply in [
+        usi::Reply::BestMove(usi::BestMove::Move {
             mv: "7g7f".into(),
-            ponder: Some("3c3d".into())
-        }
-    );
-    assert_eq!(
-        host::usi::parse_reply(&usi::Reply::BestMove(usi::BestMove::Resign).to_string()),
-        host::usi::Reply::Resign
-    );
+            ponder: Some("3c3d".into()),
+        }),
+        usi::Reply::BestMove(usi::BestMove::Resign),
+        usi::Reply::BestMove(usi::BestMove::Win),
+        usi::Reply::Checkmate(usi::Checkmate::Moves(vec!["2b8h+".into(), "9a9b".into()])),
+    ] {
+        assert_eq!(host::usi::parse_reply(&reply.to_string()), reply);
+    }
     let info = usi::Info {
         depth: Some(4),
         score: Some(usi::InfoScore::Mate(5)),
@@ -127,9 +131,11 @@ fn engine_replies_read_back_on_the_host_side() {
     };
     match host::usi::parse_reply(&info.to_string()) {
         host::usi::Reply::Info(i) => {
-            assert_eq!(i.score, Some(EngineScore::Mate(5)));
-            assert_eq!(i.nodes, Some(99));
-            assert_eq!(i.pv, ["2b8h+"]);
+            assert_eq!(i, info);
+            let seen = host::usi::search_info(&i);
+            assert_eq!(seen.score, Some(EngineScore::Mate(5)));
+            assert_eq!(seen.nodes, Some(99));
+            assert_eq!(seen.pv, ["2b8h+"]);
         }
         other => panic!("{other:?}"),
     }
@@ -140,14 +146,74 @@ fn engine_replies_read_back_on_the_host_side() {
         pv: vec!["h2e2".into(), "h9g7".into()],
         ..Default::default()
     };
-    match host::ucci::parse_reply(&ucci::Reply::Info(info).to_string()) {
-        host::ucci::Reply::Info(i) => {
-            assert_eq!(i.depth, Some(6));
-            assert_eq!(i.score, Some(EngineScore::Cp(-37)));
-            assert_eq!(i.pv, ["h2e2", "h9g7"]);
-        }
+    let printed = ucci::Reply::Info(info.clone()).to_string();
+    assert_eq!(host::ucci::parse_reply(&printed), ucci::Reply::Info(info));
+    let seen = host::ucci::search_info(&match host::ucci::parse_reply(&printed) {
+        ucci::Reply::Info(i) => i,
         other => panic!("{other:?}"),
+    });
+    assert_eq!(seen.score, Some(EngineScore::Cp(-37)));
+    assert_eq!(seen.pv, ["h2e2", "h9g7"]);
+    // Every other reply the engine side prints reads back equal.
+    let full = ucci::Info {
+        depth: Some(9),
+        score: Some(12),
+        pv: vec!["h2e2".into()],
+        time_ms: Some(40),
+        nodes: Some(5000),
+        currmove: Some("b0c2".into()),
+        message: Some("two  blanks kept".into()),
+    };
+    for reply in [
+        ucci::Reply::Info(full),
+        ucci::Reply::Id {
+            kind: "name",
+            text: "tengen  0.1".into(),
+        },
+        ucci::Reply::Option {
+            name: "hashsize".into(),
+            kind: ucci::OptionType::Spin {
+                min: 0,
+                max: 1024,
+                default: 16,
+            },
+        },
+        ucci::Reply::Option {
+            name: "usebook".into(),
+            kind: ucci::OptionType::Check(true),
+        },
+        ucci::Reply::Option {
+            name: "style".into(),
+            kind: ucci::OptionType::Combo {
+                vars: vec!["solid".into(), "normal".into()],
+                default: "normal".into(),
+            },
+        },
+        ucci::Reply::Option {
+            name: "bookfiles".into(),
+            kind: ucci::OptionType::String("a b".into()),
+        },
+        ucci::Reply::Option {
+            name: "newgame".into(),
+            kind: ucci::OptionType::Button,
+        },
+        ucci::Reply::UcciOk,
+        ucci::Reply::ReadyOk,
+        ucci::Reply::PopHash(ucci::PopHash::default()),
+        ucci::Reply::PopHash(ucci::PopHash {
+            bestmove: Some("h2e2".into()),
+            lowerbound: Some((-20, 7)),
+            upperbound: Some((30, 5)),
+        }),
+    ] {
+        let printed = reply.to_string();
+        assert_eq!(host::ucci::parse_reply(&printed), reply, "{printed}");
     }
+    // Garbage is kept, never an error.
+    assert_eq!(
+        host::ucci::parse_reply("  hello there "),
+        ucci::Reply::Unknown("hello there".into())
+    );
     let best = ucci::Reply::BestMove {
         mv: "h2e2".into(),
         ponder: Some("h9g7".into()),
@@ -156,17 +222,34 @@ fn engine_replies_read_back_on_the_host_side() {
     };
     assert_eq!(
         host::ucci::parse_reply(&best.to_string()),
-        host::ucci::Reply::BestMove {
+        ucci::Reply::BestMove {
             mv: "h2e2".into(),
-            ponder: Some("h9g7".into())
+            ponder: Some("h9g7".into()),
+            draw: true,
+            resign: false,
+        }
+    );
+    let resign = ucci::Reply::BestMove {
+        mv: "h2e2".into(),
+        ponder: None,
+        draw: false,
+        resign: true,
+    };
+    assert_eq!(
+        host::ucci::parse_reply(&resign.to_string()),
+        ucci::Reply::BestMove {
+            mv: "h2e2".into(),
+            ponder: None,
+            draw: false,
+            resign: true,
         }
     );
     assert_eq!(
         host::ucci::parse_reply(&ucci::Reply::NoBestMove.to_string()),
-        host::ucci::Reply::NoBestMove
+        ucci::Reply::NoBestMove
     );
     assert_eq!(
         host::ucci::parse_reply(&ucci::Reply::Bye.to_string()),
-        host::ucci::Reply::Bye
+        ucci::Reply::Bye
     );
 }

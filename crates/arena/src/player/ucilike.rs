@@ -49,18 +49,25 @@ impl Dialect {
             Dialect::Ucci => match ucci::parse_reply(line) {
                 ucci::Reply::UcciOk => Line::Ok,
                 ucci::Reply::ReadyOk => Line::ReadyOk,
-                ucci::Reply::Info(i) => Line::Info(i),
-                ucci::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
+                ucci::Reply::Info(i) => Line::Info(ucci::search_info(&i)),
+                // UCCI's `resign` flag gives the game up instead of the
+                // move. A `draw` offer is not accepted: the arena's draws
+                // come only from its own rules (adjudication, move limit,
+                // the referee), so the move stands and the game goes on.
+                ucci::Reply::BestMove { resign: true, .. } => Line::Answer(Answer::Resign, None),
+                ucci::Reply::BestMove { mv, ponder, .. } => Line::Answer(Answer::Move(mv), ponder),
                 ucci::Reply::NoBestMove => Line::Answer(Answer::NoMove, None),
                 _ => Line::Other,
             },
             Dialect::Usi => match usi::parse_reply(line) {
                 usi::Reply::UsiOk => Line::Ok,
                 usi::Reply::ReadyOk => Line::ReadyOk,
-                usi::Reply::Info(i) => Line::Info(i),
-                usi::Reply::BestMove { mv, ponder } => Line::Answer(Answer::Move(mv), ponder),
-                usi::Reply::Resign => Line::Answer(Answer::Resign, None),
-                usi::Reply::Win => Line::Answer(Answer::ClaimWin, None),
+                usi::Reply::Info(i) => Line::Info(usi::search_info(&i)),
+                usi::Reply::BestMove(usi::BestMove::Move { mv, ponder }) => {
+                    Line::Answer(Answer::Move(mv), ponder)
+                }
+                usi::Reply::BestMove(usi::BestMove::Resign) => Line::Answer(Answer::Resign, None),
+                usi::Reply::BestMove(usi::BestMove::Win) => Line::Answer(Answer::ClaimWin, None),
                 _ => Line::Other,
             },
         }
@@ -75,7 +82,7 @@ impl Dialect {
             .to_string(),
             Dialect::Ucci => ucci::Command::SetOption {
                 name: name.into(),
-                value: value.into(),
+                value: Some(value.into()),
             }
             .to_string(),
             Dialect::Usi => usi::Command::SetOption {
@@ -143,20 +150,25 @@ impl Dialect {
             Dialect::Ucci => {
                 let mut go = ucci::Go {
                     ponder,
-                    depth: cfg.depth,
-                    nodes: cfg.nodes,
                     ..ucci::Go::default()
                 };
-                if let Some(mt) = me.movetime_ms {
+                // UCCI's grammar takes one mode (depth, else nodes, else the
+                // clocks) and one of movestogo/increment per clock.
+                if cfg.depth.is_some() {
+                    go.depth = cfg.depth;
+                } else if cfg.nodes.is_some() {
+                    go.nodes = cfg.nodes;
+                } else if let Some(mt) = me.movetime_ms {
                     go.time = Some(mt);
                     go.movestogo = Some(1);
                 } else if timed {
                     go.time = Some(me.left_ms + me.byoyomi_ms.unwrap_or(0));
                     go.movestogo = me.movestogo;
-                    go.increment = (me.inc_ms > 0).then_some(me.inc_ms);
+                    go.increment = (me.movestogo.is_none() && me.inc_ms > 0).then_some(me.inc_ms);
                     go.opptime = Some(opp.left_ms + opp.byoyomi_ms.unwrap_or(0));
                     go.oppmovestogo = opp.movestogo;
-                    go.oppincrement = (opp.inc_ms > 0).then_some(opp.inc_ms);
+                    go.oppincrement =
+                        (opp.movestogo.is_none() && opp.inc_ms > 0).then_some(opp.inc_ms);
                 }
                 ucci::Command::Go(go).to_string()
             }
@@ -500,11 +512,13 @@ impl Player for UciLikePlayer {
         }
         if self.dialect == Dialect::Usi && self.conn.alive() {
             let result = match won {
-                Some(true) => usi::GameOver::Win,
-                Some(false) => usi::GameOver::Lose,
-                None => usi::GameOver::Draw,
+                Some(true) => usi::GameResult::Win,
+                Some(false) => usi::GameResult::Lose,
+                None => usi::GameResult::Draw,
             };
-            let _ = self.conn.send(&usi::Command::GameOver(result).to_string());
+            let _ = self
+                .conn
+                .send(&usi::Command::GameOver(Some(result)).to_string());
         }
     }
 
@@ -520,6 +534,81 @@ impl Player for UciLikePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn answer(dialect: Dialect, line: &str) -> Option<(Answer, Option<String>)> {
+        match dialect.parse(line) {
+            Line::Answer(a, p) => Some((a, p)),
+            _ => None,
+        }
+    }
+
+    /// A UCCI engine's `resign` once read as a plain move, so the arena
+    /// played on; a `draw` offer leaves the move standing.
+    #[test]
+    fn ucci_bestmove_flags() {
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 resign"),
+            Some((Answer::Resign, None))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 ponder h9g7 draw"),
+            Some((Answer::Move("h2e2".into()), Some("h9g7".into())))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "bestmove h2e2 draw resign"),
+            Some((Answer::Resign, None))
+        );
+        assert_eq!(
+            answer(Dialect::Ucci, "nobestmove"),
+            Some((Answer::NoMove, None))
+        );
+    }
+
+    /// UCCI's `go` takes one mode and one of movestogo/increment per
+    /// clock; the printer sends what is set, so the choice is made here.
+    #[test]
+    fn ucci_go_sends_one_mode() {
+        use crate::clock::ClockView;
+        use tengen_games::Protocol;
+        let clock = ClockView {
+            left_ms: 60_000,
+            inc_ms: 500,
+            movestogo: None,
+            byoyomi_ms: None,
+            movetime_ms: None,
+        };
+        let req = MoveRequest {
+            start: None,
+            moves: &[],
+            to_move: Side::First,
+            clocks: [clock, clock],
+            timeout: Duration::from_secs(1),
+            cleanup: false,
+        };
+        let mut cfg = EngineConfig::new("x", "x", Protocol::Ucci);
+        assert_eq!(
+            Dialect::Ucci.go(&req, &cfg, false),
+            "go time 60000 increment 500 opptime 60000 oppincrement 500"
+        );
+        cfg.nodes = Some(900);
+        assert_eq!(Dialect::Ucci.go(&req, &cfg, true), "go ponder nodes 900");
+        cfg.depth = Some(6);
+        assert_eq!(Dialect::Ucci.go(&req, &cfg, false), "go depth 6");
+        let period = ClockView {
+            movestogo: Some(30),
+            ..clock
+        };
+        let req = MoveRequest {
+            clocks: [period, period],
+            ..req
+        };
+        cfg.depth = None;
+        cfg.nodes = None;
+        assert_eq!(
+            Dialect::Ucci.go(&req, &cfg, false),
+            "go time 60000 movestogo 30 opptime 60000 oppmovestogo 30"
+        );
+    }
 
     #[test]
     fn xiangqi_ranks_between_iccs_and_uci() {

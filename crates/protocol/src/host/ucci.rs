@@ -1,141 +1,23 @@
 //! UCCI (xiangqi), controller side. The arena always turns on
 //! `usemillisec`, so every time below is in milliseconds.
 
-use super::{parse_info, tokens, SearchInfo};
-use std::fmt;
+use super::{EngineScore, SearchInfo};
 
-/// Clock fields of a UCCI `go`: our clock first, the opponent's after.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// `go ponder`: think on the opponent's time until `ponderhit`.
-    pub ponder: bool,
-    pub time: Option<u64>,
-    pub movestogo: Option<u32>,
-    pub increment: Option<u64>,
-    pub opptime: Option<u64>,
-    pub oppmovestogo: Option<u32>,
-    pub oppincrement: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
+/// Commands and replies are the engine side's own types: one definition of
+/// UCCI's messages, parsed and printed the same way by engine and host.
+pub use crate::ucci::{parse_reply, Command, Go, Info, Reply};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Ucci,
-    IsReady,
-    /// UCCI options have no `name`/`value` keywords.
-    SetOption {
-        name: String,
-        value: String,
-    },
-    Position {
-        fen: Option<String>,
-        moves: Vec<String>,
-    },
-    BanMoves(Vec<String>),
-    Go(Go),
-    Stop,
-    Quit,
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::Ucci => f.write_str("ucci"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption { name, value } => write!(f, "setoption {name} {value}"),
-            Command::Position { fen, moves } => {
-                match fen {
-                    Some(fen) => write!(f, "position fen {fen}")?,
-                    None => f.write_str("position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
-            }
-            Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
-            Command::Go(go) => {
-                f.write_str("go")?;
-                if go.ponder {
-                    f.write_str(" ponder")?;
-                }
-                if let Some(d) = go.depth {
-                    return write!(f, " depth {d}");
-                }
-                if let Some(n) = go.nodes {
-                    return write!(f, " nodes {n}");
-                }
-                // The grammar allows one of movestogo/increment per clock.
-                if let Some(t) = go.time {
-                    write!(f, " time {t}")?;
-                    if let Some(m) = go.movestogo {
-                        write!(f, " movestogo {m}")?;
-                    } else if let Some(i) = go.increment {
-                        write!(f, " increment {i}")?;
-                    }
-                }
-                if let Some(t) = go.opptime {
-                    write!(f, " opptime {t}")?;
-                    if let Some(m) = go.oppmovestogo {
-                        write!(f, " oppmovestogo {m}")?;
-                    } else if let Some(i) = go.oppincrement {
-                        write!(f, " oppincrement {i}")?;
-                    }
-                }
-                Ok(())
-            }
-            Command::Stop => f.write_str("stop"),
-            Command::Quit => f.write_str("quit"),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
-    Id {
-        key: String,
-        value: String,
-    },
-    UcciOk,
-    ReadyOk,
-    Option(String),
-    BestMove {
-        mv: String,
-        ponder: Option<String>,
-    },
-    /// The engine has no move (it is mated or stalemated).
-    NoBestMove,
-    Info(SearchInfo),
-    Bye,
-    Other(String),
-}
-
-pub const INFO_KEYWORDS: &[&str] = &[
-    "depth", "seldepth", "time", "nodes", "pv", "score", "currmove", "message", "string", "nps",
-];
-
-pub fn parse_reply(line: &str) -> Reply {
-    let t = tokens(line);
-    match t.first().copied() {
-        Some("id") if t.len() >= 2 => Reply::Id {
-            key: t[1].to_string(),
-            value: t[2..].join(" "),
-        },
-        Some("ucciok") => Reply::UcciOk,
-        Some("readyok") => Reply::ReadyOk,
-        Some("option") => Reply::Option(t[1..].join(" ")),
-        Some("bestmove") if t.len() >= 2 => Reply::BestMove {
-            mv: t[1].to_string(),
-            ponder: match (t.get(2), t.get(3)) {
-                (Some(&"ponder"), Some(m)) => Some(m.to_string()),
-                _ => None,
-            },
-        },
-        Some("nobestmove") => Reply::NoBestMove,
-        Some("bye") => Reply::Bye,
-        Some("info") => Reply::Info(parse_info(&t[1..], INFO_KEYWORDS)),
-        _ => Reply::Other(line.trim_end().to_string()),
+/// What the arena keeps from an `info` line (the same view it has of UCI
+/// and USI engines). UCCI scores are bare numbers, from the side to move.
+pub fn search_info(info: &Info) -> SearchInfo {
+    SearchInfo {
+        depth: info.depth,
+        score: info.score.map(EngineScore::Cp),
+        nodes: info.nodes,
+        time_ms: info.time_ms,
+        pv: info.pv.clone(),
+        string: info.message.clone(),
+        ..SearchInfo::default()
     }
 }
 
@@ -164,7 +46,7 @@ mod tests {
         assert_eq!(Command::Go(ponder).to_string(), "go ponder time 7");
         let opt = Command::SetOption {
             name: "usemillisec".into(),
-            value: "true".into(),
+            value: Some("true".into()),
         };
         assert_eq!(opt.to_string(), "setoption usemillisec true");
     }
@@ -176,9 +58,41 @@ mod tests {
             parse_reply("bestmove h2e2"),
             Reply::BestMove {
                 mv: "h2e2".into(),
-                ponder: None
+                ponder: None,
+                draw: false,
+                resign: false,
             }
         );
         assert_eq!(parse_reply("ucciok"), Reply::UcciOk);
+        assert_eq!(parse_reply("bestmove"), Reply::Unknown("bestmove".into()));
+        let Reply::Info(i) = parse_reply("info depth 3 score cp 25 pv a0a1 b0c2 nodes 9") else {
+            panic!("not info");
+        };
+        let seen = search_info(&i);
+        assert_eq!(
+            (seen.depth, seen.score, seen.nodes),
+            (Some(3), Some(EngineScore::Cp(25)), Some(9))
+        );
+        assert_eq!(seen.pv, ["a0a1", "b0c2"]);
+        // The flags the arena once dropped: a draw offer with a ponder
+        // move, and a resignation.
+        assert_eq!(
+            parse_reply("bestmove h2e2 ponder h9g7 draw"),
+            Reply::BestMove {
+                mv: "h2e2".into(),
+                ponder: Some("h9g7".into()),
+                draw: true,
+                resign: false,
+            }
+        );
+        assert_eq!(
+            parse_reply("bestmove h2e2 resign"),
+            Reply::BestMove {
+                mv: "h2e2".into(),
+                ponder: None,
+                draw: false,
+                resign: true,
+            }
+        );
     }
 }

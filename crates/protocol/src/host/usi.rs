@@ -1,149 +1,30 @@
 //! USI (shogi), controller side. Note the colours: `b` is sente (black,
 //! moves first), `w` is gote.
 
-use super::{parse_info, tokens, SearchInfo};
-use std::fmt;
+use super::{EngineScore, SearchInfo};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// `go ponder`: think on the opponent's time until `ponderhit`.
-    pub ponder: bool,
-    pub btime: Option<u64>,
-    pub wtime: Option<u64>,
-    pub byoyomi: Option<u64>,
-    pub binc: Option<u64>,
-    pub winc: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-}
+/// Commands and replies are the engine side's own types: one definition of
+/// USI's messages, parsed and printed the same way by engine and host.
+pub use crate::usi::{parse_reply, BestMove, Command, GameResult, Go, Info, InfoScore, Reply};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameOver {
-    Win,
-    Lose,
-    Draw,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Usi,
-    IsReady,
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
-    UsiNewGame,
-    /// `sfen: None` is `startpos`.
-    Position {
-        sfen: Option<String>,
-        moves: Vec<String>,
-    },
-    Go(Go),
-    Stop,
-    GameOver(GameOver),
-    Quit,
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Command::Usi => f.write_str("usi"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption {
-                name,
-                value: Some(v),
-            } => write!(f, "setoption name {name} value {v}"),
-            Command::SetOption { name, value: None } => write!(f, "setoption name {name}"),
-            Command::UsiNewGame => f.write_str("usinewgame"),
-            Command::Position { sfen, moves } => {
-                match sfen {
-                    Some(s) => write!(f, "position sfen {s}")?,
-                    None => f.write_str("position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
-            }
-            Command::Go(go) => {
-                f.write_str("go")?;
-                if go.ponder {
-                    f.write_str(" ponder")?;
-                }
-                let fields = [
-                    ("btime", go.btime),
-                    ("wtime", go.wtime),
-                    ("binc", go.binc),
-                    ("winc", go.winc),
-                    ("byoyomi", go.byoyomi),
-                    ("depth", go.depth.map(u64::from)),
-                    ("nodes", go.nodes),
-                ];
-                for (name, value) in fields {
-                    if let Some(v) = value {
-                        write!(f, " {name} {v}")?;
-                    }
-                }
-                Ok(())
-            }
-            Command::Stop => f.write_str("stop"),
-            Command::GameOver(GameOver::Win) => f.write_str("gameover win"),
-            Command::GameOver(GameOver::Lose) => f.write_str("gameover lose"),
-            Command::GameOver(GameOver::Draw) => f.write_str("gameover draw"),
-            Command::Quit => f.write_str("quit"),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
-    Id {
-        key: String,
-        value: String,
-    },
-    UsiOk,
-    ReadyOk,
-    Option(String),
-    BestMove {
-        mv: String,
-        ponder: Option<String>,
-    },
-    /// `bestmove resign`.
-    Resign,
-    /// `bestmove win`: an entering-king declaration.
-    Win,
-    Info(SearchInfo),
-    Other(String),
-}
-
-pub const INFO_KEYWORDS: &[&str] = &[
-    "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "hashfull", "nps",
-    "string",
-];
-
-pub fn parse_reply(line: &str) -> Reply {
-    let t = tokens(line);
-    match t.first().copied() {
-        Some("id") if t.len() >= 2 => Reply::Id {
-            key: t[1].to_string(),
-            value: t[2..].join(" "),
-        },
-        Some("usiok") => Reply::UsiOk,
-        Some("readyok") => Reply::ReadyOk,
-        Some("option") => Reply::Option(t[1..].join(" ")),
-        Some("bestmove") if t.len() >= 2 => match t[1] {
-            "resign" => Reply::Resign,
-            "win" => Reply::Win,
-            mv => Reply::BestMove {
-                mv: mv.to_string(),
-                ponder: match (t.get(2), t.get(3)) {
-                    (Some(&"ponder"), Some(m)) => Some(m.to_string()),
-                    _ => None,
-                },
-            },
-        },
-        Some("info") => Reply::Info(parse_info(&t[1..], INFO_KEYWORDS)),
-        _ => Reply::Other(line.trim_end().to_string()),
+/// What the arena keeps from an `info` line (the same view it has of UCI
+/// and UCCI engines). A mate of unknown length counts as mate in one.
+pub fn search_info(info: &Info) -> SearchInfo {
+    SearchInfo {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score.map(|s| match s {
+            InfoScore::Cp(cp) => EngineScore::Cp(cp),
+            InfoScore::Mate(n) => EngineScore::Mate(n),
+            InfoScore::MatePlus => EngineScore::Mate(1),
+            InfoScore::MateMinus => EngineScore::Mate(-1),
+        }),
+        nodes: info.nodes,
+        nps: info.nps,
+        time_ms: info.time,
+        multipv: info.multipv.and_then(|m| u32::try_from(m).ok()),
+        pv: info.pv.clone(),
+        string: info.string.clone(),
     }
 }
 
@@ -163,26 +44,41 @@ mod tests {
             Command::Go(go).to_string(),
             "go btime 0 wtime 0 byoyomi 1000"
         );
-        let ponder = Go {
-            ponder: true,
-            btime: Some(5),
-            wtime: Some(6),
-            ..Go::default()
+        assert_eq!(
+            Command::GameOver(Some(GameResult::Lose)).to_string(),
+            "gameover lose"
+        );
+        assert_eq!(
+            parse_reply("bestmove resign"),
+            Reply::BestMove(BestMove::Resign)
+        );
+        assert_eq!(parse_reply("bestmove win"), Reply::BestMove(BestMove::Win));
+        let mv = |m: &str, p: Option<&str>| {
+            Reply::BestMove(BestMove::Move {
+                mv: m.into(),
+                ponder: p.map(str::to_string),
+            })
         };
-        assert_eq!(Command::Go(ponder).to_string(), "go ponder btime 5 wtime 6");
-        assert_eq!(parse_reply("bestmove resign"), Reply::Resign);
-        assert_eq!(parse_reply("bestmove win"), Reply::Win);
         assert_eq!(
             parse_reply("bestmove 7g7f ponder 3c3d"),
-            Reply::BestMove {
-                mv: "7g7f".into(),
-                ponder: Some("3c3d".into())
-            }
+            mv("7g7f", Some("3c3d"))
         );
-        let pos = Command::Position {
-            sfen: None,
-            moves: vec!["7g7f".into()],
+        assert_eq!(parse_reply("bestmove 7g7f ponder"), mv("7g7f", None));
+        assert_eq!(parse_reply("bestmove 7g7f  extra\r"), mv("7g7f", None));
+    }
+
+    #[test]
+    fn info_as_the_arena_sees_it() {
+        let Reply::Info(info) =
+            parse_reply("info depth 3 score mate - nodes 40 multipv 1 pv 8h2b+")
+        else {
+            panic!("not an info line");
         };
-        assert_eq!(pos.to_string(), "position startpos moves 7g7f");
+        let seen = search_info(&info);
+        assert_eq!(seen.depth, Some(3));
+        assert_eq!(seen.score, Some(EngineScore::Mate(-1)));
+        assert_eq!(seen.nodes, Some(40));
+        assert_eq!(seen.multipv, Some(1));
+        assert_eq!(seen.pv, ["8h2b+"]);
     }
 }
