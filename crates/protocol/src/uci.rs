@@ -179,17 +179,19 @@ impl fmt::Display for Go {
         if self.ponder {
             write!(f, " ponder")?;
         }
-        let fields = [
-            ("wtime", self.wtime),
-            ("btime", self.btime),
-            ("winc", self.winc),
-            ("binc", self.binc),
-            ("movestogo", self.movestogo.map(i64::from)),
-            ("depth", self.depth.map(i64::from)),
-            ("nodes", self.nodes.map(|n| n as i64)),
-            ("mate", self.mate.map(i64::from)),
-            ("movetime", self.movetime),
-            ("perft", self.perft.map(i64::from)),
+        // i128 holds every field's range (nodes is a u64, clocks are i64)
+        // without wrapping a large count to a negative one.
+        let fields: [(&str, Option<i128>); 10] = [
+            ("wtime", self.wtime.map(i128::from)),
+            ("btime", self.btime.map(i128::from)),
+            ("winc", self.winc.map(i128::from)),
+            ("binc", self.binc.map(i128::from)),
+            ("movestogo", self.movestogo.map(i128::from)),
+            ("depth", self.depth.map(i128::from)),
+            ("nodes", self.nodes.map(i128::from)),
+            ("mate", self.mate.map(i128::from)),
+            ("movetime", self.movetime.map(i128::from)),
+            ("perft", self.perft.map(i128::from)),
         ];
         for (k, v) in fields {
             if let Some(v) = v {
@@ -327,6 +329,18 @@ impl fmt::Display for Info {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_node_count_beyond_i64_prints_back_unchanged() {
+        // Found by the uci_line fuzz target: the count was printed through
+        // an i64 cast as a negative number, which no longer parsed.
+        let line = "go nodes 12458222611133191510";
+        let Ok(Some(Command::Go(go))) = parse(line) else {
+            panic!("{line} did not parse");
+        };
+        assert_eq!(go.nodes, Some(12_458_222_611_133_191_510));
+        assert_eq!(go.to_string(), line);
+    }
 
     #[test]
     fn parses_position_and_go() {
