@@ -240,3 +240,26 @@ def test_ucci_reports_time_and_nodes_every_second(tengen_bin):
         assert max(gaps) < 1.4, gaps
     finally:
         e.close()
+
+
+@pytest.mark.parametrize("proto,command", [
+    ("uci", "setoption name Threads value 100000"),
+    ("ucci", "setoption threads 300"),
+    ("ucci", "setoption drawmoves 0"),
+    ("usi", "setoption name Threads value 100000"),
+])
+def test_out_of_range_values_are_refused_not_clamped(tengen_bin, proto, command):
+    # Every dialect's options go through core::Options: a value outside
+    # the advertised range is refused in the protocol's own way (UCCI's
+    # threads used to be clamped to 256 silently).
+    e, _ = open_engine(tengen_bin, proto)
+    refusal = DIALECTS[proto][3]
+    try:
+        e.send(command)
+        e.send("isready")
+        got = e.until(lambda l: l == "readyok")
+        said = [l for l in got if l.startswith(refusal)]
+        assert said and "range" in said[0], got
+        assert search_once(e, proto).startswith("bestmove ")
+    finally:
+        e.close()

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::Duration;
+use tengen_core::options::{OptionError, OptionKind, OptionValue, Options};
 use tengen_core::report::Event;
 use tengen_core::{Bound, Score, SearchLimits, TimeControl};
 use tengen_protocol::ucci::{self, Command, Info, OptionType, PopHash, Reply};
@@ -56,8 +57,55 @@ const FIXED_COMBOS: [(&str, &str); 5] = [
     ("style", "normal"),
 ];
 
+/// Every option UCCI GUIs can set, in `ucciok` order. `setoption` goes
+/// through [`Options::set`], which refuses a bad or out-of-range value and
+/// changes nothing; the front-end then applies what was stored.
+fn ucci_options() -> Options {
+    let mut o = Options::new();
+    for name in ["usemillisec", "batch", "debug", "ponder"] {
+        o.add(name, OptionKind::Check { default: false });
+    }
+    // hashsize and threads 0: "the engine decides" (16 MB, one thread).
+    o.add(
+        "hashsize",
+        OptionKind::Spin {
+            default: 16,
+            min: 0,
+            max: 65_536,
+        },
+    )
+    .add(
+        "threads",
+        OptionKind::Spin {
+            default: 1,
+            min: 0,
+            max: 256,
+        },
+    )
+    .add(
+        "drawmoves",
+        OptionKind::Spin {
+            default: 60,
+            min: 1,
+            max: 1000,
+        },
+    );
+    for (name, only) in FIXED_COMBOS {
+        o.add(
+            name,
+            OptionKind::Combo {
+                default: only.into(),
+                vars: vec![only.into()],
+            },
+        );
+    }
+    o.add("newgame", OptionKind::Button);
+    o
+}
+
 struct Frontend {
     out: Output,
+    options: Options,
     settings: Settings,
     board: Board,
     banned: Vec<Move>,
@@ -113,6 +161,7 @@ impl Frontend {
     fn new(out: Output) -> Self {
         Frontend {
             out,
+            options: ucci_options(),
             settings: Settings {
                 millis: false,
                 batch: false,
@@ -226,147 +275,106 @@ impl Frontend {
                 kind: "author",
                 text: "the tengen developers".into(),
             },
-            Reply::Option {
-                name: "usemillisec".into(),
-                kind: OptionType::Check(false),
-            },
-            Reply::Option {
-                name: "batch".into(),
-                kind: OptionType::Check(false),
-            },
-            Reply::Option {
-                name: "debug".into(),
-                kind: OptionType::Check(false),
-            },
-            Reply::Option {
-                name: "ponder".into(),
-                kind: OptionType::Check(false),
-            },
-            Reply::Option {
-                name: "hashsize".into(),
-                kind: OptionType::Spin {
-                    min: 0,
-                    max: 65_536,
-                    default: 16,
-                },
-            },
-            Reply::Option {
-                name: "threads".into(),
-                kind: OptionType::Spin {
-                    min: 0,
-                    max: 256,
-                    default: 1,
-                },
-            },
-            Reply::Option {
-                name: "drawmoves".into(),
-                kind: OptionType::Spin {
-                    min: 1,
-                    max: 1000,
-                    default: 60,
-                },
-            },
         ];
-        for (name, only) in FIXED_COMBOS {
-            lines.push(Reply::Option {
-                name: name.into(),
-                kind: OptionType::Combo {
-                    vars: vec![only.into()],
-                    default: only.into(),
+        for opt in self.options.iter() {
+            let kind = match &opt.kind {
+                OptionKind::Check { default } => OptionType::Check(*default),
+                OptionKind::Spin { default, min, max } => OptionType::Spin {
+                    min: *min,
+                    max: *max,
+                    default: *default,
                 },
+                OptionKind::Combo { default, vars } => OptionType::Combo {
+                    vars: vars.clone(),
+                    default: default.clone(),
+                },
+                OptionKind::Button => OptionType::Button,
+                OptionKind::String { default } => OptionType::String(default.clone()),
+            };
+            lines.push(Reply::Option {
+                name: opt.name.clone(),
+                kind,
             });
         }
-        lines.push(Reply::Option {
-            name: "newgame".into(),
-            kind: OptionType::Button,
-        });
         lines.push(Reply::UcciOk);
         let text: Vec<String> = lines.iter().map(|r| r.to_string()).collect();
         self.out.lines(text.iter().map(String::as_str));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let flag = |v: Option<&str>| -> Option<bool> {
-            match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-                Some("true") | Some("on") | None => Some(true),
-                Some("false") | Some("off") => Some(false),
-                _ => None,
+        let name = name.trim().to_ascii_lowercase();
+        if matches!(name.as_str(), "hashsize" | "threads" | "newgame") && self.thinking() {
+            self.message(&format!("option {name} not changed while thinking"));
+            return;
+        }
+        // UCCI: a check option named without a value is switched on.
+        let is_check = self
+            .options
+            .iter()
+            .any(|o| o.name == name && matches!(o.kind, OptionKind::Check { .. }));
+        let value = if is_check && value.is_none() {
+            Some("true")
+        } else {
+            value
+        };
+        let before = self.options.get(&name).cloned();
+        let stored = match self.options.set(&name, value) {
+            Ok((_, v)) => v,
+            Err(OptionError::Unknown(_)) => {
+                // GUIs send options nobody declared: accepted silently.
+                if self.settings.debug {
+                    self.message(&format!("option {name} is not used by this engine"));
+                }
+                return;
+            }
+            Err(e) => {
+                self.message(&format!("error: {e}; unchanged"));
+                return;
             }
         };
-        let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<u64>().ok());
-        let bad = |me: &Self| {
-            me.message(&format!(
-                "error: bad value '{}' for option {name}",
-                value.unwrap_or("")
-            ))
+        let int = |v: &OptionValue| match v {
+            OptionValue::Int(n) => *n,
+            _ => 0,
         };
-        match name {
-            "usemillisec" | "batch" | "debug" | "ponder" => match flag(value) {
-                Some(on) => match name {
-                    "usemillisec" => self.settings.millis = on,
-                    "batch" => self.settings.batch = on,
-                    "debug" => self.settings.debug = on,
-                    _ => self.settings.ponder = on,
-                },
-                None => bad(self),
-            },
-            "hashsize" | "threads" => {
-                if self.thinking() {
-                    self.message(&format!("option {name} not changed while thinking"));
-                    return;
-                }
-                match number(value) {
-                    Some(n) if name == "hashsize" => {
-                        // 0 = engine decides.
-                        let mb = if n == 0 { 16 } else { n as usize };
-                        if n > 65_536 {
-                            self.message(&format!(
-                                "error: hashsize {n} out of range 0..65536; unchanged"
-                            ));
-                        } else {
-                            let resized = self.session.with_searcher(|s| s.set_hash(mb));
-                            match resized {
-                                Ok(()) => self.settings.hash_mb = mb,
-                                Err(e) => {
-                                    self.message(&format!("error: hashsize {n} refused: {e}"))
-                                }
-                            }
+        let on = matches!(stored, OptionValue::Bool(true));
+        match name.as_str() {
+            "usemillisec" => self.settings.millis = on,
+            "batch" => self.settings.batch = on,
+            "debug" => self.settings.debug = on,
+            "ponder" => self.settings.ponder = on,
+            "hashsize" => {
+                let n = int(&stored);
+                let mb = if n == 0 { 16 } else { n as usize };
+                match self.session.with_searcher(|s| s.set_hash(mb)) {
+                    Ok(()) => self.settings.hash_mb = mb,
+                    Err(e) => {
+                        // The table stays as it was, and so does the option.
+                        if let Some(old) = before {
+                            let old = int(&old).to_string();
+                            let _ = self.options.set(&name, Some(&old));
                         }
+                        self.message(&format!("error: hashsize {n} refused: {e}"));
                     }
-                    Some(n) => {
-                        let t = if n == 0 { 1 } else { n.min(256) as usize };
-                        self.settings.threads = t;
-                        self.session.with_searcher(|s| s.set_threads(t));
-                    }
-                    None => bad(self),
                 }
             }
-            "drawmoves" => match number(value) {
-                Some(n) if (1..=1000).contains(&n) => {
-                    self.settings.draw_moves = n as u32;
-                    self.board.set_move_limit(2 * n as u32);
-                }
-                _ => bad(self),
-            },
+            "threads" => {
+                let n = int(&stored);
+                let t = if n == 0 { 1 } else { n as usize };
+                self.settings.threads = t;
+                self.session.with_searcher(|s| s.set_threads(t));
+            }
+            "drawmoves" => {
+                let n = int(&stored) as u32;
+                self.settings.draw_moves = n;
+                self.board.set_move_limit(2 * n);
+            }
             "newgame" => {
-                if self.thinking() {
-                    self.message("newgame ignored while thinking");
-                    return;
-                }
                 self.session.with_searcher(|s| s.clear());
                 self.board = self.with_limit(Board::startpos());
                 self.banned.clear();
             }
-            _ => {
-                if let Some((_, only)) = FIXED_COMBOS.iter().find(|(n, _)| *n == name) {
-                    if value.map(|v| v.trim().to_ascii_lowercase()).as_deref() != Some(only) {
-                        self.message(&format!("option {name} supports only '{only}'; kept"));
-                    }
-                } else if self.settings.debug {
-                    // GUIs send options nobody declared: accepted silently.
-                    self.message(&format!("option {name} is not used by this engine"));
-                }
-            }
+            // The fixed combos hold their one value: nothing to apply.
+            _ => {}
         }
     }
 
