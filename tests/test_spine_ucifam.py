@@ -7,65 +7,16 @@ limits, UCCI FEN validation and UCCI's periodic `info time … nodes …`.
 """
 import queue
 import re
-import subprocess
-import threading
 import time
 
 import pytest
 
+from conftest import LineEngine
+
 XQ_START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
 
 
-class Engine:
-    def __init__(self, argv):
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        self.log = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        self.log.append("> " + text)
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def recv(self, timeout=10.0):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError("no reply in %.1fs; transcript:\n%s"
-                                 % (timeout, "\n".join(self.log[-40:])))
-        if line is None:
-            err = self.proc.stderr.read() if self.proc.poll() is not None else ""
-            raise AssertionError("engine exited; transcript:\n%s\nstderr: %s"
-                                 % ("\n".join(self.log[-40:]), err))
-        self.log.append("< " + line)
-        return line
-
-    def until(self, pred, timeout=10.0):
-        seen = []
-        deadline = time.time() + timeout
-        while True:
-            line = self.recv(max(0.01, deadline - time.time()))
-            seen.append(line)
-            if pred(line):
-                return seen
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (BrokenPipeError, OSError):
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+Engine = LineEngine
 
 
 # (protocol, opening command, its last reply, the hash option's set

@@ -4,80 +4,17 @@ Transcript tests for every UCCI command, a run under cchess's UcciEngine
 client, and a game against Fairy-Stockfish (UCCI mode) with every move
 checked by pyffish.
 """
-import queue
 import subprocess
-import threading
 import time
 
 import pytest
 
-from conftest import debian_game
+from conftest import LineEngine, debian_game
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 
-class Engine:
-    """A UCCI engine process with a line reader thread."""
-
-    def __init__(self, argv):
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        self.log = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        self.log.append("> " + text)
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def recv(self, timeout=10.0):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError("no reply in %.1fs; transcript:\n%s" % (timeout, "\n".join(self.log[-40:])))
-        if line is None:
-            raise AssertionError("engine exited; transcript:\n" + "\n".join(self.log[-40:]))
-        self.log.append("< " + line)
-        return line
-
-    def until(self, pred, timeout=10.0):
-        """Lines up to and including the first one that `pred` accepts."""
-        seen = []
-        deadline = time.time() + timeout
-        while True:
-            line = self.recv(max(0.01, deadline - time.time()))
-            seen.append(line)
-            if pred(line):
-                return seen
-
-    def silent_for(self, seconds):
-        """Asserts that no line but `info` arrives for `seconds`."""
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.time()))
-            except queue.Empty:
-                return
-            assert line is not None, "engine exited"
-            self.log.append("< " + line)
-            assert line.startswith("info"), "unexpected '%s'" % line
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (BrokenPipeError, OSError):
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+Engine = LineEngine
 
 
 def terminator(line):
