@@ -6,60 +6,29 @@ for this move is the time left plus the own increment, so `btime 0 binc
 the increment after the move (cutechess, python-chess): `wtime 0` has
 nothing left for this move, and the checklist says to clamp and still move.
 """
-import queue
-import subprocess
-import threading
 import time
 
+from conftest import LineEngine
 
-class Engine:
-    """The engine on a pipe, read by a thread so every wait has a timeout."""
 
-    def __init__(self, path, *args):
-        self.p = subprocess.Popen([path, *args], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.q = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.p.stdout:
-            self.q.put(line.rstrip("\n"))
-        self.q.put(None)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def expect(self, prefix, timeout=15.0):
-        deadline = time.monotonic() + timeout
-        while True:
-            line = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
-            assert line is not None, f"engine exited before '{prefix}'"
-            if line.startswith(prefix):
-                return line
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.p.kill()
+def expect(engine, prefix, timeout=15.0):
+    return engine.until(lambda l: l.startswith(prefix), timeout)[-1]
 
 
 def timed_go(engine, go):
     start = time.monotonic()
     engine.send(go)
-    line = engine.expect("bestmove")
+    line = expect(engine, "bestmove")
     return line, time.monotonic() - start
 
 
 def test_usi_increment_counts_for_this_move(tengen_bin):
-    e = Engine(tengen_bin)
+    e = LineEngine([tengen_bin])
     try:
         e.send("usi")
-        e.expect("usiok")
+        expect(e, "usiok")
         e.send("isready")
-        e.expect("readyok")
+        expect(e, "readyok")
         e.send("position startpos")
         line, took = timed_go(e, "go btime 0 wtime 0 binc 5000 winc 5000")
         assert line.split()[1] not in ("resign", "win"), line
@@ -69,12 +38,12 @@ def test_usi_increment_counts_for_this_move(tengen_bin):
 
 
 def test_uci_zero_clock_still_moves_at_once(tengen_bin):
-    e = Engine(tengen_bin)
+    e = LineEngine([tengen_bin])
     try:
         e.send("uci")
-        e.expect("uciok")
+        expect(e, "uciok")
         e.send("isready")
-        e.expect("readyok")
+        expect(e, "readyok")
         e.send("position startpos")
         line, took = timed_go(e, "go wtime 0 btime 0 winc 5000 binc 5000")
         assert line.split()[1] != "(none)", line

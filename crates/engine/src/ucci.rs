@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tengen_core::options::{OptionError, OptionKind, OptionValue, Options};
 use tengen_core::report::Event;
+use tengen_core::timeman::XIANGQI;
 use tengen_core::{Bound, Score, SearchLimits, TimeControl};
 use tengen_protocol::ucci::{self, Command, Info, OptionType, PopHash, Reply};
 use tengen_search::SearchResult;
@@ -499,7 +500,7 @@ impl Frontend {
             infinite: go.infinite,
             depth: go.depth,
             nodes: go.nodes,
-            overhead: tengen_core::timeman::XIANGQI.overhead,
+            overhead: XIANGQI.overhead,
             game_ply: (root.fullmove_number().max(1) - 1).saturating_mul(2)
                 + (root.side_to_move() == tengen_xiangqi::Color::Black) as u32,
             ..SearchLimits::default()
@@ -509,7 +510,7 @@ impl Frontend {
             l.time = Some(TimeControl {
                 remaining: unit(t),
                 increment,
-                moves_to_go: go.movestogo.or_else(|| sudden_death_horizon(increment)),
+                moves_to_go: go.movestogo.or_else(|| XIANGQI.horizon(increment)),
                 opponent_remaining: go.opptime.map(unit),
                 ..TimeControl::default()
             });
@@ -533,15 +534,6 @@ impl Frontend {
         lines.push(format!("Nodes searched: {total}"));
         self.out.lines(lines.iter().map(String::as_str));
     }
-}
-
-/// The xiangqi sudden-death horizon (see
-/// `tengen_core::timeman::sudden_death_horizon`). Measured at 10 s + 0.1 s:
-/// the shared default (~40 moves) thought ~200 ms a move where
-/// Fairy-Stockfish thinks ~600 ms, and tengen scores 42% against it at
-/// equal time but far less at a third of its time.
-fn sudden_death_horizon(increment: Duration) -> Option<u32> {
-    tengen_core::timeman::XIANGQI.horizon(increment)
 }
 
 fn print_event(out: &Output, e: Event<Move>) {
@@ -670,7 +662,7 @@ mod tests {
             let tc = TimeControl {
                 remaining: Duration::from_millis(ms),
                 increment: inc,
-                moves_to_go: sudden_death_horizon(inc),
+                moves_to_go: XIANGQI.horizon(inc),
                 ..TimeControl::default()
             };
             tengen_core::TimeManager::new(&tc, Duration::from_millis(50), 0)
@@ -687,7 +679,7 @@ mod tests {
             assert!(clock > 100, "{clock}");
             clock += 100;
         }
-        assert_eq!(sudden_death_horizon(Duration::ZERO), None);
+        assert_eq!(XIANGQI.horizon(Duration::ZERO), None);
     }
 
     #[test]

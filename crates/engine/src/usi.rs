@@ -11,18 +11,10 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 use tengen_core::options::{OptionError, OptionKind, OptionValue, Options};
 use tengen_core::report::{Bound, Event, Report};
-use tengen_core::timeman::sudden_death_horizon;
+use tengen_core::timeman::SHOGI;
 use tengen_core::Signals;
 use tengen_core::{SearchLimits, TimeControl};
 
-/// Moves the clock is spread over under an increment with no `movestogo`.
-/// At 10 s + 0.1 s the shared ~40-move default thought 263 ms a move over
-/// the first 20 moves where Fairy-Stockfish 11.1 thought 570 ms (10-game
-/// tengen-arena trial, `scripts/usi_time_use.py` on its transcript), and
-/// its score pulls ahead by ply 20-30; shogi games run longer than
-/// xiangqi ones, so the horizon is a little longer than xiangqi's 12.
-/// With 16: 387 ms against its 408 ms (docs/strength.md, "Shogi").
-const SHOGI_HORIZON: u32 = tengen_core::timeman::SHOGI.increment_horizon.unwrap();
 use tengen_protocol::usi::{
     self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
 };
@@ -370,7 +362,7 @@ impl Frontend {
             moves_to_go: go
                 .movestogo
                 .filter(|&m| m > 0)
-                .or_else(|| sudden_death_horizon(ms(inc.unwrap_or(0)), SHOGI_HORIZON)),
+                .or_else(|| SHOGI.horizon(ms(inc.unwrap_or(0)))),
             opponent_remaining: theirs.map(ms),
             credit: tengen_core::clock::Credit::BeforeMove,
         });
@@ -454,7 +446,7 @@ mod tests {
             let tc = TimeControl {
                 remaining: Duration::from_millis(ms),
                 increment: inc,
-                moves_to_go: sudden_death_horizon(inc, SHOGI_HORIZON),
+                moves_to_go: SHOGI.horizon(inc),
                 ..TimeControl::default()
             };
             TimeManager::new(&tc, overhead, ply)
@@ -472,6 +464,6 @@ mod tests {
             assert!(clock > 100, "move {ply}: {clock}");
             clock += 100;
         }
-        assert_eq!(sudden_death_horizon(Duration::ZERO, SHOGI_HORIZON), None);
+        assert_eq!(SHOGI.horizon(Duration::ZERO), None);
     }
 }
