@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import chess
 import chess.pgn
@@ -784,3 +785,87 @@ def test_tengen_vs_fairy_stockfish_shogi_over_usi(arena_bin, tengen_bin, tmp_pat
         for m in rec.moves:
             assert board.is_legal(m)
             board.push(m)
+
+
+def _book_moves(game):
+    """The opening plies the arena marked as book, and who had White."""
+    book = []
+    node = game
+    while node.variations:
+        node = node.variations[0]
+        if node.comment != "book":
+            break
+        book.append(node.move.uci())
+    return game.headers["White"], tuple(book)
+
+
+def test_resume_after_kill_loses_and_repeats_nothing(arena_bin, tmp_path):
+    """`kill -9` mid-match, then the same command line with -resume: every
+    game finished before the kill is kept byte for byte, the rest are
+    played with the same openings and colours as an uninterrupted run, and
+    the record and the JSON hold each game exactly once."""
+    games_n = 60
+
+    def command(d, *extra):
+        return [arena_bin] + broken("good")[:-1] + ["name=a"] + broken("good")[:-1] + [
+            "name=b", "-each", "tc=5+0.1", "-games", "2", "-rounds", str(games_n // 2),
+            "-maxmoves", "25", "-openings", "plies=3", "-srand", "7",
+            "-pgnout", str(d / "g.pgn"), "-jsonout", str(d / "s.json")] + list(extra)
+
+    def read_pgn(path):
+        with open(path) as f:
+            return [g for g in iter(lambda: chess.pgn.read_game(f), None)]
+
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    proc = subprocess.run(command(ref), capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    expected = [_book_moves(g) for g in read_pgn(ref / "g.pgn")]
+    assert len(expected) == games_n and len(set(expected)) > 10
+
+    run = tmp_path / "run"
+    run.mkdir()
+    journal = run / "g.pgn.journal"
+    arena = subprocess.Popen(command(run), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if journal.exists() and len(journal.read_text().splitlines()) > 6:
+            break
+        time.sleep(0.002)
+    arena.kill()
+    arena.wait()
+    lines = journal.read_text().splitlines()
+    finished = [json.loads(l) for l in lines[1:] if l.endswith("}")]
+    assert 5 <= len(finished) < games_n, "the kill came too late to test anything"
+    kept = (run / "g.pgn").read_bytes()[: finished[-1]["record_end"]]
+    # The summary written so far is whole and counts the journalled games
+    # (or one fewer: the arena may die between the two writes).
+    partial = json.loads((run / "s.json").read_text())
+    assert len(partial["games"]) in (len(finished) - 1, len(finished))
+
+    proc = subprocess.run(command(run, "-resume"), capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    assert f"Resuming: {len(finished)} of {games_n} games already played" in proc.stdout
+    data = (run / "g.pgn").read_bytes()
+    assert data.startswith(kept)
+    games = read_pgn(run / "g.pgn")
+    assert len(games) == games_n
+    for g in games:
+        check_game_is_legal(g)
+    # Game k of the resumed run (record order is game order with one
+    # worker) has the reference's opening and colours.
+    assert [_book_moves(g) for g in games] == expected
+    summary = json.loads((run / "s.json").read_text())
+    assert sorted(g["game"] for g in summary["games"]) == list(range(1, games_n + 1))
+    enc = summary["encounters"][0]
+    assert enc["games"] == games_n == enc["wins"] + enc["draws"] + enc["losses"]
+    results = [g.headers["Result"] for g in games]
+    assert [g["result"] for g in summary["games"]] == results
+
+    # A finished match resumes to nothing new; another match is refused.
+    proc = subprocess.run(command(run, "-resume"), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and len(read_pgn(run / "g.pgn")) == games_n
+    proc = subprocess.run(command(run, "-resume", "-maxmoves", "26"), capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode != 0 and "different match" in proc.stderr
+    assert len(read_pgn(run / "g.pgn")) == games_n

@@ -36,6 +36,8 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=trinomial|pentanomial]
   -draw movenumber=N movecount=N score=CP    -resign movecount=N score=CP
   -pgnout FILE (the game's record format)  -jsonout FILE  -debug FILE (transcripts)
+  -resume (continue the match that the same command line started, from the
+      journal FILE.journal kept beside the first of -pgnout/-jsonout)
   -ratinginterval N
 ";
 
@@ -103,6 +105,12 @@ pub fn from_args(args: &[String]) -> Result<Tournament, String> {
                 }
                 t.variant.swap2 = true;
             }
+            "resume" => {
+                if !vals.is_empty() {
+                    return Err("-resume takes no value".into());
+                }
+                t.resume = true;
+            }
             "repeat" | "recover" => {
                 if !vals.is_empty() && opt == "recover" {
                     return Err("-recover takes no value".into());
@@ -148,6 +156,7 @@ fn defaults() -> Tournament {
         margin: Duration::from_millis(100),
         pgnout: None,
         jsonout: None,
+        resume: false,
         transcript: None,
         event: "tengen-arena match".into(),
         rating_interval: 0,
@@ -180,6 +189,13 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         "komi" => t.variant.komi = num(v, field)?,
         "swap2" => {
             t.variant.swap2 = match v.to_ascii_lowercase().as_str() {
+                "on" | "true" | "yes" => true,
+                "off" | "false" | "no" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
+        }
+        "resume" => {
+            t.resume = match v.to_ascii_lowercase().as_str() {
                 "on" | "true" | "yes" => true,
                 "off" | "false" | "no" => false,
                 _ => return Err(format!("{field}: '{v}' is not on or off")),
@@ -554,6 +570,7 @@ mod tests {
             "out.pgn",
             "-srand",
             "7",
+            "-resume",
         ]))
         .unwrap();
         assert_eq!(t.engines.len(), 2);
@@ -579,6 +596,7 @@ mod tests {
             })
         );
         assert_eq!(t.pgnout.as_deref(), Some("out.pgn"));
+        assert!(t.resume);
     }
 
     #[test]
@@ -664,6 +682,7 @@ ratinginterval = 10
 tournament = "gauntlet"
 recover = true
 repeat = true
+resume = "on"
 [each]
 tc = 60
 timemargin = 250
@@ -722,6 +741,7 @@ score = 700
         assert_eq!(t.adjudication.max_moves, Some(120));
         assert_eq!(t.pgnout.as_deref(), Some("g.sgf"));
         assert_eq!(t.jsonout.as_deref(), Some("s.json"));
+        assert!(t.resume);
         assert_eq!(t.transcript.as_deref(), Some("t.log"));
         assert_eq!((t.event.as_str(), t.rating_interval), ("file test", 10));
         assert_eq!(t.mode, Mode::Gauntlet);

@@ -6,6 +6,7 @@ mod clock;
 mod config;
 mod game;
 mod games;
+mod journal;
 mod matchfile;
 mod openings;
 mod player;

@@ -32,6 +32,7 @@ pub struct MatchFile {
     #[serde(alias = "recordout")]
     pgnout: Option<String>,
     jsonout: Option<String>,
+    resume: Option<Switch>,
     #[serde(alias = "transcript")]
     debug: Option<String>,
     event: Option<String>,
@@ -164,6 +165,7 @@ impl MatchFile {
             .put("maxmoves", &self.maxmoves)
             .put("pgnout", &self.pgnout)
             .put("jsonout", &self.jsonout)
+            .put("resume", &self.resume)
             .put("debug", &self.debug)
             .put("event", &self.event)
             .put("ratinginterval", &self.ratinginterval)

@@ -5,6 +5,7 @@
 
 use crate::clock::TimeControl;
 use crate::game::{self, GameSpec};
+use crate::journal::{Entry, Journal};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
@@ -18,7 +19,7 @@ use crate::variant::{make_referee, Variant};
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -49,6 +50,9 @@ pub struct Tournament {
     pub margin: Duration,
     pub pgnout: Option<String>,
     pub jsonout: Option<String>,
+    /// Continue the match from the journal an earlier run of the same
+    /// match left beside its output files.
+    pub resume: bool,
     pub transcript: Option<String>,
     pub event: String,
     /// Print the Elo block every this many games (0: only at the end).
@@ -100,10 +104,54 @@ impl EncounterStats {
     }
 }
 
-pub struct Summary {
-    pub encounters: Vec<EncounterStats>,
-    pub records: Vec<GameRecord>,
-    pub sprt: Option<(f64, SprtVerdict)>,
+/// Adds one game to its encounter's statistics.
+fn tally(stats: &mut [EncounterStats], e: &Entry, outcome: Outcome) {
+    let st = &mut stats[e.encounter];
+    // Points of the encounter's first engine, doubled.
+    let first_is_a = e.seats[0] == st.engines[0];
+    let points2 = match outcome {
+        Outcome::Draw => 1,
+        Outcome::Win(Side::First) if first_is_a => 2,
+        Outcome::Win(Side::Second) if !first_is_a => 2,
+        Outcome::Win(_) => 0,
+    };
+    st.add(e.pair, points2);
+    if first_is_a {
+        match points2 {
+            2 => st.as_first.wins += 1,
+            1 => st.as_first.draws += 1,
+            _ => st.as_first.losses += 1,
+        }
+    }
+}
+
+/// The SPRT after another game: the first decision sticks. Only a match of
+/// one encounter is tested. Returns whether the test has decided.
+fn update_sprt(
+    sprt: Option<Sprt>,
+    stats: &[EncounterStats],
+    state: &mut Option<(f64, SprtVerdict)>,
+) -> bool {
+    if let (Some(sprt), [st]) = (sprt, stats) {
+        if state.is_none_or(|(_, v)| v == SprtVerdict::Continue) {
+            let llr = sprt.llr(&st.wdl, &st.penta);
+            *state = Some((llr, sprt.verdict(llr)));
+        }
+    }
+    state.is_some_and(|(_, v)| v != SprtVerdict::Continue)
+}
+
+/// Replaces `path` by `text` so that a reader sees the old file or the new
+/// one, never a mixture: write a sibling, make it durable, rename it over.
+fn write_atomically(path: &str, text: &str) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_data()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| format!("summary file '{path}': {e}"))
 }
 
 fn result_text(o: Outcome) -> &'static str {
@@ -192,8 +240,87 @@ impl Tournament {
         opening
     }
 
+    /// Everything that decides the game list, the openings, the pairing
+    /// and the scoring: a journal written under another identity cannot
+    /// be resumed by this match. Concurrency and output paths may change.
+    fn identity(&self) -> String {
+        format!(
+            "{:?}",
+            (
+                &self.engines,
+                &self.tcs,
+                &self.variant,
+                self.mode,
+                self.games,
+                self.rounds,
+                &self.openings,
+                self.seed,
+                &self.adjudication,
+                &self.sprt,
+            )
+        )
+    }
+
+    /// The journal's path: beside the first output file.
+    fn journal_path(&self) -> Option<String> {
+        self.pgnout
+            .as_ref()
+            .or(self.jsonout.as_ref())
+            .map(|p| format!("{p}.journal"))
+    }
+
+    /// The journal and the games it already holds: a fresh one, or with
+    /// `-resume` the one an earlier run left.
+    fn open_journal(&self, out: &mut dyn Write) -> Result<(Option<Journal>, Vec<Entry>), String> {
+        let Some(path) = self.journal_path() else {
+            if self.resume {
+                return Err(
+                    "-resume needs -pgnout or -jsonout (the journal is kept beside them)".into(),
+                );
+            }
+            return Ok((None, Vec::new()));
+        };
+        if self.resume {
+            match Journal::resume(&path, &self.identity())? {
+                Some((journal, done)) => return Ok((Some(journal), done)),
+                None => {
+                    let _ = writeln!(out, "Nothing to resume ({path} not found): starting afresh");
+                }
+            }
+        }
+        Ok((Some(Journal::create(&path, &self.identity())?), Vec::new()))
+    }
+
+    /// The record file, cut back to the end of the last journalled game
+    /// when resuming (a game written after that is played again).
+    fn open_record(&self, resumed: Option<u64>) -> Result<Option<std::fs::File>, String> {
+        let Some(path) = &self.pgnout else {
+            return Ok(None);
+        };
+        let err = |e: std::io::Error| format!("record file '{path}': {e}");
+        let Some(end) = resumed else {
+            return std::fs::File::create(path).map(Some).map_err(err);
+        };
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(err)?;
+        let len = f.metadata().map_err(err)?.len();
+        if len < end {
+            return Err(format!(
+                "-resume: record file '{path}' has {len} bytes but the journal says {end} \
+                 were written; it is not this match's record"
+            ));
+        }
+        f.set_len(end).map_err(err)?;
+        f.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+        Ok(Some(f))
+    }
+
     /// Runs everything; prints progress to `out`.
-    pub fn run(&self, out: &mut dyn Write) -> Result<Summary, String> {
+    pub fn run(&self, out: &mut dyn Write) -> Result<(), String> {
         if self.engines.len() < 2 {
             return Err("at least two engines are needed".into());
         }
@@ -211,22 +338,61 @@ impl Tournament {
             }
             None => None,
         };
-        let mut pgn = match &self.pgnout {
-            Some(path) => Some(
-                std::fs::File::create(path).map_err(|e| format!("record file '{path}': {e}"))?,
-            ),
-            None => None,
+        let (mut journal, mut games) = self.open_journal(out)?;
+        let resumed = journal
+            .as_ref()
+            .filter(|_| self.resume)
+            .map(|_| games.last().map_or(0, |e| e.record_end));
+        let mut pgn = self.open_record(resumed)?;
+
+        let mut stats: Vec<EncounterStats> = self
+            .encounters()
+            .into_iter()
+            .map(|e| EncounterStats {
+                engines: e,
+                ..Default::default()
+            })
+            .collect();
+        let mut sprt_state = None;
+        let all = self.schedule();
+        let total = all.len();
+        for e in &games {
+            let known = all.get(e.game as usize - 1).is_some_and(|j| {
+                (j.encounter, j.pair) == (e.encounter, e.pair) && e.encounter < stats.len()
+            });
+            match (known, e.outcome()) {
+                (true, Some(o)) => tally(&mut stats, e, o),
+                _ => return Err(format!("-resume: game {} is not one of this match", e.game)),
+            }
+            update_sprt(self.sprt, &stats, &mut sprt_state);
+        }
+        let decided = update_sprt(self.sprt, &stats, &mut sprt_state);
+        let jobs: Vec<Job> = if decided {
+            Vec::new()
+        } else {
+            all.into_iter()
+                .filter(|j| !games.iter().any(|e| e.game == j.game_no))
+                .collect()
         };
-        let jobs = self.schedule();
-        let total = jobs.len();
+        if self.resume && !games.is_empty() {
+            let _ = writeln!(
+                out,
+                "Resuming: {} of {total} games already played",
+                games.len()
+            );
+        }
+        let mut done = games.len() as u32;
+        games.sort_by_key(|e| e.game);
+
         let mut progress = Progress::new(total);
+        let remaining = jobs.len();
         let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<(Job, GameRecord, String)>();
         let date = today();
-        let workers = self.concurrency.clamp(1, total.max(1));
+        let workers = self.concurrency.clamp(1, remaining.max(1));
         let mut handles = Vec::new();
-        for w in 0..workers {
+        for w in 0..workers.min(remaining) {
             let (queue, stop, tx, book, transcript, date) = (
                 queue.clone(),
                 stop.clone(),
@@ -242,39 +408,39 @@ impl Tournament {
         }
         drop(tx);
 
-        let mut stats: Vec<EncounterStats> = self
-            .encounters()
-            .into_iter()
-            .map(|e| EncounterStats {
-                engines: e,
-                ..Default::default()
-            })
-            .collect();
-        let mut records = Vec::new();
-        let mut sprt_state = None;
-        let mut done = 0u32;
         for (job, record, text) in rx {
             done += 1;
+            // The record first, then the journal line that vouches for it.
+            let mut record_end = 0;
             if let Some(f) = pgn.as_mut() {
-                let _ = f.write_all(text.as_bytes()).and_then(|()| f.flush());
-            }
-            let st = &mut stats[job.encounter];
-            // Points of the encounter's first engine, doubled.
-            let first_is_a = job.seats[0] == st.engines[0];
-            let points2 = match record.ending.outcome {
-                Outcome::Draw => 1,
-                Outcome::Win(Side::First) if first_is_a => 2,
-                Outcome::Win(Side::Second) if !first_is_a => 2,
-                Outcome::Win(_) => 0,
-            };
-            st.add(job.pair, points2);
-            if first_is_a {
-                match points2 {
-                    2 => st.as_first.wins += 1,
-                    1 => st.as_first.draws += 1,
-                    _ => st.as_first.losses += 1,
+                let written = f
+                    .write_all(text.as_bytes())
+                    .and_then(|()| f.flush())
+                    .and_then(|()| f.sync_data())
+                    .and_then(|()| f.stream_position());
+                match written {
+                    Ok(end) => record_end = end,
+                    Err(e) => eprintln!("tengen-arena: record file: {e}"),
                 }
             }
+            let entry = Entry {
+                game: job.game_no,
+                round: job.round,
+                encounter: job.encounter,
+                pair: job.pair,
+                seats: job.seats,
+                players: record.players.clone(),
+                result: result_text(record.ending.outcome).to_string(),
+                reason: record.ending.reason.clone(),
+                plies: record.moves.len(),
+                record_end,
+            };
+            if let Some(j) = journal.as_mut() {
+                if let Err(e) = j.append(&entry) {
+                    eprintln!("tengen-arena: {e}");
+                }
+            }
+            tally(&mut stats, &entry, record.ending.outcome);
             let st = &stats[job.encounter];
             let (a, b) = (
                 &self.engines[st.engines[0]].name,
@@ -313,23 +479,23 @@ impl Tournament {
                 },
                 Instant::now(),
             );
-            if let (Some(sprt), 1) = (self.sprt, stats.len()) {
-                let llr = sprt.llr(&stats[0].wdl, &stats[0].penta);
-                let verdict = sprt.verdict(llr);
-                if sprt_state.is_none_or(|(_, v)| v == SprtVerdict::Continue) {
-                    sprt_state = Some((llr, verdict));
-                    if verdict != SprtVerdict::Continue {
-                        stop.store(true, Ordering::SeqCst);
-                    }
+            if update_sprt(self.sprt, &stats, &mut sprt_state) {
+                stop.store(true, Ordering::SeqCst);
+            }
+            let at = games.partition_point(|e| e.game < entry.game);
+            games.insert(at, entry);
+            // The summary is rewritten after every game, so a match cut
+            // short still has one that agrees with its record.
+            if let Some(path) = &self.jsonout {
+                if let Err(e) = write_atomically(path, &self.json(&stats, &games, sprt_state)?) {
+                    eprintln!("tengen-arena: {e}");
                 }
             }
-            records.push(record);
         }
         for h in handles {
             let _ = h.join();
         }
         progress.finish();
-        records.sort_by_key(|r| r.game_no);
         for st in &stats {
             let (a, b) = (
                 &self.engines[st.engines[0]].name,
@@ -365,16 +531,10 @@ impl Tournament {
                 llr / hi * 100.0
             );
         }
-        let summary = Summary {
-            encounters: stats,
-            records,
-            sprt: sprt_state,
-        };
         if let Some(path) = &self.jsonout {
-            std::fs::write(path, self.json(&summary)?)
-                .map_err(|e| format!("summary file '{path}': {e}"))?;
+            write_atomically(path, &self.json(&stats, &games, sprt_state)?)?;
         }
-        Ok(summary)
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -494,9 +654,13 @@ impl Tournament {
 
     /// The `-jsonout` summary. Field names and values are what consumers
     /// of earlier versions read; serde_json does the quoting.
-    fn json(&self, s: &Summary) -> Result<String, String> {
-        let encounters = s
-            .encounters
+    fn json(
+        &self,
+        encounters: &[EncounterStats],
+        games: &[Entry],
+        sprt: Option<(f64, SprtVerdict)>,
+    ) -> Result<String, String> {
+        let encounters = encounters
             .iter()
             .map(|st| {
                 let e = st.wdl.elo();
@@ -517,7 +681,7 @@ impl Tournament {
                 }
             })
             .collect();
-        let sprt = match (self.sprt, s.sprt) {
+        let sprt = match (self.sprt, sprt) {
             (Some(sp), Some((llr, v))) => {
                 let (lo, hi) = sp.bounds();
                 Some(JsonSprt {
@@ -541,17 +705,16 @@ impl Tournament {
             }
             _ => None,
         };
-        let games = s
-            .records
+        let games = games
             .iter()
             .map(|r| JsonGame {
-                game: r.game_no,
+                game: r.game,
                 round: r.round,
                 first: &r.players[0],
                 second: &r.players[1],
-                result: result_text(r.ending.outcome),
-                reason: &r.ending.reason,
-                plies: r.moves.len(),
+                result: &r.result,
+                reason: &r.reason,
+                plies: r.plies,
             })
             .collect();
         let summary = JsonSummary {
@@ -622,7 +785,7 @@ struct JsonGame<'a> {
     round: u32,
     first: &'a str,
     second: &'a str,
-    result: &'static str,
+    result: &'a str,
     reason: &'a str,
     plies: usize,
 }
@@ -744,6 +907,7 @@ mod tests {
             margin: Duration::ZERO,
             pgnout: None,
             jsonout: None,
+            resume: false,
             transcript: None,
             event: "t".into(),
             rating_interval: 0,
@@ -819,29 +983,30 @@ mod tests {
             ..Default::default()
         };
         ac.add(0, 2);
-        let record = GameRecord {
-            players: ["a".into(), "b".into()],
-            start: None,
-            moves: Vec::new(),
-            ending: Ending::win(Side::Second, "White's flag \"fell\""),
+        let game = Entry {
+            game: 7,
             round: 1,
-            game_no: 7,
-            event: t.event.clone(),
-            date: today(),
-            time_control: "-".into(),
+            encounter: 0,
+            pair: 3,
+            seats: [0, 1],
+            players: ["a".into(), "b".into()],
+            result: result_text(Outcome::Win(Side::Second)).into(),
+            reason: "White's flag \"fell\"".into(),
+            plies: 0,
+            record_end: 0,
         };
-        let summary = Summary {
-            encounters: vec![ab, ac],
-            records: vec![record],
-            sprt: Some((-1.25, SprtVerdict::Continue)),
+        let (encounters, games) = (vec![ab, ac], vec![game]);
+        let json = |t: &Tournament| {
+            t.json(&encounters, &games, Some((-1.25, SprtVerdict::Continue)))
+                .unwrap()
         };
-        let text = t.json(&summary).unwrap();
+        let text = json(&t);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["event"], t.event.as_str());
         assert_eq!(v["game"], "chess");
         assert_eq!(v["engines"], serde_json::json!(["a", "b", "c"]));
         assert_eq!(v["protocols"], serde_json::json!(["uci", "gtp", "uci"]));
-        let st = &summary.encounters[0];
+        let st = &encounters[0];
         let e = &v["encounters"][0];
         let elo = st.wdl.elo();
         // A figure the statistics make infinite must be null.
@@ -898,7 +1063,7 @@ mod tests {
         assert_eq!(g["reason"], "White's flag \"fell\"");
         // Without an SPRT the field is there, as null.
         t.sprt = None;
-        let v: serde_json::Value = serde_json::from_str(&t.json(&summary).unwrap()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json(&t)).unwrap();
         assert!(v.get("sprt").is_some_and(serde_json::Value::is_null));
     }
 }
