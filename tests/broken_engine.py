@@ -10,6 +10,13 @@ MODE is what goes wrong once AFTER good moves (default 0) have been played:
   slow     answers, but only after its clock has run out
   garbage  prints non-UTF-8 bytes and junk lines, then a legal move (not a fault)
   nomove   answers `bestmove (none)` in a position with legal moves
+  startcrash   exits at start, before the handshake
+  nohandshake  answers `uci` with its name but never `uciok`
+  flood    before each move prints megabytes of `info` lines and one very
+           long line (not a fault), then a legal move
+  partial  writes its replies in pieces with pauses inside lines (not a fault)
+  ignorestop   plays normally but never ends a `go ponder` or `go infinite`
+           search: neither `stop` nor `ponderhit` gets an answer
 """
 import random
 import sys
@@ -25,8 +32,22 @@ moves_made = 0
 
 
 def out(line):
+    if mode == "partial" and moves_made > after:
+        # Pieces of the line with pauses between them, as a pipe may
+        # deliver them from a slow or buffered engine.
+        for i in range(0, len(line), 3):
+            sys.stdout.write(line[i : i + 3])
+            sys.stdout.flush()
+            time.sleep(0.002)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+        return
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
+
+
+if mode == "startcrash":
+    sys.exit(3)
 
 
 def parse_position(tokens):
@@ -61,13 +82,20 @@ for raw in sys.stdin:
     if cmd == "uci":
         out("id name broken-" + mode)
         out("id author tengen tests")
-        out("uciok")
+        if mode == "ignorestop":
+            out("option name Ponder type check default false")
+        if mode != "nohandshake":
+            out("uciok")
     elif cmd == "isready":
         out("readyok")
     elif cmd == "ucinewgame":
         moves_made = 0
     elif cmd == "position":
         board = parse_position(tokens)
+    elif cmd == "go" and mode == "ignorestop" and ("ponder" in tokens or "infinite" in tokens):
+        for follow in sys.stdin:
+            if follow.split()[:1] == ["quit"]:
+                sys.exit(0)
     elif cmd == "go":
         legal = list(board.legal_moves)
         broken = moves_made >= after
@@ -87,12 +115,26 @@ for raw in sys.stdin:
             out("bestmove " + legal[0].uci())
         elif broken and mode == "nomove":
             out("bestmove (none)")
+        elif broken and mode == "flood":
+            chunk = "".join("info depth %d nodes %d score cp 0 pv %s\n" % (d, d * 1000, legal[0].uci())
+                            for d in range(1000))
+            for _ in range(200):
+                sys.stdout.write(chunk)
+            sys.stdout.write("info string " + "x" * 4_000_000 + "\n")
+            out("bestmove " + rng.choice(legal).uci())
         else:
             if broken and mode == "garbage":
                 sys.stdout.buffer.write(b"\xff\xfe junk \x00 line\n")
                 out("info depth nonsense score cp x pv")
                 out("bestmove")
             out("info depth 1 score cp 0 pv " + legal[0].uci())
-            out("bestmove " + rng.choice(legal).uci())
+            mv = rng.choice(legal)
+            if mode == "ignorestop":
+                board.push(mv)
+                replies = list(board.legal_moves)
+                if replies:
+                    out("bestmove %s ponder %s" % (mv.uci(), rng.choice(replies).uci()))
+                    continue
+            out("bestmove " + mv.uci())
     elif cmd == "quit":
         break

@@ -869,3 +869,61 @@ def test_resume_after_kill_loses_and_repeats_nothing(arena_bin, tmp_path):
                           text=True, timeout=60)
     assert proc.returncode != 0 and "different match" in proc.stderr
     assert len(read_pgn(run / "g.pgn")) == games_n
+
+
+@pytest.mark.parametrize("mode,why", [
+    ("startcrash", "the engine exited"),
+    ("nohandshake", "timed out"),
+])
+def test_engine_that_never_starts_loses_every_game(arena_bin, tmp_path, mode, why):
+    out, games, summary = run_arena(arena_bin, tmp_path, broken(mode) + broken("good")[:-1] + [
+        "name=good", "-each", "tc=2+0.1", "handshake=1000", "-games", "4"], timeout=120)
+    assert len(games) == 4
+    for g in games:
+        loser_white = g.headers["White"] == "broken-" + mode
+        assert g.headers["Result"] == ("0-1" if loser_white else "1-0")
+        assert g.headers["Termination"] == "abandoned"
+        assert "could not start" in g.comment and why in g.comment, g.comment
+    assert summary["encounters"][0]["losses"] == 4
+
+
+@pytest.mark.parametrize("mode", ["flood", "partial"])
+def test_flooding_and_split_lines_are_not_faults(arena_bin, tmp_path, mode):
+    """Megabytes of output a move (and a 4 MB line), or replies that
+    arrive in pieces: neither is a fault, and the games end normally."""
+    out, games, summary = run_arena(arena_bin, tmp_path, broken(mode, after=1) + broken("good")[:-1] + [
+        "name=good", "-each", "tc=20+0.2", "-games", "2", "-maxmoves", "8"])
+    assert len(games) == 2
+    for g in games:
+        check_game_is_legal(g)
+        assert g.headers["Termination"] == "adjudication", (g.headers, g.end().comment)
+    assert summary["encounters"][0]["draws"] == 2
+
+
+def test_engine_that_ignores_stop_and_ponderhit_loses_on_time(arena_bin, tmp_path):
+    out, games, summary = run_arena(arena_bin, tmp_path, broken("ignorestop") + ["ponder=on"]
+                                    + broken("good")[:-1] + ["name=good", "-each", "tc=2+0.1",
+                                                             "-games", "2"], timeout=120)
+    assert len(games) == 2
+    for g in games:
+        loser_white = g.headers["White"] == "broken-ignorestop"
+        assert g.headers["Result"] == ("0-1" if loser_white else "1-0")
+        assert g.headers["Termination"] == "time forfeit"
+
+
+def test_hanging_engine_behind_a_wrapper_leaves_no_process(arena_bin, tmp_path):
+    """The engine runs under `sh -c` (as many wrapper scripts do), so the
+    arena's child is the shell: killing the hung engine must kill the
+    process group, not only the shell, or the real engine lives on."""
+    marker = "marker-%d-%s" % (os.getpid(), tmp_path.name)
+    wrapper = "%s %s hang 1 %s; true" % (sys.executable, BROKEN, marker)
+    out, games, summary = run_arena(arena_bin, tmp_path, [
+        "-engine", "cmd=sh", "arg=-c", "arg=" + wrapper, "name=wrapped"] + broken("good")[:-1] + [
+        "name=good", "-each", "tc=1+0.1", "timemargin=100", "-games", "2"], timeout=120)
+    assert len(games) == 2
+    assert all(g.headers["Termination"] == "time forfeit" for g in games)
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+    for pid in left:
+        os.kill(int(pid), 9)
+    assert not left, "the wrapped engine outlived the arena"

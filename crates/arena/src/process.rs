@@ -2,8 +2,15 @@
 //! working directory, fed lines on stdin, read by its own reader thread
 //! that stamps every line with its arrival time, and killed when it hangs.
 //! Every line both ways can be copied to a shared transcript.
+//!
+//! A hostile engine must not hurt the host: each engine runs in its own
+//! process group, so killing it also kills what it started (a wrapper
+//! script's real engine); a line is cut at `MAX_LINE` bytes; and at most
+//! `QUEUE` lines wait unread, after which the engine's own writes block
+//! until the arena reads again, so flooding output costs no memory.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -45,6 +52,11 @@ pub struct Launch {
     pub dir: Option<PathBuf>,
 }
 
+/// Longest line kept; the rest of a longer one is dropped.
+const MAX_LINE: usize = 1 << 20;
+/// Lines read but not yet taken by the arena.
+const QUEUE: usize = 4096;
+
 /// What the reader thread hands over: a line and when it arrived. The
 /// end of output is the channel disconnecting.
 type Event = (Instant, String);
@@ -82,12 +94,14 @@ impl Process {
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
+        // Its own group (id = its pid), so `kill` reaches its children.
+        cmd.process_group(0);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
         let stdout = child.stdout.take().ok_or("engine has no stdout")?;
         let stderr = child.stderr.take();
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(QUEUE);
         let who = label.to_string();
         let log = transcript.clone();
         // The end of output is signalled by the sender dropping with the thread.
@@ -200,6 +214,7 @@ impl Process {
 
     pub fn kill(&mut self) {
         self.stdin = None;
+        kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.closed = true;
@@ -212,23 +227,64 @@ impl Drop for Process {
     }
 }
 
+/// Kills every process of the group that `spawn` made for the engine
+/// (its id is the engine's pid). Nothing to do once the group is empty.
+fn kill_group(pid: u32) {
+    let Ok(pgid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    if pgid <= 1 {
+        return;
+    }
+    // SAFETY: killpg only sends a signal; it reads and writes no memory of
+    // ours, so it cannot break Rust's guarantees. The group id is the pid
+    // of a child we spawned with `process_group(0)`, and is positive and
+    // above 1 (checked above), so it can never mean "every process" or our
+    // own group. Exercised by `tests::kill_reaches_the_engines_children`.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
 /// Reads lines as bytes (garbage that is not UTF-8 is replaced, never
-/// fatal), strips the line ending, and hands each to `sink` until it
-/// returns false or the stream ends.
+/// fatal), strips the line ending, cuts lines at `MAX_LINE` bytes, and
+/// hands each to `sink` until it returns false or the stream ends.
 fn read_lines<R: Read>(stream: R, mut sink: impl FnMut(String) -> bool) -> Result<(), ()> {
     let mut reader = BufReader::new(stream);
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return Ok(()),
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let line = text.trim_end_matches(['\n', '\r']).to_string();
-                if !sink(line) {
-                    return Err(());
+        let mut ended = false;
+        // Read up to the newline, keeping at most MAX_LINE bytes.
+        loop {
+            let chunk = match reader.fill_buf() {
+                Ok([]) | Err(_) => {
+                    ended = true;
+                    break;
                 }
+                Ok(c) => c,
+            };
+            let (take, newline) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(buf.len());
+            buf.extend_from_slice(&chunk[..take.min(room)]);
+            reader.consume(take);
+            if newline {
+                break;
             }
+        }
+        if ended && buf.is_empty() {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches(['\n', '\r']).to_string();
+        if !sink(line) {
+            return Err(());
+        }
+        if ended {
+            return Ok(());
         }
     }
 }
@@ -275,6 +331,67 @@ mod tests {
         assert_eq!(p.recv(deadline), Recv::Closed);
         assert!(!p.alive());
         assert!(p.send("x").is_err() || !p.alive());
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_floods_wait() {
+        // 3 MB without a newline, then 10,000 short lines, then a marker.
+        let script = "head -c 3000000 /dev/zero | tr '\\0' x; echo; \
+                      i=0; while [ $i -lt 10000 ]; do echo info $i; i=$((i+1)); done; echo end";
+        let mut p = Process::spawn(&sh(script), "flood", None).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        match p.recv(deadline) {
+            Recv::Line(_, l) => {
+                assert_eq!(l.len(), MAX_LINE);
+                assert!(l.bytes().all(|b| b == b'x'));
+            }
+            other => panic!("{other:?}"),
+        }
+        // The engine is blocked on a full queue, not finished: at most
+        // QUEUE lines are waiting.
+        thread::sleep(Duration::from_millis(300));
+        let mut waiting = 0;
+        while p.rx.try_recv().is_ok() {
+            waiting += 1;
+            if waiting == QUEUE {
+                break;
+            }
+        }
+        assert_eq!(waiting, QUEUE);
+        let mut last = String::new();
+        while let Recv::Line(_, l) = p.recv(deadline) {
+            last = l;
+        }
+        assert_eq!(last, "end");
+    }
+
+    #[test]
+    fn kill_reaches_the_engines_children() {
+        // A wrapper whose real engine (a grandchild of the arena) keeps the
+        // output pipe open and would outlive a kill of the wrapper alone.
+        let mut p = Process::spawn(&sh("sleep 300 & echo $!; wait"), "wrapper", None).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let child: i32 = match p.recv(deadline) {
+            Recv::Line(_, l) => l.trim().parse().unwrap(),
+            other => panic!("{other:?}"),
+        };
+        // Alive: a /proc entry that is not a zombie waiting to be reaped.
+        let alive = |pid: i32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .and_then(|r| r.split_whitespace().next())
+                    != Some("Z")
+            })
+        };
+        assert!(alive(child));
+        p.kill();
+        let end = Instant::now() + Duration::from_secs(5);
+        // Killed: gone, or a zombie until init reaps it.
+        while alive(child) && Instant::now() < end {
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(child), "the engine's child {child} survived");
     }
 
     #[test]
