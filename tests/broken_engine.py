@@ -15,9 +15,13 @@ MODE is what goes wrong once AFTER good moves (default 0) have been played:
   flood    before each move prints megabytes of `info` lines and one very
            long line (not a fault), then a legal move
   partial  writes its replies in pieces with pauses inside lines (not a fault)
+  fixed    never breaks: plays a move chosen by a hash of the position, so
+           the same game from the same opening every time
+  fixedslow  as fixed, thinking 20 ms a move
   ignorestop   plays normally but never ends a `go ponder` or `go infinite`
            search: neither `stop` nor `ponderhit` gets an answer
 """
+import hashlib
 import random
 import sys
 import time
@@ -129,6 +133,12 @@ for raw in sys.stdin:
                 out("bestmove")
             out("info depth 1 score cp 0 pv " + legal[0].uci())
             mv = rng.choice(legal)
+            if mode in ("fixed", "fixedslow"):
+                if mode == "fixedslow":
+                    time.sleep(0.02)
+                digest = hashlib.sha256(board.fen().encode()).digest()
+                ordered = sorted(legal, key=lambda m: m.uci())
+                mv = ordered[int.from_bytes(digest[:4], "big") % len(ordered)]
             if mode == "ignorestop":
                 board.push(mv)
                 replies = list(board.legal_moves)

@@ -38,6 +38,9 @@ options:
   -pgnout FILE (the game's record format)  -jsonout FILE  -debug FILE (transcripts)
   -resume (continue the match that the same command line started, from the
       journal FILE.journal kept beside the first of -pgnout/-jsonout)
+  -shard I/N (play only the I-th of N disjoint parts of the match)
+  -merge JOURNAL... (with the match's own options: merge its N shards'
+      journals and records into -pgnout/-jsonout instead of playing)
   -ratinginterval N
 ";
 
@@ -105,6 +108,12 @@ pub fn from_args(args: &[String]) -> Result<Tournament, String> {
                 }
                 t.variant.swap2 = true;
             }
+            "merge" => {
+                if vals.is_empty() {
+                    return Err("-merge takes the shards' journal files".into());
+                }
+                t.merge = vals.clone();
+            }
             "resume" => {
                 if !vals.is_empty() {
                     return Err("-resume takes no value".into());
@@ -157,6 +166,8 @@ fn defaults() -> Tournament {
         pgnout: None,
         jsonout: None,
         resume: false,
+        shard: None,
+        merge: Vec::new(),
         transcript: None,
         event: "tengen-arena match".into(),
         rating_interval: 0,
@@ -193,6 +204,15 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
                 "off" | "false" | "no" => false,
                 _ => return Err(format!("{field}: '{v}' is not on or off")),
             }
+        }
+        "shard" => {
+            let bad = || format!("{field}: '{v}' is not I/N with 1 <= I <= N");
+            let (i, n) = v.split_once('/').ok_or_else(bad)?;
+            let (i, n): (u32, u32) = (num(i, field)?, num(n, field)?);
+            if i == 0 || i > n {
+                return Err(bad());
+            }
+            t.shard = Some([i, n]);
         }
         "resume" => {
             t.resume = match v.to_ascii_lowercase().as_str() {

@@ -46,11 +46,55 @@ impl Entry {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct Header {
-    journal: u32,
+/// The journal's first line: which match, which part of it, and whether
+/// the journal sits beside a record file (`FILE.journal` for `FILE`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub journal: u32,
     #[serde(rename = "match")]
-    identity: String,
+    pub identity: String,
+    /// `[I, N]` for the I-th of N shards; absent for a whole match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<[u32; 2]>,
+    #[serde(default)]
+    pub record: bool,
+}
+
+impl Header {
+    pub fn new(identity: &str, shard: Option<[u32; 2]>, record: bool) -> Header {
+        Header {
+            journal: VERSION,
+            identity: identity.to_string(),
+            shard,
+            record,
+        }
+    }
+
+    /// Why a journal with this header cannot continue the match `want`.
+    pub fn mismatch(&self, want: &Header) -> Option<String> {
+        if self.identity != want.identity {
+            return Some(
+                "it belongs to a different match (engines, time controls, game, games, \
+                 rounds, openings, seed or adjudication differ); run the original command \
+                 line, or remove the journal to start afresh"
+                    .into(),
+            );
+        }
+        if self.shard != want.shard {
+            return Some(format!(
+                "it is shard {} and this run is shard {}",
+                shard_text(self.shard),
+                shard_text(want.shard)
+            ));
+        }
+        None
+    }
+}
+
+fn shard_text(s: Option<[u32; 2]>) -> String {
+    s.map_or("(none: the whole match)".into(), |[i, n]| {
+        format!("{i}/{n}")
+    })
 }
 
 const VERSION: u32 = 1;
@@ -60,15 +104,10 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Starts a new journal for the match named `identity`, replacing any
-    /// old one.
-    pub fn create(path: &str, identity: &str) -> Result<Journal, String> {
+    /// Starts a new journal under `header`, replacing any old one.
+    pub fn create(path: &str, header: &Header) -> Result<Journal, String> {
         let mut file = File::create(path).map_err(|e| format!("journal '{path}': {e}"))?;
-        let header = Header {
-            journal: VERSION,
-            identity: identity.to_string(),
-        };
-        let line = serde_json::to_string(&header).map_err(|e| format!("journal: {e}"))?;
+        let line = serde_json::to_string(header).map_err(|e| format!("journal: {e}"))?;
         writeln!(file, "{line}")
             .and_then(|()| file.sync_data())
             .map_err(|e| format!("journal '{path}': {e}"))?;
@@ -78,14 +117,17 @@ impl Journal {
     /// Reads the journal of an interrupted match: the games it holds, and
     /// the journal opened for appending. A torn last line (the arena died
     /// while writing it) is cut off. `None` when there is no journal.
-    pub fn resume(path: &str, identity: &str) -> Result<Option<(Journal, Vec<Entry>)>, String> {
+    pub fn resume(path: &str, want: &Header) -> Result<Option<(Journal, Vec<Entry>)>, String> {
         let file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("journal '{path}': {e}")),
         };
-        let (entries, good_len) = read(BufReader::new(file), identity)
-            .map_err(|e| format!("-resume: journal '{path}': {e}"))?;
+        let (header, entries, good_len) =
+            read(BufReader::new(file)).map_err(|e| format!("-resume: journal '{path}': {e}"))?;
+        if let Some(why) = header.mismatch(want) {
+            return Err(format!("-resume: journal '{path}': {why}"));
+        }
         let file = OpenOptions::new()
             .write(true)
             .open(path)
@@ -111,8 +153,17 @@ impl Journal {
     }
 }
 
-/// The entries of a journal and the length of its complete lines.
-fn read(mut r: impl BufRead, identity: &str) -> Result<(Vec<Entry>, u64), String> {
+/// A journal as it is on disk, for merging shards: its header and games.
+pub fn load(path: &str) -> Result<(Header, Vec<Entry>), String> {
+    let file = File::open(path).map_err(|e| format!("journal '{path}': {e}"))?;
+    let (header, entries, _) =
+        read(BufReader::new(file)).map_err(|e| format!("journal '{path}': {e}"))?;
+    Ok((header, entries))
+}
+
+/// The header and entries of a journal and the length of its complete
+/// lines.
+fn read(mut r: impl BufRead) -> Result<(Header, Vec<Entry>, u64), String> {
     let mut line = String::new();
     let mut good = 0u64;
     let n = r.read_line(&mut line).map_err(|e| e.to_string())?;
@@ -123,14 +174,6 @@ fn read(mut r: impl BufRead, identity: &str) -> Result<(Vec<Entry>, u64), String
             "journal version {} is not {VERSION}",
             header.journal
         ));
-    }
-    if header.identity != identity {
-        return Err(
-            "it belongs to a different match (engines, time controls, game, games, \
-             rounds, openings, seed or adjudication differ); run the original command \
-             line, or remove the journal to start afresh"
-                .into(),
-        );
     }
     good += n as u64;
     let mut entries: Vec<Entry> = Vec::new();
@@ -163,7 +206,7 @@ fn read(mut r: impl BufRead, identity: &str) -> Result<(Vec<Entry>, u64), String
         entries.push(entry);
         good += n as u64;
     }
-    Ok((entries, good))
+    Ok((header, entries, good))
 }
 
 #[cfg(test)]
@@ -194,7 +237,7 @@ mod tests {
     #[test]
     fn entries_read_back_and_a_torn_line_is_cut() {
         let path = temp("torn");
-        let mut j = Journal::create(&path, "m1").unwrap();
+        let mut j = Journal::create(&path, &Header::new("m1", None, true)).unwrap();
         j.append(&entry(1, 100)).unwrap();
         j.append(&entry(2, 250)).unwrap();
         drop(j);
@@ -203,12 +246,16 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"game\":3,\"round\":1,\"enc").unwrap();
         drop(f);
-        let (mut j, got) = Journal::resume(&path, "m1").unwrap().unwrap();
+        let (mut j, got) = Journal::resume(&path, &Header::new("m1", None, true))
+            .unwrap()
+            .unwrap();
         assert_eq!(got, vec![entry(1, 100), entry(2, 250)]);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
         j.append(&entry(3, 400)).unwrap();
         drop(j);
-        let (_, got) = Journal::resume(&path, "m1").unwrap().unwrap();
+        let (_, got) = Journal::resume(&path, &Header::new("m1", None, true))
+            .unwrap()
+            .unwrap();
         assert_eq!(got.len(), 3);
         assert_eq!(got[2], entry(3, 400));
     }
@@ -216,12 +263,30 @@ mod tests {
     #[test]
     fn another_match_or_no_journal() {
         let path = temp("other");
-        Journal::create(&path, "m1").unwrap();
-        let err = Journal::resume(&path, "m2").err().unwrap();
+        Journal::create(&path, &Header::new("m1", None, true)).unwrap();
+        let err = Journal::resume(&path, &Header::new("m2", None, true))
+            .err()
+            .unwrap();
         assert!(err.contains("different match"), "{err}");
-        assert!(Journal::resume(&temp("absent"), "m1").unwrap().is_none());
+        let err = Journal::resume(&path, &Header::new("m1", Some([2, 4]), true))
+            .err()
+            .unwrap();
+        assert!(
+            err.contains("shard (none: the whole match) and this run is shard 2/4"),
+            "{err}"
+        );
+        Journal::create(&path, &Header::new("m1", Some([2, 4]), true)).unwrap();
+        let (header, games) = load(&path).unwrap();
+        assert_eq!((header.shard, games.len()), (Some([2, 4]), 0));
+        assert!(
+            Journal::resume(&temp("absent"), &Header::new("m1", None, true))
+                .unwrap()
+                .is_none()
+        );
         std::fs::write(&path, "not a journal\n").unwrap();
-        let err = Journal::resume(&path, "m1").err().unwrap();
+        let err = Journal::resume(&path, &Header::new("m1", None, true))
+            .err()
+            .unwrap();
         assert!(err.contains("header"), "{err}");
     }
 

@@ -44,7 +44,12 @@ fn main() -> ExitCode {
         }
     };
     let mut out = std::io::stdout();
-    match tournament.run(&mut out) {
+    let result = if tournament.merge.is_empty() {
+        tournament.run(&mut out)
+    } else {
+        tournament.merge_shards(&mut out)
+    };
+    match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tengen-arena: {e}");

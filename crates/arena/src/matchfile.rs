@@ -33,6 +33,7 @@ pub struct MatchFile {
     pgnout: Option<String>,
     jsonout: Option<String>,
     resume: Option<Switch>,
+    shard: Option<String>,
     #[serde(alias = "transcript")]
     debug: Option<String>,
     event: Option<String>,
@@ -166,6 +167,7 @@ impl MatchFile {
             .put("pgnout", &self.pgnout)
             .put("jsonout", &self.jsonout)
             .put("resume", &self.resume)
+            .put("shard", &self.shard)
             .put("debug", &self.debug)
             .put("event", &self.event)
             .put("ratinginterval", &self.ratinginterval)

@@ -5,7 +5,7 @@
 
 use crate::clock::TimeControl;
 use crate::game::{self, GameSpec};
-use crate::journal::{Entry, Journal};
+use crate::journal::{self, Entry, Header, Journal};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
@@ -53,6 +53,10 @@ pub struct Tournament {
     /// Continue the match from the journal an earlier run of the same
     /// match left beside its output files.
     pub resume: bool,
+    /// Play only the I-th of N disjoint parts of the match (`[I, N]`).
+    pub shard: Option<[u32; 2]>,
+    /// Instead of playing: merge these shards' journals into one result.
+    pub merge: Vec<String>,
     pub transcript: Option<String>,
     pub event: String,
     /// Print the Elo block every this many games (0: only at the end).
@@ -261,6 +265,24 @@ impl Tournament {
         )
     }
 
+    /// This run's journal header.
+    fn header(&self) -> Header {
+        Header::new(&self.identity(), self.shard, self.pgnout.is_some())
+    }
+
+    /// Whether a game belongs to shard `[i, n]`: game pairs (an opening
+    /// with colours swapped) are dealt to the shards in turn, in schedule
+    /// order, so a pair is never split and the pentanomial counts stay
+    /// whole.
+    fn shard_of(all: &[Job], n: u32) -> HashMap<(usize, u32), u32> {
+        let mut slot = HashMap::new();
+        for j in all {
+            let next = slot.len() as u32;
+            slot.entry((j.encounter, j.pair)).or_insert(next % n + 1);
+        }
+        slot
+    }
+
     /// The journal's path: beside the first output file.
     fn journal_path(&self) -> Option<String> {
         self.pgnout
@@ -281,14 +303,14 @@ impl Tournament {
             return Ok((None, Vec::new()));
         };
         if self.resume {
-            match Journal::resume(&path, &self.identity())? {
+            match Journal::resume(&path, &self.header())? {
                 Some((journal, done)) => return Ok((Some(journal), done)),
                 None => {
                     let _ = writeln!(out, "Nothing to resume ({path} not found): starting afresh");
                 }
             }
         }
-        Ok((Some(Journal::create(&path, &self.identity())?), Vec::new()))
+        Ok((Some(Journal::create(&path, &self.header())?), Vec::new()))
     }
 
     /// The record file, cut back to the end of the last journalled game
@@ -355,7 +377,6 @@ impl Tournament {
             .collect();
         let mut sprt_state = None;
         let all = self.schedule();
-        let total = all.len();
         for e in &games {
             let known = all.get(e.game as usize - 1).is_some_and(|j| {
                 (j.encounter, j.pair) == (e.encounter, e.pair) && e.encounter < stats.len()
@@ -366,12 +387,18 @@ impl Tournament {
             }
             update_sprt(self.sprt, &stats, &mut sprt_state);
         }
-        let decided = update_sprt(self.sprt, &stats, &mut sprt_state);
+        let decided = update_sprt(self.sprt, &stats, &mut sprt_state) && self.shard.is_none();
+        let part = self.shard.map(|[_, n]| Self::shard_of(&all, n));
+        let mine = |j: &Job| match (&part, self.shard) {
+            (Some(part), Some([i, _])) => part.get(&(j.encounter, j.pair)) == Some(&i),
+            _ => true,
+        };
+        let total = all.iter().filter(|j| mine(j)).count();
         let jobs: Vec<Job> = if decided {
             Vec::new()
         } else {
             all.into_iter()
-                .filter(|j| !games.iter().any(|e| e.game == j.game_no))
+                .filter(|j| mine(j) && !games.iter().any(|e| e.game == j.game_no))
                 .collect()
         };
         if self.resume && !games.is_empty() {
@@ -479,7 +506,9 @@ impl Tournament {
                 },
                 Instant::now(),
             );
-            if update_sprt(self.sprt, &stats, &mut sprt_state) {
+            // A shard's own games do not decide the match's SPRT: whoever
+            // merges the shards stops them.
+            if update_sprt(self.sprt, &stats, &mut sprt_state) && self.shard.is_none() {
                 stop.store(true, Ordering::SeqCst);
             }
             let at = games.partition_point(|e| e.game < entry.game);
@@ -496,7 +525,23 @@ impl Tournament {
             let _ = h.join();
         }
         progress.finish();
-        for st in &stats {
+        self.report(out, first_name, &stats, sprt_state);
+        if let Some(path) = &self.jsonout {
+            write_atomically(path, &self.json(&stats, &games, sprt_state)?)?;
+        }
+        Ok(())
+    }
+
+    /// The closing lines: per pair the score, the first side's share, the
+    /// Elo block; then the SPRT.
+    fn report(
+        &self,
+        out: &mut dyn Write,
+        first_name: &str,
+        stats: &[EncounterStats],
+        sprt_state: Option<(f64, SprtVerdict)>,
+    ) {
+        for st in stats {
             let (a, b) = (
                 &self.engines[st.engines[0]].name,
                 &self.engines[st.engines[1]].name,
@@ -531,8 +576,136 @@ impl Tournament {
                 llr / hi * 100.0
             );
         }
+    }
+
+    /// Merges the journals (and records) of the N shards of this match
+    /// into one record, journal and summary, as one unsharded run with a
+    /// single worker would have written them: games in game order, the
+    /// statistics and the SPRT replayed in that order.
+    pub fn merge_shards(&self, out: &mut dyn Write) -> Result<(), String> {
+        if self.engines.len() < 2 {
+            return Err("at least two engines are needed".into());
+        }
+        let first_name = make_referee(&self.variant)?.side_name(Side::First);
+        let all = self.schedule();
+        let mut want = self.header();
+        let mut seen: Vec<u32> = Vec::new();
+        let mut n_shards = None;
+        // Every game with the shard record it is written in.
+        let mut games: Vec<(Entry, Option<usize>, u64)> = Vec::new();
+        let mut records: Vec<Vec<u8>> = Vec::new();
+        for path in &self.merge {
+            let (header, entries) = journal::load(path)?;
+            let Some([i, n]) = header.shard else {
+                return Err(format!("-merge: '{path}' is not a shard's journal"));
+            };
+            if *n_shards.get_or_insert(n) != n || i == 0 || i > n {
+                return Err(format!(
+                    "-merge: '{path}' is shard {i}/{n}, not of the others' N"
+                ));
+            }
+            want.shard = Some([i, n]);
+            if let Some(why) = header.mismatch(&Header {
+                record: header.record,
+                ..want.clone()
+            }) {
+                return Err(format!("-merge: '{path}': {why}"));
+            }
+            if seen.contains(&i) {
+                return Err(format!("-merge: shard {i}/{n} is given twice"));
+            }
+            seen.push(i);
+            let record = if header.record {
+                let rec = path.strip_suffix(".journal").unwrap_or(path);
+                let bytes =
+                    std::fs::read(rec).map_err(|e| format!("-merge: record '{rec}': {e}"))?;
+                records.push(bytes);
+                Some(records.len() - 1)
+            } else {
+                None
+            };
+            let part = Self::shard_of(&all, n);
+            let mut start = 0;
+            for e in entries {
+                let job = all.get((e.game as usize).wrapping_sub(1));
+                let ok = job.is_some_and(|j| {
+                    (j.encounter, j.pair) == (e.encounter, e.pair)
+                        && part.get(&(j.encounter, j.pair)) == Some(&i)
+                });
+                if !ok || e.outcome().is_none() {
+                    return Err(format!(
+                        "-merge: '{path}': game {} is not this shard's",
+                        e.game
+                    ));
+                }
+                let end = e.record_end;
+                games.push((e, record, start));
+                start = end;
+            }
+        }
+        let n = n_shards.unwrap_or(0);
+        if seen.len() as u32 != n {
+            let missing: Vec<String> = (1..=n)
+                .filter(|i| !seen.contains(i))
+                .map(|i| format!("{i}/{n}"))
+                .collect();
+            return Err(format!("-merge: shards {} are missing", missing.join(", ")));
+        }
+        games.sort_by_key(|(e, _, _)| e.game);
+
+        let mut stats: Vec<EncounterStats> = self
+            .encounters()
+            .into_iter()
+            .map(|e| EncounterStats {
+                engines: e,
+                ..Default::default()
+            })
+            .collect();
+        let mut sprt_state = None;
+        let mut pgn = self.open_record(None)?;
+        let mut journal = match self.journal_path() {
+            Some(p) => Some(Journal::create(
+                &p,
+                &Header::new(&self.identity(), None, pgn.is_some()),
+            )?),
+            None => None,
+        };
+        let mut merged = Vec::with_capacity(games.len());
+        let mut end = 0u64;
+        for (mut e, record, start) in games {
+            if let (Some(f), Some(r)) = (pgn.as_mut(), record) {
+                let bytes = usize::try_from(start)
+                    .ok()
+                    .zip(usize::try_from(e.record_end).ok())
+                    .and_then(|(a, b)| records[r].get(a..b))
+                    .ok_or_else(|| format!("-merge: game {}'s record is cut short", e.game))?;
+                f.write_all(bytes).map_err(|err| format!("record: {err}"))?;
+                end += bytes.len() as u64;
+            }
+            e.record_end = end;
+            if let Some(j) = journal.as_mut() {
+                j.append(&e)?;
+            }
+            if let Some(o) = e.outcome() {
+                tally(&mut stats, &e, o);
+            }
+            update_sprt(self.sprt, &stats, &mut sprt_state);
+            merged.push(e);
+        }
+        if let Some(f) = pgn.as_mut() {
+            f.flush()
+                .and_then(|()| f.sync_data())
+                .map_err(|e| format!("record: {e}"))?;
+        }
+        let _ = writeln!(
+            out,
+            "Merged {} of {} games from {n} shards",
+            merged.len(),
+            all.len()
+        );
+        self.report(out, first_name, &stats, sprt_state);
         if let Some(path) = &self.jsonout {
-            write_atomically(path, &self.json(&stats, &games, sprt_state)?)?;
+            write_atomically(path, &self.json(&stats, &merged, sprt_state)?)?;
         }
         Ok(())
     }
@@ -908,6 +1081,8 @@ mod tests {
             pgnout: None,
             jsonout: None,
             resume: false,
+            shard: None,
+            merge: Vec::new(),
             transcript: None,
             event: "t".into(),
             rating_interval: 0,
@@ -927,6 +1102,27 @@ mod tests {
         let mut g = t.clone();
         g.mode = Mode::Gauntlet;
         assert!(g.schedule().iter().all(|j| j.seats.contains(&0)));
+    }
+
+    #[test]
+    fn shards_split_the_game_list_into_whole_pairs() {
+        // Odd games per encounter: pairs straddle rounds.
+        for (games, rounds, n) in [(2, 5, 4), (3, 3, 2), (1, 7, 3), (4, 1, 8)] {
+            let t = two_engines(games, rounds);
+            let all = t.schedule();
+            let part = Tournament::shard_of(&all, n);
+            let mut count = vec![0; n as usize + 1];
+            for j in &all {
+                let s = part[&(j.encounter, j.pair)];
+                assert!((1..=n).contains(&s));
+                count[s as usize] += 1;
+            }
+            // Every game in exactly one shard, and the shards within a
+            // pair (two games) of each other in size.
+            assert_eq!(count.iter().sum::<usize>(), all.len());
+            let (lo, hi) = (count[1..].iter().min(), count[1..].iter().max());
+            assert!(hi.unwrap() - lo.unwrap() <= 2, "{count:?}");
+        }
     }
 
     #[test]
