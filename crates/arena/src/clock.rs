@@ -5,6 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 use tengen_core::clock as model;
+pub use tengen_core::clock::Flag;
 
 /// What happens once the main time is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,13 +259,11 @@ impl Clock {
 
     /// Charges a move that took `used_ms`. `Err` means the flag fell;
     /// `margin_ms` forgives that much overrun for process latency.
-    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> Result<(), ()> {
-        self.model
-            .charge(
-                Duration::from_millis(used_ms),
-                Duration::from_millis(margin_ms),
-            )
-            .map_err(|_| ())
+    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> Result<(), Flag> {
+        self.model.charge(
+            Duration::from_millis(used_ms),
+            Duration::from_millis(margin_ms),
+        )
     }
 }
 
@@ -307,7 +306,7 @@ mod tests {
         let mut c = Clock::new(TimeControl::parse("10+0.1").unwrap());
         assert_eq!(c.charge(2_000, 0), Ok(()));
         assert_eq!(c.view().left_ms, 8_100);
-        assert_eq!(c.charge(8_150, 0), Err(()));
+        assert_eq!(c.charge(8_150, 0), Err(Flag));
         // The margin forgives a late arrival, but the clock stays at zero.
         let mut c = Clock::new(TimeControl::parse("1+0.1").unwrap());
         assert_eq!(c.charge(1_040, 50), Ok(()));
@@ -332,7 +331,7 @@ mod tests {
         assert_eq!(c.allowance_ms(), 4_000);
         c.charge(3_000, 0).unwrap(); // overruns one period
         assert_eq!(c.allowance_ms(), 2_000);
-        assert_eq!(c.charge(2_001, 0), Err(()));
+        assert_eq!(c.charge(2_001, 0), Err(Flag));
 
         let mut c = Clock::new(TimeControl::parse("0+c2/3").unwrap());
         assert_eq!(c.view().movestogo, Some(2));
@@ -341,7 +340,7 @@ mod tests {
         c.charge(1_500, 0).unwrap();
         assert_eq!((c.view().left_ms, c.view().movestogo), (3_000, Some(2)));
         c.charge(2_000, 0).unwrap();
-        assert_eq!(c.charge(1_001, 0), Err(()));
+        assert_eq!(c.charge(1_001, 0), Err(Flag));
     }
 
     #[test]
@@ -362,6 +361,6 @@ mod tests {
     fn movetime() {
         let mut c = Clock::new(TimeControl::movetime(100));
         assert_eq!(c.charge(120, 50), Ok(()));
-        assert_eq!(c.charge(151, 50), Err(()));
+        assert_eq!(c.charge(151, 50), Err(Flag));
     }
 }

@@ -2,25 +2,8 @@
 //! protocols, referees every move with tengen's rules crates, and reports
 //! W/D/L, Elo, LOS, pentanomial counts and an SPRT verdict.
 
-mod clock;
-mod config;
-mod game;
-mod games;
-mod journal;
-mod matchfile;
-mod openings;
-mod player;
-mod process;
-mod progress;
-mod record;
-mod referee;
-mod rng;
-mod stats;
-mod swap2;
-mod tournament;
-mod variant;
-
 use std::process::ExitCode;
+use tengen_arena::config;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -81,8 +81,20 @@ pub fn load(spec: &OpeningSpec, seed: u64, board_size: u32) -> Result<Vec<Openin
         return Ok(Vec::new());
     };
     let text = std::fs::read_to_string(path).map_err(|e| format!("openings file '{path}': {e}"))?;
+    parse(&text, spec, seed, board_size, path)
+}
+
+/// A book's text in `spec`'s format as openings (`path` names it in
+/// errors).
+pub fn parse(
+    text: &str,
+    spec: &OpeningSpec,
+    seed: u64,
+    board_size: u32,
+    path: &str,
+) -> Result<Vec<Opening>, String> {
     if spec.format == Format::Pgn {
-        return finish(pgn_openings(&text), spec, seed, path);
+        return finish(pgn_openings(text), spec, seed, path);
     }
     if spec.format == Format::Offsets {
         let mut book = Vec::new();
