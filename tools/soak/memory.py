@@ -156,6 +156,30 @@ SETUP = {
 }
 
 
+def plot(csv, png, game):
+    """The RSS curve of a CSV this tool wrote, as a PNG (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no plot", file=sys.stderr)
+        return
+    with open(csv) as f:
+        rows = [line.split(",") for line in f.read().splitlines()[1:]]
+    games = [int(r[0]) for r in rows]
+    mib = [int(r[1]) / 1024 for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 3))
+    ax.plot(games, mib, linewidth=0.8)
+    ax.set_xlabel("game")
+    ax.set_ylabel("resident memory (MiB)")
+    ax.set_title("tengen %s: one process, %d games" % (game, len(rows)))
+    ax.set_ylim(0, max(mib) * 1.25)
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=sorted(SETUP), required=True)
@@ -164,7 +188,13 @@ def main():
     ap.add_argument("--hash", type=int, default=16, help="hash table MiB")
     ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "tengen"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "soak"))
+    ap.add_argument("--replot", action="store_true",
+                    help="only draw OUT/memory-GAME.png again from its CSV")
     opts = ap.parse_args()
+    if opts.replot:
+        plot(os.path.join(opts.out, "memory-%s.csv" % opts.game),
+             os.path.join(opts.out, "memory-%s.png" % opts.game), opts.game)
+        return
     args, hello, ok, bye = SETUP[opts.game]
     e = Engine([opts.engine] + args)
     for line in hello:
@@ -205,20 +235,7 @@ def main():
     e.quit(bye)
     k = min(100, len(rss) // 2) or 1
     first, last = statistics.median(rss[:k]), statistics.median(rss[-k:])
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(7, 3))
-        ax.plot(range(1, len(rss) + 1), [r / 1024 for r in rss])
-        ax.set_xlabel("game")
-        ax.set_ylabel("resident memory (MiB)")
-        ax.set_title("tengen %s: one process, %d games" % (opts.game, len(rss)))
-        ax.set_ylim(bottom=0)
-        fig.tight_layout()
-        fig.savefig(os.path.join(opts.out, "memory-%s.png" % opts.game), dpi=90)
-    except ImportError:
-        print("matplotlib is not installed: no plot", file=sys.stderr)
+    plot(csv, os.path.join(opts.out, "memory-%s.png" % opts.game), opts.game)
     change = (last - first) / first * 100
     print("%s: %d games in %.0f s; median RSS first %d games %d KiB, last %d games %d KiB "
           "(%+.1f%%): %s" % (opts.game, len(rss), time.time() - start, k, first, k, last, change,
