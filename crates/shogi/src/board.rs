@@ -2,7 +2,10 @@
 //! making and unmaking moves, attack detection and SFEN in and out.
 //! History (for repetition) lives one level up, in `Game`.
 
-use crate::geometry::{self, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::bitboard::{
+    bishop_attacks, king_attacks, lance_attacks, rook_attacks, step_attacks, Bitboard,
+};
+use crate::geometry::is_dead_end;
 use crate::types::{Color, Kind, Move, Piece, Square};
 use crate::zobrist;
 
@@ -16,6 +19,10 @@ const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     squares: [Option<Piece>; 81],
+    /// The squares of each colour's pieces.
+    by_color: [Bitboard; 2],
+    /// The squares of each kind's pieces, both colours.
+    by_kind: [Bitboard; 14],
     hands: [[u8; 7]; 2],
     side: Color,
     kings: [Option<Square>; 2],
@@ -34,6 +41,8 @@ impl Board {
     fn empty() -> Board {
         Board {
             squares: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 14],
             hands: [[0; 7]; 2],
             side: Color::Black,
             kings: [None; 2],
@@ -85,9 +94,47 @@ impl Board {
         self.move_number
     }
 
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of pieces of `kind`, both colours.
+    #[inline]
+    pub fn kind_squares(&self, kind: Kind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color, kind: Kind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// Gold and the four kinds that move like it, both colours.
+    #[inline]
+    fn gold_movers(&self) -> Bitboard {
+        let k = &self.by_kind;
+        k[Kind::Gold.index()]
+            | k[Kind::ProPawn.index()]
+            | k[Kind::ProLance.index()]
+            | k[Kind::ProKnight.index()]
+            | k[Kind::ProSilver.index()]
+    }
+
     #[inline]
     fn put(&mut self, sq: Square, p: Piece) {
         self.squares[sq.index()] = Some(p);
+        let bit = Bitboard::square(sq);
+        self.by_color[p.color().index()] |= bit;
+        self.by_kind[p.kind().index()] |= bit;
         self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
         if p.kind() == Kind::King {
             self.kings[p.color().index()] = Some(sq);
@@ -97,6 +144,9 @@ impl Board {
     #[inline]
     fn remove(&mut self, sq: Square) -> Option<Piece> {
         let p = self.squares[sq.index()].take()?;
+        let bit = Bitboard::square(sq);
+        self.by_color[p.color().index()] ^= bit;
+        self.by_kind[p.kind().index()] ^= bit;
         self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
         if p.kind() == Kind::King {
             self.kings[p.color().index()] = None;
@@ -195,99 +245,66 @@ impl Board {
         self.key ^= zobrist::SIDE;
     }
 
-    /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
-    /// king's own square when testing where the king may go.
-    pub fn attacked_by(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
-        let ig = ignore.map_or(NONE as usize, Square::index);
-        let s = sq.index();
-        for d in 0..8 {
-            let mut n = NEIGHBOR[s][d];
-            if n == NONE {
-                continue;
-            }
-            let back = opposite(d);
-            let first = if n as usize == ig {
-                None
-            } else {
-                self.squares[n as usize]
-            };
-            if let Some(p) = first {
-                if p.color() == by {
-                    let k = p.kind();
-                    if (geometry::steps(by, k) | geometry::slides(by, k)) & (1 << back) != 0 {
-                        return true;
-                    }
-                }
-                continue;
-            }
-            loop {
-                n = NEIGHBOR[n as usize][d];
-                if n == NONE {
-                    break;
-                }
-                if n as usize == ig {
-                    continue;
-                }
-                if let Some(p) = self.squares[n as usize] {
-                    if p.color() == by && geometry::slides(by, p.kind()) & (1 << back) != 0 {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-        for &n in &KNIGHT_TO[by.flip().index()][s] {
-            if n != NONE {
-                if let Some(p) = self.squares[n as usize] {
-                    if p.color() == by && p.kind() == Kind::Knight {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+    /// The pieces of `by` that attack `sq` when the occupied squares are
+    /// `occ`: pieces off `occ` neither attack nor block.
+    #[inline]
+    pub fn attackers_to(&self, by: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        // A piece of `by` attacks `sq` from where a piece of the same kind
+        // and the other colour on `sq` would attack (every kind is
+        // symmetric left to right, so the reverse move is the other
+        // colour's move).
+        let rev = by.flip();
+        let k = &self.by_kind;
+        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        let steppers = (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
+            | (step_attacks(rev, Kind::Knight, sq) & k[Kind::Knight.index()])
+            | (step_attacks(rev, Kind::Silver, sq) & k[Kind::Silver.index()])
+            | (step_attacks(rev, Kind::Gold, sq) & self.gold_movers())
+            | (king_attacks(sq) & (k[Kind::King.index()] | hd));
+        let sliders = (lance_attacks(rev, sq, occ) & k[Kind::Lance.index()])
+            | (bishop_attacks(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
+            | (rook_attacks(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]));
+        (steppers | sliders) & self.by_color[by.index()] & occ
     }
 
-    /// The pieces of `by` that attack `sq`, as squares in `out` (at most
-    /// ten can: one per line and two knights); returns how many.
-    pub fn attackers(&self, sq: Square, by: Color, out: &mut [Square; 16]) -> usize {
-        let mut n = 0;
-        let s = sq.index();
-        for d in 0..8 {
-            let back = 1u8 << opposite(d);
-            let mut t = NEIGHBOR[s][d];
-            let mut first = true;
-            while t != NONE {
-                if let Some(p) = self.squares[t as usize] {
-                    if p.color() == by {
-                        let k = p.kind();
-                        let reach = if first {
-                            geometry::steps(by, k) | geometry::slides(by, k)
-                        } else {
-                            geometry::slides(by, k)
-                        };
-                        if reach & back != 0 && n < out.len() {
-                            out[n] = Square::from_index_unchecked(t as usize);
-                            n += 1;
-                        }
-                    }
-                    break;
-                }
-                first = false;
-                t = NEIGHBOR[t as usize][d];
-            }
+    /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
+    /// king's own square when testing where the king may go.
+    #[inline]
+    pub fn attacked_by(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
+        let occ = match ignore {
+            Some(ig) => self.occupied().without(ig),
+            None => self.occupied(),
+        };
+        self.attacked_in(by, sq, occ)
+    }
+
+    /// Whether a piece of `by` on `occ` attacks `sq` with the occupied
+    /// squares `occ`: [`Board::attackers_to`], cheapest kinds first and
+    /// stopping at the first.
+    #[inline]
+    pub fn attacked_in(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let rev = by.flip();
+        let k = &self.by_kind;
+        let ours = self.by_color[by.index()] & occ;
+        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        let steppers = (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
+            | (step_attacks(rev, Kind::Knight, sq) & k[Kind::Knight.index()])
+            | (step_attacks(rev, Kind::Silver, sq) & k[Kind::Silver.index()])
+            | (step_attacks(rev, Kind::Gold, sq) & self.gold_movers())
+            | (king_attacks(sq) & (k[Kind::King.index()] | hd));
+        if (steppers & ours).any() {
+            return true;
         }
-        for &t in &KNIGHT_TO[by.flip().index()][s] {
-            if t != NONE
-                && self.squares[t as usize]
-                    .is_some_and(|p| p.color() == by && p.kind() == Kind::Knight)
-                && n < out.len()
-            {
-                out[n] = Square::from_index_unchecked(t as usize);
-                n += 1;
-            }
+        let lances = k[Kind::Lance.index()] & ours;
+        if lances.any() && (lance_attacks(rev, sq, occ) & lances).any() {
+            return true;
         }
-        n
+        let diag = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & ours;
+        if diag.any() && (bishop_attacks(sq, occ) & diag).any() {
+            return true;
+        }
+        let orth = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & ours;
+        orth.any() && (rook_attacks(sq, occ) & orth).any()
     }
 
     /// Whether the side to move's king is attacked.

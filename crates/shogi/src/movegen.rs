@@ -1,10 +1,22 @@
-//! Legal move generation. Pins and checks are found first from the king
-//! outwards, so that every generated move is legal without making it; only
-//! a pawn drop that gives check needs a trial (the drop-pawn-mate rule).
+//! Legal move generation on bitboards. Checkers and pinned pieces are
+//! found first from the king's square, so that every generated move is
+//! legal without making it; a pawn drop that gives check is tested for
+//! drop-pawn mate by looking at the enemy king's answers (capture the
+//! pawn, or step away) on the board as it would be.
+//!
+//! Moves come out in the order the mailbox generator gave them, which
+//! the search's move ordering falls back on for equal scores: king steps
+//! by direction; then each other piece by square, its targets by
+//! direction and, along a slide, nearest first, the plain move before the
+//! promotion; then drops by square, hand kinds in hand order.
 
+use crate::bitboard::{
+    attacks, between, drop_zone, file_mask, lance_attacks, line, ray, ray_attacks, step_attacks,
+    Bitboard,
+};
 use crate::board::Board;
-use crate::geometry::{self, between, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
-use crate::types::{Color, Kind, Move, Piece, Square};
+use crate::geometry::{self, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::types::{Color, Kind, Move, Square};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,11 +24,6 @@ pub enum Gen {
     All,
     /// Captures and promotions only, no drops.
     Tactical,
-}
-
-#[inline]
-fn bit(i: usize) -> u128 {
-    1u128 << i
 }
 
 /// The direction pieces of `color` advance in.
@@ -46,12 +53,35 @@ impl Board {
         if t == NONE {
             return None;
         }
-        let target = self.piece_at_index(t as usize);
+        let ts = Square::from_index_unchecked(t as usize);
+        let target = self.piece_at(ts);
         if target.is_some_and(|p| p.color() == us) || (captures_only && target.is_none()) {
             return None;
         }
-        let ts = Square::from_index_unchecked(t as usize);
-        (!self.attacked_by(ts, us.flip(), Some(k))).then_some(ts)
+        (!self.attacked_in(us.flip(), ts, self.occupied().without(k))).then_some(ts)
+    }
+
+    /// `color`'s pieces that stand alone between its king on `k` and an
+    /// enemy slider looking at the king along that line, the occupied
+    /// squares being `occ`.
+    pub fn pinned(&self, color: Color, k: Square, occ: Bitboard) -> Bitboard {
+        let them = color.flip();
+        let orth = ray(0, k) | ray(2, k) | ray(4, k) | ray(6, k);
+        let diag = ray(1, k) | ray(3, k) | ray(5, k) | ray(7, k);
+        let snipers = ((orth & (self.kind_squares(Kind::Rook) | self.kind_squares(Kind::Dragon)))
+            | (diag & (self.kind_squares(Kind::Bishop) | self.kind_squares(Kind::Horse)))
+            | (lance_attacks(color, k, Bitboard::EMPTY) & self.kind_squares(Kind::Lance)))
+            & self.pieces(them)
+            & occ;
+        let ours = self.pieces(color);
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let shield = between(k, s) & occ;
+            if !shield.more_than_one() && (shield & ours).any() {
+                pinned |= shield;
+            }
+        }
+        pinned
     }
 
     /// Whether the side to move has any legal move.
@@ -65,12 +95,13 @@ impl Board {
             }
             // In check with the king boxed in (the question a mate test
             // asks): only answers to the check are left to look for.
-            let mut checkers = [k; 16];
-            match self.attackers(k, us.flip(), &mut checkers) {
-                0 => {}
-                1 => return self.answers_check(k, checkers[0]),
+            let checkers = self.attackers_to(us.flip(), k, self.occupied());
+            if checkers.more_than_one() {
                 // Two checkers: only a king move would do.
-                _ => return false,
+                return false;
+            }
+            if let Some(c) = checkers.first() {
+                return self.answers_check(k, c);
             }
         }
         let mut v = Vec::with_capacity(64);
@@ -84,13 +115,10 @@ impl Board {
     fn answers_check(&self, k: Square, checker: Square) -> bool {
         let us = self.side_to_move();
         let hand = self.hand(us);
-        let mut targets = between(k, checker) | bit(checker.index());
-        let mut movers = [k; 16];
-        while targets != 0 {
-            let sq = Square::from_index_unchecked(targets.trailing_zeros() as usize);
-            targets &= targets - 1;
-            let n = self.attackers(sq, us, &mut movers);
-            for &from in movers[..n].iter().filter(|&&f| f != k) {
+        let occ = self.occupied();
+        for sq in between(k, checker).with(checker) {
+            let movers = self.attackers_to(us, sq, occ).without(k);
+            for from in movers {
                 if self.is_legal(Move::normal(from, sq, false))
                     || self.is_legal(Move::normal(from, sq, true))
                 {
@@ -116,133 +144,79 @@ impl Board {
     pub fn generate(&self, mode: Gen, out: &mut Vec<Move>) {
         let us = self.side_to_move();
         let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.pieces(us);
         let king = self.king(us);
 
-        // Pins and checkers, looking outwards from our king.
-        let mut pinned: u128 = 0;
-        let mut checkers = 0u32;
-        let mut check_mask: u128 = !0;
+        let mut pinned = Bitboard::EMPTY;
+        let mut check_mask = Bitboard::ALL;
         if let Some(k) = king {
-            for d in 0..8 {
-                let back = 1u8 << opposite(d);
-                let mut n = NEIGHBOR[k.index()][d];
-                let mut dist = 1;
-                let mut shield: Option<usize> = None;
-                while n != NONE {
-                    if let Some(p) = self.piece_at_index(n as usize) {
-                        if p.color() == them {
-                            let slides = geometry::slides(them, p.kind()) & back != 0;
-                            match shield {
-                                None => {
-                                    let steps =
-                                        dist == 1 && geometry::steps(them, p.kind()) & back != 0;
-                                    if steps || slides {
-                                        checkers += 1;
-                                        let sq = Square::from_index_unchecked(n as usize);
-                                        check_mask = between(k, sq) | bit(n as usize);
-                                    }
-                                }
-                                Some(s) => {
-                                    if slides {
-                                        pinned |= bit(s);
-                                    }
-                                }
-                            }
-                            break;
-                        }
-                        if shield.is_some() {
-                            break;
-                        }
-                        shield = Some(n as usize);
-                    }
-                    n = NEIGHBOR[n as usize][d];
-                    dist += 1;
-                }
+            let checkers = self.attackers_to(them, k, occ);
+            let double = checkers.more_than_one();
+            if double {
+                check_mask = Bitboard::EMPTY;
+            } else if let Some(c) = checkers.first() {
+                check_mask = between(k, c).with(c);
             }
-            for &n in &KNIGHT_TO[us.index()][k.index()] {
-                if n != NONE {
-                    if let Some(p) = self.piece_at_index(n as usize) {
-                        if p.color() == them && p.kind() == Kind::Knight {
-                            checkers += 1;
-                            check_mask = bit(n as usize);
-                        }
-                    }
-                }
-            }
-            if checkers >= 2 {
-                check_mask = 0;
-            }
-
             for d in 0..8 {
                 if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
                     out.push(Move::normal(k, ts, false));
                 }
             }
-            if checkers >= 2 {
+            if double {
                 return;
             }
+            pinned = self.pinned(us, k, occ);
         }
 
-        let mut pawn_cols: u16 = 0;
-        for i in 0..81 {
-            let Some(p) = self.piece_at_index(i) else {
+        let targets = !ours & check_mask;
+        for from in ours & !self.kind_squares(Kind::King) {
+            let Some(p) = self.piece_at(from) else {
                 continue;
             };
-            if p.color() != us {
-                continue;
-            }
             let kind = p.kind();
-            if kind == Kind::King {
+            let mut reach = attacks(us, kind, from, occ) & targets;
+            if pinned.has(from) {
+                // A pinned piece may only move along the line of its pin
+                // (a pinned knight never can).
+                if let Some(k) = king {
+                    reach &= line(k, from);
+                }
+            }
+            if reach.is_empty() {
                 continue;
             }
-            if kind == Kind::Pawn {
-                pawn_cols |= 1 << (i % 9);
-            }
-            let from = Square::from_index_unchecked(i);
-            // A pinned piece may only move along the line of its pin.
-            let pin = if pinned & bit(i) != 0 {
-                king.and_then(|k| direction(k, from))
-            } else {
-                None
-            };
-            let allowed = |d: usize| match pin {
-                None => true,
-                Some(pd) => d == pd || d == opposite(pd),
-            };
-            let steps = geometry::steps(us, kind);
-            let slides = geometry::slides(us, kind);
-            for d in 0..8 {
-                if (steps | slides) & (1 << d) == 0 || !allowed(d) {
-                    continue;
-                }
-                let sliding = slides & (1 << d) != 0;
-                let mut t = NEIGHBOR[i][d];
-                while t != NONE {
-                    let target = self.piece_at_index(t as usize);
-                    if target.is_some_and(|q| q.color() == us) {
-                        break;
-                    }
-                    if check_mask & bit(t as usize) != 0 {
-                        let to = Square::from_index_unchecked(t as usize);
-                        self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
-                    }
-                    if target.is_some() || !sliding {
-                        break;
-                    }
-                    t = NEIGHBOR[t as usize][d];
-                }
-            }
-            if kind == Kind::Knight && pin.is_none() && pinned & bit(i) == 0 {
-                for &t in &KNIGHT_TO[us.index()][i] {
-                    if t == NONE || check_mask & bit(t as usize) == 0 {
-                        continue;
-                    }
-                    let target = self.piece_at_index(t as usize);
-                    if target.is_some_and(|q| q.color() == us) {
+            if kind == Kind::Knight {
+                for &t in &KNIGHT_TO[us.index()][from.index()] {
+                    if t == NONE {
                         continue;
                     }
                     let to = Square::from_index_unchecked(t as usize);
-                    self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
+                    if reach.has(to) {
+                        self.push_piece_move(mode, us, kind, from, to, occ.has(to), out);
+                    }
+                }
+                continue;
+            }
+            // The targets again, in the mailbox generator's order.
+            let steps = geometry::steps(us, kind);
+            let slides = geometry::slides(us, kind);
+            for d in 0..8 {
+                if (steps | slides) & (1 << d) == 0 {
+                    continue;
+                }
+                let sliding = slides & (1 << d) != 0;
+                let mut t = NEIGHBOR[from.index()][d];
+                while t != NONE {
+                    let to = Square::from_index_unchecked(t as usize);
+                    let occupied = occ.has(to);
+                    if reach.has(to) {
+                        self.push_piece_move(mode, us, kind, from, to, occupied, out);
+                    }
+                    if occupied || !sliding {
+                        break;
+                    }
+                    t = NEIGHBOR[t as usize][d];
                 }
             }
         }
@@ -251,37 +225,48 @@ impl Board {
             return;
         }
         let hand = self.hand(us);
-        if hand.iter().all(|&n| n == 0) {
+        let mut held = [Kind::Pawn; 7];
+        let mut n_held = 0;
+        for k in Kind::HAND {
+            if hand[k.index()] > 0 {
+                held[n_held] = k;
+                n_held += 1;
+            }
+        }
+        if n_held == 0 {
             return;
         }
-        let held: Vec<Kind> = Kind::HAND
-            .iter()
-            .copied()
-            .filter(|k| hand[k.index()] > 0)
-            .collect();
+        let held = &held[..n_held];
+        let empty = !occ & check_mask;
+        let pawn_ok = if hand[Kind::Pawn.index()] > 0 {
+            // Nifu: no second unpromoted pawn on a file.
+            let mut files = Bitboard::EMPTY;
+            for p in self.pieces_of(us, Kind::Pawn) {
+                files |= file_mask(p.col());
+            }
+            drop_zone(us, Kind::Pawn) & !files
+        } else {
+            Bitboard::EMPTY
+        };
+        let lance_ok = drop_zone(us, Kind::Lance);
+        let knight_ok = drop_zone(us, Kind::Knight);
         // The square in front of the enemy king: a pawn dropped there checks.
         let pawn_check_sq = self
             .king(them)
-            .map(|k| NEIGHBOR[k.index()][forward(them)])
-            .unwrap_or(NONE);
-        for i in 0..81 {
-            if check_mask & bit(i) == 0 || self.piece_at_index(i).is_some() {
-                continue;
-            }
-            let to = Square::from_index_unchecked(i);
-            let row = to.relative_row(us);
-            for &k in &held {
+            .and_then(|k| crate::geometry::neighbor(k, forward(them)));
+        for to in empty {
+            for &k in held {
                 match k {
                     Kind::Pawn => {
-                        if row == 0 || pawn_cols & (1 << (i % 9)) != 0 {
+                        if !pawn_ok.has(to) {
                             continue;
                         }
-                        if i as u8 == pawn_check_sq && self.drop_pawn_mates(to) {
+                        if pawn_check_sq == Some(to) && self.drop_pawn_mates(to) {
                             continue;
                         }
                     }
-                    Kind::Lance if row == 0 => continue,
-                    Kind::Knight if row < 2 => continue,
+                    Kind::Lance if !lance_ok.has(to) => continue,
+                    Kind::Knight if !knight_ok.has(to) => continue,
                     _ => {}
                 }
                 out.push(Move::drop(k, to));
@@ -311,25 +296,54 @@ impl Board {
         }
     }
 
-    /// Whether dropping a pawn on `to` (which checks the enemy king) would
-    /// leave the enemy without a legal move: the forbidden drop-pawn mate.
+    /// Whether dropping a pawn on `to`, which checks the enemy king from
+    /// the square in front of it, would leave the enemy without a legal
+    /// move: the forbidden drop-pawn mate. The check is a contact check,
+    /// so it cannot be blocked: the king must take the pawn, step away,
+    /// or another piece must take it.
     fn drop_pawn_mates(&self, to: Square) -> bool {
-        let mut b = self.clone();
-        b.do_move(Move::drop(Kind::Pawn, to));
-        !b.has_legal_move()
+        let us = self.side_to_move();
+        let them = us.flip();
+        let Some(ek) = self.king(them) else {
+            return false;
+        };
+        let occ = self.occupied().with(to);
+        let without_king = occ.without(ek);
+        // The king takes the pawn, which nothing of ours defends.
+        if !self.attacked_in(us, to, without_king) {
+            return false;
+        }
+        // Another piece takes it. A pinned one cannot: its pin line runs
+        // from the king away from `to` (the pawn stands next to the king,
+        // so nothing pinned lies between them).
+        let takers = self.attackers_to(them, to, occ).without(ek);
+        if takers.any() && (takers & !self.pinned(them, ek, occ)).any() {
+            return false;
+        }
+        // The king steps to a neighbour that none of ours reaches, the
+        // pawn standing and the king's own square empty.
+        let free = crate::bitboard::king_attacks(ek) & !self.pieces(them) & !Bitboard::square(to);
+        for e in free {
+            if !self.attacked_in(us, e, without_king) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether `m` (possibly from another position: a hash or killer move)
-    /// is legal here: a pseudo-legality test, then a trial move.
+    /// is legal here, without making it.
     pub fn is_legal(&self, m: Move) -> bool {
         let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
         let to = m.to();
         match m.from() {
             Some(from) => {
                 let Some(p) = self.piece_at(from) else {
                     return false;
                 };
-                if p.color() != us || self.piece_at(to).is_some_and(|q| q.color() == us) {
+                if p.color() != us || self.pieces(us).has(to) {
                     return false;
                 }
                 let kind = p.kind();
@@ -340,65 +354,38 @@ impl Board {
                 } else if is_dead_end(us, kind, to) {
                     return false;
                 }
-                if !self.reaches(us, kind, from, to) {
+                if !attacks(us, kind, from, occ).has(to) {
                     return false;
                 }
+                let Some(k) = self.king(us) else {
+                    return true;
+                };
+                if from == k {
+                    return !self.attacked_in(them, to, occ.without(from));
+                }
+                // Whatever stood on `to` is taken and attacks no more.
+                let after = occ.without(from).with(to);
+                self.attackers_to(them, k, after).without(to).is_empty()
             }
             None => {
                 let Some(k) = m.drop_kind() else { return false };
-                if self.hand_count(us, k) == 0
-                    || self.piece_at(to).is_some()
-                    || is_dead_end(us, k, to)
-                {
+                if self.hand_count(us, k) == 0 || occ.has(to) || is_dead_end(us, k, to) {
                     return false;
                 }
-                if k == Kind::Pawn {
-                    let own_pawn = Piece::new(us, Kind::Pawn);
-                    let col = to.col();
-                    if (0..9).any(|r| self.piece_at_index(r * 9 + col) == Some(own_pawn)) {
+                if k == Kind::Pawn && (self.pieces_of(us, Kind::Pawn) & file_mask(to.col())).any() {
+                    return false;
+                }
+                if let Some(own) = self.king(us) {
+                    if self.attacked_in(them, own, occ.with(to)) {
                         return false;
                     }
                 }
+                let checks = self
+                    .king(them)
+                    .is_some_and(|ek| step_attacks(us, Kind::Pawn, to).has(ek));
+                !(k == Kind::Pawn && checks && self.drop_pawn_mates(to))
             }
         }
-        let mut b = self.clone();
-        b.do_move(m);
-        if let Some(k) = b.king(us) {
-            if b.attacked_by(k, us.flip(), None) {
-                return false;
-            }
-        }
-        if m.drop_kind() == Some(Kind::Pawn) && b.in_check() && !b.has_legal_move() {
-            return false;
-        }
-        true
-    }
-
-    /// Whether a `kind` of `us` on `from` attacks `to` on this board.
-    fn reaches(&self, us: Color, kind: Kind, from: Square, to: Square) -> bool {
-        if kind == Kind::Knight {
-            return KNIGHT_TO[us.index()][from.index()].contains(&(to.index() as u8));
-        }
-        let Some(d) = direction(from, to) else {
-            return false;
-        };
-        if geometry::steps(us, kind) & (1 << d) != 0
-            && NEIGHBOR[from.index()][d] == to.index() as u8
-        {
-            return true;
-        }
-        geometry::slides(us, kind) & (1 << d) != 0 && between(from, to) & self.occupied() == 0
-    }
-
-    /// Occupied squares as a bit set (for `gives_check_in`).
-    pub fn occupied(&self) -> u128 {
-        let mut set = 0u128;
-        for i in 0..81 {
-            if self.piece_at_index(i).is_some() {
-                set |= bit(i);
-            }
-        }
-        set
     }
 
     /// Whether the legal move `m` gives check, without making it: a direct
@@ -409,7 +396,7 @@ impl Board {
 
     /// `gives_check` with the occupied squares (`occupied()`) already at
     /// hand, for callers that test many moves of one position.
-    pub fn gives_check_in(&self, m: Move, occupied: u128) -> bool {
+    pub fn gives_check_in(&self, m: Move, occupied: Bitboard) -> bool {
         let us = self.side_to_move();
         let Some(k) = self.king(us.flip()) else {
             return false;
@@ -425,46 +412,27 @@ impl Board {
             (None, Some(k)) => k,
             (None, None) => return false,
         };
-        let mut occupied = occupied | bit(to.index());
+        let mut occ = occupied.with(to);
         if let Some(f) = from {
-            occupied &= !bit(f.index());
+            occ = occ.without(f);
         }
         // Direct check.
-        if kind == Kind::Knight {
-            if KNIGHT_TO[us.index()][to.index()].contains(&(k.index() as u8)) {
-                return true;
-            }
-        } else if let Some(d) = direction(to, k) {
-            if geometry::steps(us, kind) & (1 << d) != 0
-                && NEIGHBOR[to.index()][d] == k.index() as u8
-            {
-                return true;
-            }
-            if geometry::slides(us, kind) & (1 << d) != 0 && between(to, k) & occupied == 0 {
-                return true;
-            }
+        if attacks(us, kind, to, occ).has(k) {
+            return true;
         }
-        // Discovered check: the origin was the only piece between the king
-        // and one of our sliders, and the move leaves that line.
+        // Discovered check: the first piece beyond the vacated origin, seen
+        // from the king, is one of our sliders looking back along the line
+        // (not the mover itself, which may have stayed on the line).
         let Some(f) = from else { return false };
         let Some(d) = direction(k, f) else {
             return false;
         };
-        if direction(k, to) == Some(d) && between(k, to) & bit(f.index()) == 0 {
-            return false;
+        match (ray_attacks(d, k, occ) & occ).first() {
+            Some(b) if b != to => self.piece_at(b).is_some_and(|p| {
+                p.color() == us && geometry::slides(us, p.kind()) & (1 << opposite(d)) != 0
+            }),
+            _ => false,
         }
-        let mut n = NEIGHBOR[k.index()][d];
-        while n != NONE {
-            if occupied & bit(n as usize) != 0 {
-                return self.piece_at_index(n as usize).is_some_and(|p| {
-                    p.color() == us
-                        && n as usize != to.index()
-                        && geometry::slides(us, p.kind()) & (1 << opposite(d)) != 0
-                });
-            }
-            n = NEIGHBOR[n as usize][d];
-        }
-        false
     }
 }
 
