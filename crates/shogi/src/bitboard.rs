@@ -227,6 +227,22 @@ const fn build_rays() -> [[u128; 81]; 8] {
 /// `RAYS[d][sq]`: the squares from `sq` in direction `d` to the edge.
 static RAYS: [[u128; 81]; 8] = build_rays();
 
+const fn build_pseudo(dirs: [usize; 4]) -> [u128; 81] {
+    let rays = build_rays();
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        t[sq] = rays[dirs[0]][sq] | rays[dirs[1]][sq] | rays[dirs[2]][sq] | rays[dirs[3]][sq];
+        sq += 1;
+    }
+    t
+}
+
+/// What a rook (orthogonal lines) and a bishop (diagonals) reach on an
+/// empty board.
+static ROOK_PSEUDO: [u128; 81] = build_pseudo([0, 2, 4, 6]);
+static BISHOP_PSEUDO: [u128; 81] = build_pseudo([1, 3, 5, 7]);
+
 const fn build_steps() -> [[[u128; 81]; 14]; 2] {
     let mut t = [[[0u128; 81]; 14]; 2];
     let mut c = 0;
@@ -386,6 +402,18 @@ pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
     Bitboard(line_reach(RAYS[7][s], RAYS[3][s], occ.0) | line_reach(RAYS[1][s], RAYS[5][s], occ.0))
+}
+
+/// A rook's reach on an empty board: its file and rank.
+#[inline]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    Bitboard(ROOK_PSEUDO[sq.index()])
+}
+
+/// A bishop's reach on an empty board: its two diagonals.
+#[inline]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
 /// The step (and jump) reach of a piece, sliding lines left out.

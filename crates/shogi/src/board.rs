@@ -3,7 +3,8 @@
 //! History (for repetition) lives one level up, in `Game`.
 
 use crate::bitboard::{
-    bishop_attacks, king_attacks, lance_attacks, rook_attacks, step_attacks, Bitboard,
+    bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, rook_attacks, rook_pseudo,
+    step_attacks, Bitboard,
 };
 use crate::geometry::is_dead_end;
 use crate::types::{Color, Kind, Move, Piece, Square};
@@ -249,22 +250,57 @@ impl Board {
     /// `occ`: pieces off `occ` neither attack nor block.
     #[inline]
     pub fn attackers_to(&self, by: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        // A piece of `by` attacks `sq` from where a piece of the same kind
-        // and the other colour on `sq` would attack (every kind is
-        // symmetric left to right, so the reverse move is the other
-        // colour's move).
         let rev = by.flip();
+        let theirs = self.by_color[by.index()] & occ;
+        let mut found = self.step_attackers(rev, sq) & theirs;
+        let (lances, diag, orth) = self.sliders_towards(rev, sq, theirs);
+        if lances.any() {
+            found |= lance_attacks(rev, sq, occ) & lances;
+        }
+        if diag.any() {
+            found |= bishop_attacks(sq, occ) & diag;
+        }
+        if orth.any() {
+            found |= rook_attacks(sq, occ) & orth;
+        }
+        found
+    }
+
+    /// Pieces (either colour) that would attack `sq` in one step or jump if
+    /// they were of the colour opposite to `rev`: a piece attacks `sq`
+    /// from where a piece of the same kind and the other colour on `sq`
+    /// would attack (every kind is symmetric left to right, so the reverse
+    /// move is the other colour's move).
+    #[inline]
+    fn step_attackers(&self, rev: Color, sq: Square) -> Bitboard {
         let k = &self.by_kind;
-        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
-        let steppers = (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
+        let near = k[Kind::King.index()] | k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
             | (step_attacks(rev, Kind::Knight, sq) & k[Kind::Knight.index()])
             | (step_attacks(rev, Kind::Silver, sq) & k[Kind::Silver.index()])
             | (step_attacks(rev, Kind::Gold, sq) & self.gold_movers())
-            | (king_attacks(sq) & (k[Kind::King.index()] | hd));
-        let sliders = (lance_attacks(rev, sq, occ) & k[Kind::Lance.index()])
-            | (bishop_attacks(sq, occ) & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]))
-            | (rook_attacks(sq, occ) & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]));
-        (steppers | sliders) & self.by_color[by.index()] & occ
+            | (king_attacks(sq) & near)
+    }
+
+    /// Among `theirs`, the lances, diagonal sliders and orthogonal sliders
+    /// on a line through `sq` that would reach it on an empty board.
+    #[inline]
+    fn sliders_towards(
+        &self,
+        rev: Color,
+        sq: Square,
+        theirs: Bitboard,
+    ) -> (Bitboard, Bitboard, Bitboard) {
+        let k = &self.by_kind;
+        let lances = k[Kind::Lance.index()] & theirs;
+        let lances = if lances.any() {
+            lance_attacks(rev, sq, Bitboard::EMPTY) & lances
+        } else {
+            lances
+        };
+        let diag = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & theirs & bishop_pseudo(sq);
+        let orth = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & theirs & rook_pseudo(sq);
+        (lances, diag, orth)
     }
 
     /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
@@ -279,32 +315,18 @@ impl Board {
     }
 
     /// Whether a piece of `by` on `occ` attacks `sq` with the occupied
-    /// squares `occ`: [`Board::attackers_to`], cheapest kinds first and
-    /// stopping at the first.
+    /// squares `occ`: [`Board::attackers_to`] stopping at the first.
     #[inline]
     pub fn attacked_in(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
         let rev = by.flip();
-        let k = &self.by_kind;
-        let ours = self.by_color[by.index()] & occ;
-        let hd = k[Kind::Horse.index()] | k[Kind::Dragon.index()];
-        let steppers = (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
-            | (step_attacks(rev, Kind::Knight, sq) & k[Kind::Knight.index()])
-            | (step_attacks(rev, Kind::Silver, sq) & k[Kind::Silver.index()])
-            | (step_attacks(rev, Kind::Gold, sq) & self.gold_movers())
-            | (king_attacks(sq) & (k[Kind::King.index()] | hd));
-        if (steppers & ours).any() {
+        let theirs = self.by_color[by.index()] & occ;
+        if (self.step_attackers(rev, sq) & theirs).any() {
             return true;
         }
-        let lances = k[Kind::Lance.index()] & ours;
-        if lances.any() && (lance_attacks(rev, sq, occ) & lances).any() {
-            return true;
-        }
-        let diag = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & ours;
-        if diag.any() && (bishop_attacks(sq, occ) & diag).any() {
-            return true;
-        }
-        let orth = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & ours;
-        orth.any() && (rook_attacks(sq, occ) & orth).any()
+        let (lances, diag, orth) = self.sliders_towards(rev, sq, theirs);
+        (lances.any() && (lance_attacks(rev, sq, occ) & lances).any())
+            || (diag.any() && (bishop_attacks(sq, occ) & diag).any())
+            || (orth.any() && (rook_attacks(sq, occ) & orth).any())
     }
 
     /// Whether the side to move's king is attacked.

@@ -138,31 +138,10 @@ fn mobility_weight(kind: Kind) -> (i32, i32) {
 
 /// Squares a slider of `color` on `sq` reaches along its slide lines:
 /// empty ones and a first enemy piece to take.
+#[inline]
 fn slider_reach(board: &Board, color: Color, kind: Kind, sq: Square) -> i32 {
-    let dirs = crate::geometry::slides(color, kind);
-    let mut n = 0;
-    for d in 0..8 {
-        if dirs & (1 << d) == 0 {
-            continue;
-        }
-        let mut t = NEIGHBOR[sq.index()][d];
-        while t != crate::geometry::NONE {
-            let Some(tsq) = Square::new(t as usize) else {
-                break;
-            };
-            match board.piece_at(tsq) {
-                None => n += 1,
-                Some(p) => {
-                    if p.color() != color {
-                        n += 1;
-                    }
-                    break;
-                }
-            }
-            t = NEIGHBOR[t as usize][d];
-        }
-    }
-    n
+    let reach = crate::bitboard::slide_attacks(color, kind, sq, board.occupied());
+    (reach & !board.pieces(color)).count() as i32
 }
 
 /// Most pieces of one kind a hand can hold (the pawns).
@@ -272,7 +251,7 @@ impl Eval {
         let t = tables();
         let kings = [bk, wk];
         let mut score = [0i32; 2];
-        for sq in Square::all() {
+        for sq in board.occupied() {
             let Some(p) = board.piece_at(sq) else {
                 continue;
             };

@@ -11,8 +11,8 @@
 //! promotion; then drops by square, hand kinds in hand order.
 
 use crate::bitboard::{
-    attacks, between, drop_zone, file_mask, lance_attacks, line, ray, ray_attacks, step_attacks,
-    Bitboard,
+    attacks, between, bishop_pseudo, drop_zone, file_mask, lance_attacks, line, ray_attacks,
+    rook_pseudo, step_attacks, Bitboard,
 };
 use crate::board::Board;
 use crate::geometry::{self, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
@@ -66,8 +66,8 @@ impl Board {
     /// squares being `occ`.
     pub fn pinned(&self, color: Color, k: Square, occ: Bitboard) -> Bitboard {
         let them = color.flip();
-        let orth = ray(0, k) | ray(2, k) | ray(4, k) | ray(6, k);
-        let diag = ray(1, k) | ray(3, k) | ray(5, k) | ray(7, k);
+        let orth = rook_pseudo(k);
+        let diag = bishop_pseudo(k);
         let snipers = ((orth & (self.kind_squares(Kind::Rook) | self.kind_squares(Kind::Dragon)))
             | (diag & (self.kind_squares(Kind::Bishop) | self.kind_squares(Kind::Horse)))
             | (lance_attacks(color, k, Bitboard::EMPTY) & self.kind_squares(Kind::Lance)))
