@@ -15,8 +15,57 @@ use crate::bitboard::{
     rook_pseudo, step_attacks, Bitboard,
 };
 use crate::board::Board;
-use crate::geometry::{self, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::geometry::{
+    self, direction, is_dead_end, opposite, NEIGHBOR, NEIGHBORS, NONE, STEP_DIRS,
+};
 use crate::types::{Color, Kind, Move, Square};
+
+const fn build_step_order() -> [[[[u8; 8]; 81]; 14]; 2] {
+    let mut t = [[[[NONE; 8]; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            let dirs = STEP_DIRS[c][k];
+            let mut sq = 0;
+            while sq < 81 {
+                let mut n = 0;
+                let mut d = 0;
+                while d < 8 {
+                    let to = NEIGHBORS[sq][d];
+                    if dirs & (1 << d) != 0 && to != NONE {
+                        t[c][k][sq][n] = to;
+                        n += 1;
+                    }
+                    d += 1;
+                }
+                if k == Kind::Knight as usize {
+                    // File 9's side first, as `KNIGHT_TO` has them.
+                    let row = (sq / 9) as i32 + if c == 0 { -2 } else { 2 };
+                    let col = (sq % 9) as i32;
+                    if row >= 0 && row < 9 {
+                        if col > 0 {
+                            t[c][k][sq][n] = (row * 9 + col - 1) as u8;
+                            n += 1;
+                        }
+                        if col < 8 {
+                            t[c][k][sq][n] = (row * 9 + col + 1) as u8;
+                        }
+                    }
+                }
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// `STEP_ORDER[color][kind][sq]`: the squares a stepping piece (or a
+/// knight) reaches, by direction as the mailbox generator walked them,
+/// `NONE` after the last.
+static STEP_ORDER: [[[[u8; 8]; 81]; 14]; 2] = build_step_order();
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,10 +235,13 @@ impl Board {
             if reach.is_empty() {
                 continue;
             }
-            if kind == Kind::Knight {
-                for &t in &KNIGHT_TO[us.index()][from.index()] {
+            // The targets again, in the mailbox generator's order.
+            let steps = geometry::steps(us, kind);
+            let slides = geometry::slides(us, kind);
+            if slides == 0 {
+                for &t in &STEP_ORDER[us.index()][kind.index()][from.index()] {
                     if t == NONE {
-                        continue;
+                        break;
                     }
                     let to = Square::from_index_unchecked(t as usize);
                     if reach.has(to) {
@@ -198,9 +250,6 @@ impl Board {
                 }
                 continue;
             }
-            // The targets again, in the mailbox generator's order.
-            let steps = geometry::steps(us, kind);
-            let slides = geometry::slides(us, kind);
             for d in 0..8 {
                 if (steps | slides) & (1 << d) == 0 {
                     continue;
@@ -225,50 +274,66 @@ impl Board {
             return;
         }
         let hand = self.hand(us);
-        let mut held = [Kind::Pawn; 7];
-        let mut n_held = 0;
-        for k in Kind::HAND {
-            if hand[k.index()] > 0 {
-                held[n_held] = k;
-                n_held += 1;
-            }
-        }
-        if n_held == 0 {
+        if hand.iter().all(|&n| n == 0) {
             return;
         }
-        let held = &held[..n_held];
         let empty = !occ & check_mask;
-        let pawn_ok = if hand[Kind::Pawn.index()] > 0 {
+        if empty.is_empty() {
+            return;
+        }
+        let held = |k: Kind| hand[k.index()] > 0;
+        let mut pawn_to = Bitboard::EMPTY;
+        if held(Kind::Pawn) {
             // Nifu: no second unpromoted pawn on a file.
             let mut files = Bitboard::EMPTY;
             for p in self.pieces_of(us, Kind::Pawn) {
                 files |= file_mask(p.col());
             }
-            drop_zone(us, Kind::Pawn) & !files
+            pawn_to = drop_zone(us, Kind::Pawn) & !files & empty;
+            // The square in front of the enemy king: a pawn dropped there
+            // checks, and must not mate.
+            let check_sq = self
+                .king(them)
+                .and_then(|k| crate::geometry::neighbor(k, forward(them)));
+            if let Some(sq) = check_sq {
+                if pawn_to.has(sq) && self.drop_pawn_mates(sq) {
+                    pawn_to = pawn_to.without(sq);
+                }
+            }
+        }
+        let lance_to = if held(Kind::Lance) {
+            drop_zone(us, Kind::Lance) & empty
         } else {
             Bitboard::EMPTY
         };
-        let lance_ok = drop_zone(us, Kind::Lance);
-        let knight_ok = drop_zone(us, Kind::Knight);
-        // The square in front of the enemy king: a pawn dropped there checks.
-        let pawn_check_sq = self
-            .king(them)
-            .and_then(|k| crate::geometry::neighbor(k, forward(them)));
+        let knight_to = if held(Kind::Knight) {
+            drop_zone(us, Kind::Knight) & empty
+        } else {
+            Bitboard::EMPTY
+        };
+        // Silver, gold, bishop and rook drop anywhere empty.
+        let mut free = [Kind::Silver; 4];
+        let mut n_free = 0;
+        for k in [Kind::Silver, Kind::Gold, Kind::Bishop, Kind::Rook] {
+            if held(k) {
+                free[n_free] = k;
+                n_free += 1;
+            }
+        }
+        let free = &free[..n_free];
+        out.reserve(empty.count() as usize * (n_free + 3));
+        // By square, then in hand order.
         for to in empty {
-            for &k in held {
-                match k {
-                    Kind::Pawn => {
-                        if !pawn_ok.has(to) {
-                            continue;
-                        }
-                        if pawn_check_sq == Some(to) && self.drop_pawn_mates(to) {
-                            continue;
-                        }
-                    }
-                    Kind::Lance if !lance_ok.has(to) => continue,
-                    Kind::Knight if !knight_ok.has(to) => continue,
-                    _ => {}
-                }
+            if pawn_to.has(to) {
+                out.push(Move::drop(Kind::Pawn, to));
+            }
+            if lance_to.has(to) {
+                out.push(Move::drop(Kind::Lance, to));
+            }
+            if knight_to.has(to) {
+                out.push(Move::drop(Kind::Knight, to));
+            }
+            for &k in free {
                 out.push(Move::drop(k, to));
             }
         }
