@@ -3,7 +3,7 @@
 //! History (for repetition) lives one level up, in `Game`.
 
 use crate::bitboard::{
-    bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, rook_attacks, rook_pseudo,
+    attacks, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, rook_attacks, rook_pseudo,
     step_attacks, Bitboard,
 };
 use crate::geometry::is_dead_end;
@@ -327,6 +327,24 @@ impl Board {
         (lances.any() && (lance_attacks(rev, sq, occ) & lances).any())
             || (diag.any() && (bishop_attacks(sq, occ) & diag).any())
             || (orth.any() && (rook_attacks(sq, occ) & orth).any())
+    }
+
+    /// Every square `color`'s pieces on `occ` attack, the occupied squares
+    /// being `occ`.
+    pub fn attack_map(&self, color: Color, occ: Bitboard) -> Bitboard {
+        let ours = self.by_color[color.index()] & occ;
+        let pawns = (self.by_kind[Kind::Pawn.index()] & ours).bits();
+        // Pawns step one row: 9 squares down the index for Black.
+        let mut map = Bitboard::from_bits(match color {
+            Color::Black => pawns >> 9,
+            Color::White => pawns << 9,
+        });
+        for sq in ours & !self.by_kind[Kind::Pawn.index()] {
+            if let Some(p) = self.squares[sq.index()] {
+                map |= attacks(color, p.kind(), sq, occ);
+            }
+        }
+        map
     }
 
     /// Whether the side to move's king is attacked.
@@ -673,6 +691,55 @@ mod tests {
             let e = Board::from_sfen(sfen).unwrap_err();
             assert!(e.contains(want), "{sfen}: {e}");
         }
+    }
+
+    /// `attackers_to`, `attacked_by` (with and without an ignored square)
+    /// and `attack_map` agree with each piece's own attack set, on
+    /// positions from random play.
+    #[test]
+    fn attack_questions_agree_with_each_piece_attacks() {
+        use crate::bitboard::attacks;
+        let mut seed = 5u64;
+        let mut hits = 0;
+        for fen in crate::searchable::BENCH_FENS {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..40 {
+                let occ = b.occupied();
+                for c in Color::BOTH {
+                    let map = b.attack_map(c, occ);
+                    let ignore = b.king(c.flip());
+                    let occ_ig = ignore.map_or(occ, |k| occ.without(k));
+                    for sq in Square::all() {
+                        let mut want = Bitboard::EMPTY;
+                        let mut want_ig = Bitboard::EMPTY;
+                        for from in b.pieces(c) {
+                            let kind = b.piece_at(from).unwrap().kind();
+                            if attacks(c, kind, from, occ).has(sq) {
+                                want = want.with(from);
+                            }
+                            if attacks(c, kind, from, occ_ig).has(sq) {
+                                want_ig = want_ig.with(from);
+                            }
+                        }
+                        assert_eq!(b.attackers_to(c, sq, occ), want, "{} {sq}", b.to_sfen());
+                        assert_eq!(b.attacked_by(sq, c, None), want.any());
+                        assert_eq!(b.attacked_by(sq, c, ignore), want_ig.any());
+                        assert_eq!(map.has(sq), want.any());
+                        hits += want.count();
+                    }
+                }
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(hits > 10_000, "{hits}");
     }
 
     #[test]

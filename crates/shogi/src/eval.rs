@@ -3,6 +3,7 @@
 //! beside it, and how dangerous the attacker's hand is).
 //! Scores are in centipawn-like units from the side to move's view.
 
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::{self, NEIGHBOR};
 use crate::types::{Color, Kind, Square};
@@ -335,36 +336,30 @@ impl Eval {
 fn king_danger(board: &Board, color: Color) -> i32 {
     let Some(k) = board.king(color) else { return 0 };
     let them = color.flip();
-    let mut attacked = 0;
-    let mut defenders = 0;
-    let mut empty = 0;
-    for &n in &NEIGHBOR[k.index()] {
-        if n == crate::geometry::NONE {
-            continue;
-        }
-        let Some(sq) = Square::new(n as usize) else {
-            continue;
-        };
-        let occupant = board.piece_at(sq);
-        match occupant {
-            Some(p) if p.color() == color => {
-                if matches!(
-                    p.kind(),
-                    Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProSilver
-                ) {
-                    defenders += 1;
-                }
-            }
-            _ => {
-                if occupant.is_none() {
-                    empty += 1;
-                }
-            }
-        }
-        if board.attacked_by(sq, them, None) {
-            attacked += 1;
-        }
-    }
+    let occ = board.occupied();
+    let threats = board.attack_map(them, occ);
+    let around = crate::bitboard::king_attacks(k);
+    let guards = board.kind_squares(Kind::Gold)
+        | board.kind_squares(Kind::Silver)
+        | board.kind_squares(Kind::ProPawn)
+        | board.kind_squares(Kind::ProSilver);
+    let attacked = (around & threats).count() as i32;
+    let defenders = (around & board.pieces(color) & guards).count() as i32;
+    let empty = (around & !occ).count() as i32;
+    let checks = safe_drop_checks_given(board, color, k, threats);
+    danger_from(board, them, attacked, defenders, empty, checks)
+}
+
+/// King danger from its parts: attacked squares, defenders and empty
+/// squares around the king, and the weight of safe drop checks.
+fn danger_from(
+    board: &Board,
+    them: Color,
+    attacked: i32,
+    defenders: i32,
+    empty: i32,
+    checks: i32,
+) -> i32 {
     let hand_threat: i32 = board
         .hand(them)
         .iter()
@@ -381,7 +376,6 @@ fn king_danger(board: &Board, color: Color) -> i32 {
     let exposure = exposure.max(0);
     // Safe drop checks grow with the holes already around the king: a
     // check into an open king is where mating attacks start.
-    let checks = safe_drop_checks(board, color, k);
     attacked * 18
         + exposure * (6 + hand_threat / 2)
         + exposure * exposure * 3
@@ -396,7 +390,14 @@ const CHECK_WEIGHT: [i32; 7] = [2, 3, 5, 5, 6, 5, 7];
 /// one empty square from which a drop would check `color`'s king on `k`
 /// and which no defender other than the king covers (next to the king it
 /// must also be supported by the attacker, or the king just takes it).
+#[cfg(test)]
 fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
+    let threats = board.attack_map(color.flip(), board.occupied());
+    safe_drop_checks_given(board, color, k, threats)
+}
+
+/// [`safe_drop_checks`] with the squares the enemy attacks at hand.
+fn safe_drop_checks_given(board: &Board, color: Color, k: Square, threats: Bitboard) -> i32 {
     use crate::geometry::{opposite, KNIGHT_TO, NONE};
     let them = color.flip();
     let hand = board.hand(them);
@@ -408,7 +409,7 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
     let held = (0..7).fold(0u8, |m, i| m | u8::from(hand[i] > 0) << i);
     let drop_checks = &tables().drop_checks[them.index()];
     let safe = |sq: Square, adjacent: bool| {
-        !board.attacked_by(sq, color, Some(k)) && (!adjacent || board.attacked_by(sq, them, None))
+        (!adjacent || threats.has(sq)) && !board.attacked_by(sq, color, Some(k))
     };
     for d in 0..8 {
         let back = opposite(d);
@@ -448,6 +449,126 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// King danger as the mailbox evaluation computed it: square by square,
+    /// one attack question each.
+    fn king_danger_reference(board: &Board, color: Color) -> i32 {
+        let Some(k) = board.king(color) else { return 0 };
+        let them = color.flip();
+        let mut attacked = 0;
+        let mut defenders = 0;
+        let mut empty = 0;
+        for &n in &crate::geometry::NEIGHBOR[k.index()] {
+            if n == crate::geometry::NONE {
+                continue;
+            }
+            let Some(sq) = Square::new(n as usize) else {
+                continue;
+            };
+            let occupant = board.piece_at(sq);
+            match occupant {
+                Some(p) if p.color() == color => {
+                    if matches!(
+                        p.kind(),
+                        Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProSilver
+                    ) {
+                        defenders += 1;
+                    }
+                }
+                _ => {
+                    if occupant.is_none() {
+                        empty += 1;
+                    }
+                }
+            }
+            if board.attacked_by(sq, them, None) {
+                attacked += 1;
+            }
+        }
+        let checks = reference_drop_checks(board, color, k);
+        danger_from(board, them, attacked, defenders, empty, checks)
+    }
+
+    /// Safe drop checks as the mailbox evaluation found them.
+    fn reference_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
+        use crate::geometry::{opposite, KNIGHT_TO, NONE};
+        let them = color.flip();
+        let hand = board.hand(them);
+        if hand.iter().all(|&n| n == 0) {
+            return 0;
+        }
+        // Bit i: hand kind i has a safe checking drop.
+        let mut found = 0u8;
+        let held = (0..7).fold(0u8, |m, i| m | u8::from(hand[i] > 0) << i);
+        let drop_checks = &tables().drop_checks[them.index()];
+        let safe = |sq: Square, adjacent: bool| {
+            !board.attacked_by(sq, color, Some(k))
+                && (!adjacent || board.attacked_by(sq, them, None))
+        };
+        for d in 0..8 {
+            let back = opposite(d);
+            let mut n = NEIGHBOR[k.index()][d];
+            let mut dist = 1;
+            while n != NONE && dist <= 3 {
+                let Some(sq) = Square::new(n as usize) else {
+                    break;
+                };
+                if board.piece_at(sq).is_some() {
+                    break;
+                }
+                // Kinds held and not yet found whose drop here would check.
+                let checkers = drop_checks[usize::from(dist == 1)][back] & held & !found;
+                if checkers != 0 && safe(sq, dist == 1) {
+                    found |= checkers;
+                }
+                n = NEIGHBOR[n as usize][d];
+                dist += 1;
+            }
+        }
+        if hand[Kind::Knight.index()] > 0 {
+            for &n in &KNIGHT_TO[color.index()][k.index()] {
+                if let Some(sq) = (n != NONE).then(|| Square::new(n as usize)).flatten() {
+                    if board.piece_at(sq).is_none() && safe(sq, false) {
+                        found |= 1 << Kind::Knight.index();
+                    }
+                }
+            }
+        }
+        (0..7)
+            .filter(|i| found & (1 << i) != 0)
+            .map(|i| CHECK_WEIGHT[i])
+            .sum()
+    }
+
+    /// King danger on attack maps equals the square-by-square version, on
+    /// random-play positions from the bench set (both kings, full hands).
+    #[test]
+    fn king_danger_equals_the_mailbox_version() {
+        let mut seed = 31u64;
+        let mut seen = 0;
+        let mut nonzero = 0;
+        for fen in crate::searchable::BENCH_FENS {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..150 {
+                for c in Color::BOTH {
+                    let want = king_danger_reference(&b, c);
+                    assert_eq!(king_danger(&b, c), want, "{} {c:?}", b.to_sfen());
+                    seen += 1;
+                    nonzero += usize::from(want != 0);
+                }
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(seen > 1000 && nonzero > 500, "{seen} {nonzero}");
+    }
 
     #[test]
     fn startpos_is_balanced_and_material_counts() {
