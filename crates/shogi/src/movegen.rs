@@ -67,6 +67,14 @@ const fn build_step_order() -> [[[[u8; 8]; 81]; 14]; 2] {
 /// `NONE` after the last.
 static STEP_ORDER: [[[[u8; 8]; 81]; 14]; 2] = build_step_order();
 
+/// What a check generator lets through: destinations from which each
+/// kind would check directly, and the pieces whose departure uncovers one
+/// of our sliders on the enemy king.
+struct CheckFilter {
+    direct: [Bitboard; 14],
+    discoverers: Bitboard,
+}
+
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gen {
@@ -114,23 +122,31 @@ impl Board {
     /// enemy slider looking at the king along that line, the occupied
     /// squares being `occ`.
     pub fn pinned(&self, color: Color, k: Square, occ: Bitboard) -> Bitboard {
-        let them = color.flip();
+        self.blockers(k, color.flip(), color, occ)
+    }
+
+    /// Pieces of `shields` that stand alone between `k` and a slider of
+    /// `snipers` looking at `k` along that line: pinned pieces when `k` is
+    /// the shields' own king, discovered-check candidates when it is the
+    /// enemy king and the snipers are the shields' own side.
+    fn blockers(&self, k: Square, snipers: Color, shields: Color, occ: Bitboard) -> Bitboard {
         let orth = rook_pseudo(k);
         let diag = bishop_pseudo(k);
-        let snipers = ((orth & (self.kind_squares(Kind::Rook) | self.kind_squares(Kind::Dragon)))
+        let candidates = ((orth
+            & (self.kind_squares(Kind::Rook) | self.kind_squares(Kind::Dragon)))
             | (diag & (self.kind_squares(Kind::Bishop) | self.kind_squares(Kind::Horse)))
-            | (lance_attacks(color, k, Bitboard::EMPTY) & self.kind_squares(Kind::Lance)))
-            & self.pieces(them)
+            | (lance_attacks(snipers.flip(), k, Bitboard::EMPTY) & self.kind_squares(Kind::Lance)))
+            & self.pieces(snipers)
             & occ;
-        let ours = self.pieces(color);
-        let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
+        let mine = self.pieces(shields);
+        let mut found = Bitboard::EMPTY;
+        for s in candidates {
             let shield = between(k, s) & occ;
-            if !shield.more_than_one() && (shield & ours).any() {
-                pinned |= shield;
+            if !shield.more_than_one() && (shield & mine).any() {
+                found |= shield;
             }
         }
-        pinned
+        found
     }
 
     /// Whether the side to move has any legal move.
@@ -191,6 +207,50 @@ impl Board {
     }
 
     pub fn generate(&self, mode: Gen, out: &mut Vec<Move>) {
+        self.gen_moves(mode, None, out);
+    }
+
+    /// Appends the legal moves that give check, in the order
+    /// [`Board::generate`] gives them (the checks among `legal_moves`).
+    pub fn generate_checks(&self, out: &mut Vec<Move>) {
+        let us = self.side_to_move();
+        let Some(ek) = self.king(us.flip()) else {
+            return;
+        };
+        let occ = self.occupied();
+        // Where each kind of ours would check from: the squares a piece of
+        // that kind and the enemy's colour on the king's square reaches.
+        // Computed on the board as it is, which can only miss a line that
+        // the mover itself opens; a mover on such a line would already be
+        // checking, unless it does not slide along it, and promotion adds
+        // no slides.
+        let mut direct = [Bitboard::EMPTY; 14];
+        for kind in Kind::ALL {
+            if kind != Kind::King {
+                direct[kind.index()] = attacks(us.flip(), kind, ek, occ);
+            }
+        }
+        let filter = CheckFilter {
+            direct,
+            discoverers: self.blockers(ek, us, us, occ),
+        };
+        let start = out.len();
+        self.gen_moves(Gen::All, Some(&filter), out);
+        // Candidates are a superset; keep the real checks, in order.
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.gives_check_in(m, occ) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// The generator: every legal move of `mode`, or with `checks` only
+    /// candidates for checking moves (a superset of them).
+    fn gen_moves(&self, mode: Gen, checks: Option<&CheckFilter>, out: &mut Vec<Move>) {
         let us = self.side_to_move();
         let them = us.flip();
         let occ = self.occupied();
@@ -207,9 +267,12 @@ impl Board {
             } else if let Some(c) = checkers.first() {
                 check_mask = between(k, c).with(c);
             }
-            for d in 0..8 {
-                if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
-                    out.push(Move::normal(k, ts, false));
+            // A king move checks only by uncovering a slider.
+            if checks.is_none_or(|f| f.discoverers.has(k)) {
+                for d in 0..8 {
+                    if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
+                        out.push(Move::normal(k, ts, false));
+                    }
                 }
             }
             if double {
@@ -225,6 +288,15 @@ impl Board {
             };
             let kind = p.kind();
             let mut reach = attacks(us, kind, from, occ) & targets;
+            if let Some(f) = checks {
+                if !f.discoverers.has(from) {
+                    let mut to_check = f.direct[kind.index()];
+                    if kind.can_promote() {
+                        to_check |= f.direct[kind.promote().index()];
+                    }
+                    reach &= to_check;
+                }
+            }
             if pinned.has(from) {
                 // A pinned piece may only move along the line of its pin
                 // (a pinned knight never can).
@@ -300,6 +372,28 @@ impl Board {
                     pawn_to = pawn_to.without(sq);
                 }
             }
+        }
+        if let Some(f) = checks {
+            // Drops check only directly.
+            let mut sets = [Bitboard::EMPTY; 7];
+            let mut all = Bitboard::EMPTY;
+            for k in Kind::HAND {
+                let set = match k {
+                    Kind::Pawn => pawn_to,
+                    _ if held(k) => drop_zone(us, k) & empty,
+                    _ => Bitboard::EMPTY,
+                } & f.direct[k.index()];
+                sets[k.index()] = set;
+                all |= set;
+            }
+            for to in all {
+                for k in Kind::HAND {
+                    if sets[k.index()].has(to) {
+                        out.push(Move::drop(k, to));
+                    }
+                }
+            }
+            return;
         }
         let lance_to = if held(Kind::Lance) {
             drop_zone(us, Kind::Lance) & empty
@@ -594,6 +688,57 @@ mod tests {
                 assert_eq!(b.gives_check(m), c.in_check(), "{sfen}: {m}");
             }
         }
+    }
+
+    /// The check generator gives exactly the checks among the legal moves,
+    /// in the same order: on random play from the bench positions (with
+    /// full hands) and on positions built for discovered checks.
+    #[test]
+    fn check_generator_gives_the_checking_legal_moves_in_order() {
+        let mut seed = 77u64;
+        let mut total = 0;
+        let mut discovered = 0;
+        let mut fens: Vec<String> = crate::searchable::BENCH_FENS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        fens.push("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1".into());
+        // Sente's silver on 5e stands between the rook on 5i and the king
+        // on 5a; the bishop's line to 1a is shut by the gold on 3c.
+        fens.push("4k3l/9/6G2/9/4S4/9/2B6/9/K3R4 b GSNLP 1".into());
+        for fen in &fens {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..80 {
+                let mut all = Vec::new();
+                b.legal_moves(&mut all);
+                let want: Vec<Move> = all.iter().copied().filter(|&m| b.gives_check(m)).collect();
+                let mut got = Vec::new();
+                b.generate_checks(&mut got);
+                assert_eq!(got, want, "{}", b.to_sfen());
+                total += got.len();
+                discovered += got
+                    .iter()
+                    .filter(|m| {
+                        let mut c = b.clone();
+                        c.do_move(**m);
+                        let k = c.king(c.side_to_move()).unwrap();
+                        !c.attackers_to(b.side_to_move(), k, c.occupied())
+                            .has(m.to())
+                    })
+                    .count();
+                if all.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(all[(seed >> 33) as usize % all.len()]);
+            }
+        }
+        assert!(
+            total > 1000 && discovered > 10,
+            "{total} checks, {discovered} discovered"
+        );
     }
 
     #[test]
