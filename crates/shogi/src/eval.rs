@@ -252,29 +252,39 @@ impl Eval {
         let t = tables();
         let kings = [bk, wk];
         let mut score = [0i32; 2];
-        for sq in board.occupied() {
-            let Some(p) = board.piece_at(sq) else {
-                continue;
-            };
-            let c = p.color();
-            let k = p.kind();
-            // Row offset (from the owner's side, plus 8) and file distance.
-            let row = sq.relative_row(c) as isize;
-            let rel = |ks: Square| {
-                (
-                    (row - ks.relative_row(c) as isize + 8) as usize,
-                    sq.col().abs_diff(ks.col()),
-                )
-            };
-            let (own, own_dx) = rel(kings[c.index()]);
-            let (opp, opp_dx) = rel(kings[c.flip().index()]);
-            score[c.index()] += t.base[c.index()][k.index()][sq.index()]
-                + t.own[k.index()][own][own_dx]
-                + t.opp[k.index()][opp][opp_dx];
-            let (w, base) = mobility_weight(k);
-            if w != 0 {
-                score[c.index()] += w * (slider_reach(board, c, k, sq) - base);
+        let occ = board.occupied();
+        // Kind by kind over each side's pieces: the tables' rows for the
+        // kind are read once, and no square is decoded.
+        for c in Color::BOTH {
+            let ci = c.index();
+            let mine = board.pieces(c);
+            // Each king's row from this side's view and its column: a
+            // piece's offset row is its own relative row + 8 - the king's.
+            let own_k = kings[ci];
+            let opp_k = kings[ci ^ 1];
+            let (own_kr, own_kc) = (own_k.relative_row(c), own_k.col());
+            let (opp_kr, opp_kc) = (opp_k.relative_row(c), opp_k.col());
+            let mut sum = 0;
+            for kind in Kind::ALL {
+                let set = mine & board.kind_squares(kind);
+                if set.is_empty() {
+                    continue;
+                }
+                let ki = kind.index();
+                let (base, own, opp) = (&t.base[ci][ki], &t.own[ki], &t.opp[ki]);
+                let (w, zero) = mobility_weight(kind);
+                for sq in set {
+                    let row = sq.relative_row(c) + 8;
+                    sum += base[sq.index()]
+                        + own[row - own_kr][sq.col().abs_diff(own_kc)]
+                        + opp[row - opp_kr][sq.col().abs_diff(opp_kc)];
+                    if w != 0 {
+                        let reach = crate::bitboard::slide_attacks(c, kind, sq, occ) & !mine;
+                        sum += w * (reach.count() as i32 - zero);
+                    }
+                }
             }
+            score[ci] += sum;
         }
         for c in Color::BOTH {
             for (i, &n) in board.hand(c).iter().enumerate() {
