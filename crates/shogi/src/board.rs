@@ -2,7 +2,11 @@
 //! making and unmaking moves, attack detection and SFEN in and out.
 //! History (for repetition) lives one level up, in `Game`.
 
-use crate::geometry::{self, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
+use crate::bitboard::{
+    attacks, bishop_attacks, bishop_pseudo, king_attacks, lance_attacks, rook_attacks, rook_pseudo,
+    step_attacks, Bitboard,
+};
+use crate::geometry::is_dead_end;
 use crate::types::{Color, Kind, Move, Piece, Square};
 use crate::zobrist;
 
@@ -16,6 +20,10 @@ const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     squares: [Option<Piece>; 81],
+    /// The squares of each colour's pieces.
+    by_color: [Bitboard; 2],
+    /// The squares of each kind's pieces, both colours.
+    by_kind: [Bitboard; 14],
     hands: [[u8; 7]; 2],
     side: Color,
     kings: [Option<Square>; 2],
@@ -34,6 +42,8 @@ impl Board {
     fn empty() -> Board {
         Board {
             squares: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 14],
             hands: [[0; 7]; 2],
             side: Color::Black,
             kings: [None; 2],
@@ -85,9 +95,47 @@ impl Board {
         self.move_number
     }
 
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The squares of pieces of `kind`, both colours.
+    #[inline]
+    pub fn kind_squares(&self, kind: Kind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// The squares of `color`'s pieces of `kind`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color, kind: Kind) -> Bitboard {
+        self.by_color[color.index()] & self.by_kind[kind.index()]
+    }
+
+    /// Gold and the four kinds that move like it, both colours.
+    #[inline]
+    fn gold_movers(&self) -> Bitboard {
+        let k = &self.by_kind;
+        k[Kind::Gold.index()]
+            | k[Kind::ProPawn.index()]
+            | k[Kind::ProLance.index()]
+            | k[Kind::ProKnight.index()]
+            | k[Kind::ProSilver.index()]
+    }
+
     #[inline]
     fn put(&mut self, sq: Square, p: Piece) {
         self.squares[sq.index()] = Some(p);
+        let bit = Bitboard::square(sq);
+        self.by_color[p.color().index()] |= bit;
+        self.by_kind[p.kind().index()] |= bit;
         self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
         if p.kind() == Kind::King {
             self.kings[p.color().index()] = Some(sq);
@@ -97,6 +145,9 @@ impl Board {
     #[inline]
     fn remove(&mut self, sq: Square) -> Option<Piece> {
         let p = self.squares[sq.index()].take()?;
+        let bit = Bitboard::square(sq);
+        self.by_color[p.color().index()] ^= bit;
+        self.by_kind[p.kind().index()] ^= bit;
         self.key ^= zobrist::PIECE_SQUARE[p.index()][sq.index()];
         if p.kind() == Kind::King {
             self.kings[p.color().index()] = None;
@@ -195,99 +246,105 @@ impl Board {
         self.key ^= zobrist::SIDE;
     }
 
-    /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
-    /// king's own square when testing where the king may go.
-    pub fn attacked_by(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
-        let ig = ignore.map_or(NONE as usize, Square::index);
-        let s = sq.index();
-        for d in 0..8 {
-            let mut n = NEIGHBOR[s][d];
-            if n == NONE {
-                continue;
-            }
-            let back = opposite(d);
-            let first = if n as usize == ig {
-                None
-            } else {
-                self.squares[n as usize]
-            };
-            if let Some(p) = first {
-                if p.color() == by {
-                    let k = p.kind();
-                    if (geometry::steps(by, k) | geometry::slides(by, k)) & (1 << back) != 0 {
-                        return true;
-                    }
-                }
-                continue;
-            }
-            loop {
-                n = NEIGHBOR[n as usize][d];
-                if n == NONE {
-                    break;
-                }
-                if n as usize == ig {
-                    continue;
-                }
-                if let Some(p) = self.squares[n as usize] {
-                    if p.color() == by && geometry::slides(by, p.kind()) & (1 << back) != 0 {
-                        return true;
-                    }
-                    break;
-                }
-            }
+    /// The pieces of `by` that attack `sq` when the occupied squares are
+    /// `occ`: pieces off `occ` neither attack nor block.
+    #[inline]
+    pub fn attackers_to(&self, by: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let rev = by.flip();
+        let theirs = self.by_color[by.index()] & occ;
+        let mut found = self.step_attackers(rev, sq) & theirs;
+        let (lances, diag, orth) = self.sliders_towards(rev, sq, theirs);
+        if lances.any() {
+            found |= lance_attacks(rev, sq, occ) & lances;
         }
-        for &n in &KNIGHT_TO[by.flip().index()][s] {
-            if n != NONE {
-                if let Some(p) = self.squares[n as usize] {
-                    if p.color() == by && p.kind() == Kind::Knight {
-                        return true;
-                    }
-                }
-            }
+        if diag.any() {
+            found |= bishop_attacks(sq, occ) & diag;
         }
-        false
+        if orth.any() {
+            found |= rook_attacks(sq, occ) & orth;
+        }
+        found
     }
 
-    /// The pieces of `by` that attack `sq`, as squares in `out` (at most
-    /// ten can: one per line and two knights); returns how many.
-    pub fn attackers(&self, sq: Square, by: Color, out: &mut [Square; 16]) -> usize {
-        let mut n = 0;
-        let s = sq.index();
-        for d in 0..8 {
-            let back = 1u8 << opposite(d);
-            let mut t = NEIGHBOR[s][d];
-            let mut first = true;
-            while t != NONE {
-                if let Some(p) = self.squares[t as usize] {
-                    if p.color() == by {
-                        let k = p.kind();
-                        let reach = if first {
-                            geometry::steps(by, k) | geometry::slides(by, k)
-                        } else {
-                            geometry::slides(by, k)
-                        };
-                        if reach & back != 0 && n < out.len() {
-                            out[n] = Square::from_index_unchecked(t as usize);
-                            n += 1;
-                        }
-                    }
-                    break;
-                }
-                first = false;
-                t = NEIGHBOR[t as usize][d];
+    /// Pieces (either colour) that would attack `sq` in one step or jump if
+    /// they were of the colour opposite to `rev`: a piece attacks `sq`
+    /// from where a piece of the same kind and the other colour on `sq`
+    /// would attack (every kind is symmetric left to right, so the reverse
+    /// move is the other colour's move).
+    #[inline]
+    fn step_attackers(&self, rev: Color, sq: Square) -> Bitboard {
+        let k = &self.by_kind;
+        let near = k[Kind::King.index()] | k[Kind::Horse.index()] | k[Kind::Dragon.index()];
+        (step_attacks(rev, Kind::Pawn, sq) & k[Kind::Pawn.index()])
+            | (step_attacks(rev, Kind::Knight, sq) & k[Kind::Knight.index()])
+            | (step_attacks(rev, Kind::Silver, sq) & k[Kind::Silver.index()])
+            | (step_attacks(rev, Kind::Gold, sq) & self.gold_movers())
+            | (king_attacks(sq) & near)
+    }
+
+    /// Among `theirs`, the lances, diagonal sliders and orthogonal sliders
+    /// on a line through `sq` that would reach it on an empty board.
+    #[inline]
+    fn sliders_towards(
+        &self,
+        rev: Color,
+        sq: Square,
+        theirs: Bitboard,
+    ) -> (Bitboard, Bitboard, Bitboard) {
+        let k = &self.by_kind;
+        let lances = k[Kind::Lance.index()] & theirs;
+        let lances = if lances.any() {
+            lance_attacks(rev, sq, Bitboard::EMPTY) & lances
+        } else {
+            lances
+        };
+        let diag = (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) & theirs & bishop_pseudo(sq);
+        let orth = (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) & theirs & rook_pseudo(sq);
+        (lances, diag, orth)
+    }
+
+    /// Whether `by` attacks `sq`, treating `ignore` (if any) as empty: the
+    /// king's own square when testing where the king may go.
+    #[inline]
+    pub fn attacked_by(&self, sq: Square, by: Color, ignore: Option<Square>) -> bool {
+        let occ = match ignore {
+            Some(ig) => self.occupied().without(ig),
+            None => self.occupied(),
+        };
+        self.attacked_in(by, sq, occ)
+    }
+
+    /// Whether a piece of `by` on `occ` attacks `sq` with the occupied
+    /// squares `occ`: [`Board::attackers_to`] stopping at the first.
+    #[inline]
+    pub fn attacked_in(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let rev = by.flip();
+        let theirs = self.by_color[by.index()] & occ;
+        if (self.step_attackers(rev, sq) & theirs).any() {
+            return true;
+        }
+        let (lances, diag, orth) = self.sliders_towards(rev, sq, theirs);
+        (lances.any() && (lance_attacks(rev, sq, occ) & lances).any())
+            || (diag.any() && (bishop_attacks(sq, occ) & diag).any())
+            || (orth.any() && (rook_attacks(sq, occ) & orth).any())
+    }
+
+    /// Every square `color`'s pieces on `occ` attack, the occupied squares
+    /// being `occ`.
+    pub fn attack_map(&self, color: Color, occ: Bitboard) -> Bitboard {
+        let ours = self.by_color[color.index()] & occ;
+        let pawns = (self.by_kind[Kind::Pawn.index()] & ours).bits();
+        // Pawns step one row: 9 squares down the index for Black.
+        let mut map = Bitboard::from_bits(match color {
+            Color::Black => pawns >> 9,
+            Color::White => pawns << 9,
+        });
+        for sq in ours & !self.by_kind[Kind::Pawn.index()] {
+            if let Some(p) = self.squares[sq.index()] {
+                map |= attacks(color, p.kind(), sq, occ);
             }
         }
-        for &t in &KNIGHT_TO[by.flip().index()][s] {
-            if t != NONE
-                && self.squares[t as usize]
-                    .is_some_and(|p| p.color() == by && p.kind() == Kind::Knight)
-                && n < out.len()
-            {
-                out[n] = Square::from_index_unchecked(t as usize);
-                n += 1;
-            }
-        }
-        n
+        map
     }
 
     /// Whether the side to move's king is attacked.
@@ -634,6 +691,55 @@ mod tests {
             let e = Board::from_sfen(sfen).unwrap_err();
             assert!(e.contains(want), "{sfen}: {e}");
         }
+    }
+
+    /// `attackers_to`, `attacked_by` (with and without an ignored square)
+    /// and `attack_map` agree with each piece's own attack set, on
+    /// positions from random play.
+    #[test]
+    fn attack_questions_agree_with_each_piece_attacks() {
+        use crate::bitboard::attacks;
+        let mut seed = 5u64;
+        let mut hits = 0;
+        for fen in crate::searchable::BENCH_FENS {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..40 {
+                let occ = b.occupied();
+                for c in Color::BOTH {
+                    let map = b.attack_map(c, occ);
+                    let ignore = b.king(c.flip());
+                    let occ_ig = ignore.map_or(occ, |k| occ.without(k));
+                    for sq in Square::all() {
+                        let mut want = Bitboard::EMPTY;
+                        let mut want_ig = Bitboard::EMPTY;
+                        for from in b.pieces(c) {
+                            let kind = b.piece_at(from).unwrap().kind();
+                            if attacks(c, kind, from, occ).has(sq) {
+                                want = want.with(from);
+                            }
+                            if attacks(c, kind, from, occ_ig).has(sq) {
+                                want_ig = want_ig.with(from);
+                            }
+                        }
+                        assert_eq!(b.attackers_to(c, sq, occ), want, "{} {sq}", b.to_sfen());
+                        assert_eq!(b.attacked_by(sq, c, None), want.any());
+                        assert_eq!(b.attacked_by(sq, c, ignore), want_ig.any());
+                        assert_eq!(map.has(sq), want.any());
+                        hits += want.count();
+                    }
+                }
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(hits > 10_000, "{hits}");
     }
 
     #[test]

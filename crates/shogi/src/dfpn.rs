@@ -31,7 +31,7 @@
 
 use crate::board::Board;
 use crate::game::Game;
-use crate::types::{Color, Move, Square};
+use crate::types::{Color, Move};
 use crate::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -67,32 +67,6 @@ fn pack_hand(h: &[u8; 7]) -> u64 {
 #[inline]
 fn contains(a: u64, b: u64) -> bool {
     (a | GUARD).wrapping_sub(b) & GUARD == GUARD
-}
-
-/// Whether `m` could check the king on `k` at all: its destination on a
-/// line or a knight's jump from the king, or its origin on a line (a
-/// discovered check). A cheap filter before `Board::gives_check`.
-#[inline]
-fn may_check(k: Square, m: Move) -> bool {
-    let delta = |s: Square| {
-        (
-            (s.row() as i32 - k.row() as i32).abs(),
-            (s.col() as i32 - k.col() as i32).abs(),
-        )
-    };
-    let aligned = |(dr, dc): (i32, i32)| dr == 0 || dc == 0 || dr == dc;
-    let to = delta(m.to());
-    aligned(to) || to == (2, 1) || m.from().is_some_and(|f| aligned(delta(f)))
-}
-
-/// Keeps the checks among the side to move's legal `moves`.
-fn keep_checks(board: &Board, moves: &mut Vec<Move>) {
-    let Some(k) = board.king(board.side_to_move().flip()) else {
-        moves.clear();
-        return;
-    };
-    let occupied = board.occupied();
-    moves.retain(|&m| may_check(k, m) && board.gives_check_in(m, occupied));
 }
 
 /// A position as the table sees it.
@@ -498,9 +472,10 @@ impl<'a> Solver<'a> {
     /// attacker, everything for the defender.
     fn expand(&mut self, board: &mut Board, or_node: bool) -> Vec<Child> {
         let mut moves = Vec::with_capacity(128);
-        board.legal_moves(&mut moves);
         if or_node {
-            keep_checks(board, &mut moves);
+            board.generate_checks(&mut moves);
+        } else {
+            board.legal_moves(&mut moves);
         }
         let mut kids = Vec::with_capacity(moves.len());
         for m in moves {
@@ -538,9 +513,12 @@ impl<'a> Solver<'a> {
         }
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
-        board.legal_moves(&mut moves);
+        if or_node {
+            board.generate_checks(&mut moves);
+        } else {
+            board.legal_moves(&mut moves);
+        }
         let r = if or_node {
-            keep_checks(board, &mut moves);
             let checks = moves.len() as u32;
             if checks == 0 {
                 self.table.store(key, Res::DISPROVEN, 1);
@@ -748,9 +726,10 @@ impl<'a> Solver<'a> {
             }
             seen.push(key);
             moves.clear();
-            board.legal_moves(&mut moves);
             if or_node {
-                keep_checks(&board, &mut moves);
+                board.generate_checks(&mut moves);
+            } else {
+                board.legal_moves(&mut moves);
             }
             if moves.is_empty() {
                 return (!or_node && board.in_check()).then_some(line);
@@ -927,8 +906,8 @@ mod tests {
             let b = Board::from_sfen(sfen).unwrap();
             let mut moves = Vec::new();
             b.legal_moves(&mut moves);
-            let mut checks = moves.clone();
-            keep_checks(&b, &mut checks);
+            let mut checks = Vec::new();
+            b.generate_checks(&mut checks);
             moves.retain(|&m| b.gives_check(m));
             assert_eq!(checks, moves, "{sfen}");
         }

@@ -3,6 +3,7 @@
 //! beside it, and how dangerous the attacker's hand is).
 //! Scores are in centipawn-like units from the side to move's view.
 
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::geometry::{self, NEIGHBOR};
 use crate::types::{Color, Kind, Square};
@@ -138,31 +139,10 @@ fn mobility_weight(kind: Kind) -> (i32, i32) {
 
 /// Squares a slider of `color` on `sq` reaches along its slide lines:
 /// empty ones and a first enemy piece to take.
+#[inline]
 fn slider_reach(board: &Board, color: Color, kind: Kind, sq: Square) -> i32 {
-    let dirs = crate::geometry::slides(color, kind);
-    let mut n = 0;
-    for d in 0..8 {
-        if dirs & (1 << d) == 0 {
-            continue;
-        }
-        let mut t = NEIGHBOR[sq.index()][d];
-        while t != crate::geometry::NONE {
-            let Some(tsq) = Square::new(t as usize) else {
-                break;
-            };
-            match board.piece_at(tsq) {
-                None => n += 1,
-                Some(p) => {
-                    if p.color() != color {
-                        n += 1;
-                    }
-                    break;
-                }
-            }
-            t = NEIGHBOR[t as usize][d];
-        }
-    }
-    n
+    let reach = crate::bitboard::slide_attacks(color, kind, sq, board.occupied());
+    (reach & !board.pieces(color)).count() as i32
 }
 
 /// Most pieces of one kind a hand can hold (the pawns).
@@ -272,29 +252,39 @@ impl Eval {
         let t = tables();
         let kings = [bk, wk];
         let mut score = [0i32; 2];
-        for sq in Square::all() {
-            let Some(p) = board.piece_at(sq) else {
-                continue;
-            };
-            let c = p.color();
-            let k = p.kind();
-            // Row offset (from the owner's side, plus 8) and file distance.
-            let row = sq.relative_row(c) as isize;
-            let rel = |ks: Square| {
-                (
-                    (row - ks.relative_row(c) as isize + 8) as usize,
-                    sq.col().abs_diff(ks.col()),
-                )
-            };
-            let (own, own_dx) = rel(kings[c.index()]);
-            let (opp, opp_dx) = rel(kings[c.flip().index()]);
-            score[c.index()] += t.base[c.index()][k.index()][sq.index()]
-                + t.own[k.index()][own][own_dx]
-                + t.opp[k.index()][opp][opp_dx];
-            let (w, base) = mobility_weight(k);
-            if w != 0 {
-                score[c.index()] += w * (slider_reach(board, c, k, sq) - base);
+        let occ = board.occupied();
+        // Kind by kind over each side's pieces: the tables' rows for the
+        // kind are read once, and no square is decoded.
+        for c in Color::BOTH {
+            let ci = c.index();
+            let mine = board.pieces(c);
+            // Each king's row from this side's view and its column: a
+            // piece's offset row is its own relative row + 8 - the king's.
+            let own_k = kings[ci];
+            let opp_k = kings[ci ^ 1];
+            let (own_kr, own_kc) = (own_k.relative_row(c), own_k.col());
+            let (opp_kr, opp_kc) = (opp_k.relative_row(c), opp_k.col());
+            let mut sum = 0;
+            for kind in Kind::ALL {
+                let set = mine & board.kind_squares(kind);
+                if set.is_empty() {
+                    continue;
+                }
+                let ki = kind.index();
+                let (base, own, opp) = (&t.base[ci][ki], &t.own[ki], &t.opp[ki]);
+                let (w, zero) = mobility_weight(kind);
+                for sq in set {
+                    let row = sq.relative_row(c) + 8;
+                    sum += base[sq.index()]
+                        + own[row - own_kr][sq.col().abs_diff(own_kc)]
+                        + opp[row - opp_kr][sq.col().abs_diff(opp_kc)];
+                    if w != 0 {
+                        let reach = crate::bitboard::slide_attacks(c, kind, sq, occ) & !mine;
+                        sum += w * (reach.count() as i32 - zero);
+                    }
+                }
             }
+            score[ci] += sum;
         }
         for c in Color::BOTH {
             for (i, &n) in board.hand(c).iter().enumerate() {
@@ -356,36 +346,30 @@ impl Eval {
 fn king_danger(board: &Board, color: Color) -> i32 {
     let Some(k) = board.king(color) else { return 0 };
     let them = color.flip();
-    let mut attacked = 0;
-    let mut defenders = 0;
-    let mut empty = 0;
-    for &n in &NEIGHBOR[k.index()] {
-        if n == crate::geometry::NONE {
-            continue;
-        }
-        let Some(sq) = Square::new(n as usize) else {
-            continue;
-        };
-        let occupant = board.piece_at(sq);
-        match occupant {
-            Some(p) if p.color() == color => {
-                if matches!(
-                    p.kind(),
-                    Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProSilver
-                ) {
-                    defenders += 1;
-                }
-            }
-            _ => {
-                if occupant.is_none() {
-                    empty += 1;
-                }
-            }
-        }
-        if board.attacked_by(sq, them, None) {
-            attacked += 1;
-        }
-    }
+    let occ = board.occupied();
+    let threats = board.attack_map(them, occ);
+    let around = crate::bitboard::king_attacks(k);
+    let guards = board.kind_squares(Kind::Gold)
+        | board.kind_squares(Kind::Silver)
+        | board.kind_squares(Kind::ProPawn)
+        | board.kind_squares(Kind::ProSilver);
+    let attacked = (around & threats).count() as i32;
+    let defenders = (around & board.pieces(color) & guards).count() as i32;
+    let empty = (around & !occ).count() as i32;
+    let checks = safe_drop_checks_given(board, color, k, threats);
+    danger_from(board, them, attacked, defenders, empty, checks)
+}
+
+/// King danger from its parts: attacked squares, defenders and empty
+/// squares around the king, and the weight of safe drop checks.
+fn danger_from(
+    board: &Board,
+    them: Color,
+    attacked: i32,
+    defenders: i32,
+    empty: i32,
+    checks: i32,
+) -> i32 {
     let hand_threat: i32 = board
         .hand(them)
         .iter()
@@ -402,7 +386,6 @@ fn king_danger(board: &Board, color: Color) -> i32 {
     let exposure = exposure.max(0);
     // Safe drop checks grow with the holes already around the king: a
     // check into an open king is where mating attacks start.
-    let checks = safe_drop_checks(board, color, k);
     attacked * 18
         + exposure * (6 + hand_threat / 2)
         + exposure * exposure * 3
@@ -417,7 +400,14 @@ const CHECK_WEIGHT: [i32; 7] = [2, 3, 5, 5, 6, 5, 7];
 /// one empty square from which a drop would check `color`'s king on `k`
 /// and which no defender other than the king covers (next to the king it
 /// must also be supported by the attacker, or the king just takes it).
+#[cfg(test)]
 fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
+    let threats = board.attack_map(color.flip(), board.occupied());
+    safe_drop_checks_given(board, color, k, threats)
+}
+
+/// [`safe_drop_checks`] with the squares the enemy attacks at hand.
+fn safe_drop_checks_given(board: &Board, color: Color, k: Square, threats: Bitboard) -> i32 {
     use crate::geometry::{opposite, KNIGHT_TO, NONE};
     let them = color.flip();
     let hand = board.hand(them);
@@ -429,7 +419,7 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
     let held = (0..7).fold(0u8, |m, i| m | u8::from(hand[i] > 0) << i);
     let drop_checks = &tables().drop_checks[them.index()];
     let safe = |sq: Square, adjacent: bool| {
-        !board.attacked_by(sq, color, Some(k)) && (!adjacent || board.attacked_by(sq, them, None))
+        (!adjacent || threats.has(sq)) && !board.attacked_by(sq, color, Some(k))
     };
     for d in 0..8 {
         let back = opposite(d);
@@ -469,6 +459,126 @@ fn safe_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// King danger as the mailbox evaluation computed it: square by square,
+    /// one attack question each.
+    fn king_danger_reference(board: &Board, color: Color) -> i32 {
+        let Some(k) = board.king(color) else { return 0 };
+        let them = color.flip();
+        let mut attacked = 0;
+        let mut defenders = 0;
+        let mut empty = 0;
+        for &n in &crate::geometry::NEIGHBOR[k.index()] {
+            if n == crate::geometry::NONE {
+                continue;
+            }
+            let Some(sq) = Square::new(n as usize) else {
+                continue;
+            };
+            let occupant = board.piece_at(sq);
+            match occupant {
+                Some(p) if p.color() == color => {
+                    if matches!(
+                        p.kind(),
+                        Kind::Gold | Kind::Silver | Kind::ProPawn | Kind::ProSilver
+                    ) {
+                        defenders += 1;
+                    }
+                }
+                _ => {
+                    if occupant.is_none() {
+                        empty += 1;
+                    }
+                }
+            }
+            if board.attacked_by(sq, them, None) {
+                attacked += 1;
+            }
+        }
+        let checks = reference_drop_checks(board, color, k);
+        danger_from(board, them, attacked, defenders, empty, checks)
+    }
+
+    /// Safe drop checks as the mailbox evaluation found them.
+    fn reference_drop_checks(board: &Board, color: Color, k: Square) -> i32 {
+        use crate::geometry::{opposite, KNIGHT_TO, NONE};
+        let them = color.flip();
+        let hand = board.hand(them);
+        if hand.iter().all(|&n| n == 0) {
+            return 0;
+        }
+        // Bit i: hand kind i has a safe checking drop.
+        let mut found = 0u8;
+        let held = (0..7).fold(0u8, |m, i| m | u8::from(hand[i] > 0) << i);
+        let drop_checks = &tables().drop_checks[them.index()];
+        let safe = |sq: Square, adjacent: bool| {
+            !board.attacked_by(sq, color, Some(k))
+                && (!adjacent || board.attacked_by(sq, them, None))
+        };
+        for d in 0..8 {
+            let back = opposite(d);
+            let mut n = NEIGHBOR[k.index()][d];
+            let mut dist = 1;
+            while n != NONE && dist <= 3 {
+                let Some(sq) = Square::new(n as usize) else {
+                    break;
+                };
+                if board.piece_at(sq).is_some() {
+                    break;
+                }
+                // Kinds held and not yet found whose drop here would check.
+                let checkers = drop_checks[usize::from(dist == 1)][back] & held & !found;
+                if checkers != 0 && safe(sq, dist == 1) {
+                    found |= checkers;
+                }
+                n = NEIGHBOR[n as usize][d];
+                dist += 1;
+            }
+        }
+        if hand[Kind::Knight.index()] > 0 {
+            for &n in &KNIGHT_TO[color.index()][k.index()] {
+                if let Some(sq) = (n != NONE).then(|| Square::new(n as usize)).flatten() {
+                    if board.piece_at(sq).is_none() && safe(sq, false) {
+                        found |= 1 << Kind::Knight.index();
+                    }
+                }
+            }
+        }
+        (0..7)
+            .filter(|i| found & (1 << i) != 0)
+            .map(|i| CHECK_WEIGHT[i])
+            .sum()
+    }
+
+    /// King danger on attack maps equals the square-by-square version, on
+    /// random-play positions from the bench set (both kings, full hands).
+    #[test]
+    fn king_danger_equals_the_mailbox_version() {
+        let mut seed = 31u64;
+        let mut seen = 0;
+        let mut nonzero = 0;
+        for fen in crate::searchable::BENCH_FENS {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..150 {
+                for c in Color::BOTH {
+                    let want = king_danger_reference(&b, c);
+                    assert_eq!(king_danger(&b, c), want, "{} {c:?}", b.to_sfen());
+                    seen += 1;
+                    nonzero += usize::from(want != 0);
+                }
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(seen > 1000 && nonzero > 500, "{seen} {nonzero}");
+    }
 
     #[test]
     fn startpos_is_balanced_and_material_counts() {

@@ -23,7 +23,10 @@ const DELTAS: [(i32, i32); 8] = [
 pub const NONE: u8 = 0xFF;
 
 /// `NEIGHBOR[sq][d]`: the square one step from `sq` in direction `d`.
-pub static NEIGHBOR: [[u8; 8]; 81] = build_neighbors();
+pub static NEIGHBOR: [[u8; 8]; 81] = NEIGHBORS;
+
+/// [`NEIGHBOR`] as a constant, for tables built at compile time.
+pub(crate) const NEIGHBORS: [[u8; 8]; 81] = build_neighbors();
 
 /// `KNIGHT_TO[color][sq]`: the (up to two) squares a knight of `color` on
 /// `sq` jumps to. By symmetry these are also the squares from which a knight
@@ -160,7 +163,10 @@ const fn by_color(black: [u8; 14]) -> [[u8; 14]; 2] {
 }
 
 /// `STEPS[color][kind]`: bit `d` set if the piece steps one square in `d`.
-pub static STEPS: [[u8; 14]; 2] = by_color(BLACK_STEPS);
+pub static STEPS: [[u8; 14]; 2] = STEP_DIRS;
+
+/// [`STEPS`] as a constant, for tables built at compile time.
+pub(crate) const STEP_DIRS: [[u8; 14]; 2] = by_color(BLACK_STEPS);
 /// `SLIDES[color][kind]`: bit `d` set if the piece slides along `d`.
 pub static SLIDES: [[u8; 14]; 2] = by_color(BLACK_SLIDES);
 

@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod accumulator;
+pub mod bitboard;
 pub mod board;
 pub mod dfpn;
 pub mod eval;
@@ -21,6 +22,7 @@ pub mod see;
 pub mod types;
 mod zobrist;
 
+pub use bitboard::Bitboard;
 pub use board::{Board, STARTPOS};
 pub use dfpn::{solve as solve_tsume, TsumeLimits, TsumeResult};
 pub use eval::Eval;

@@ -5,6 +5,7 @@
 //! always a real mate (the candidate is played and the defender is shown
 //! to have no legal move).
 
+use crate::bitboard::{attacks, king_attacks, step_attacks, Bitboard};
 use crate::board::Board;
 use crate::geometry::{self, opposite, KNIGHT_TO, NEIGHBOR, NONE};
 use crate::types::{Color, Kind, Move, Square};
@@ -32,28 +33,28 @@ fn king_escapes(
     from: Option<Square>,
 ) -> bool {
     let us = board.side_to_move();
-    let reach = geometry::steps(us, kind) | geometry::slides(us, kind);
-    let beyond = if geometry::slides(us, kind) & (1 << opposite(d)) != 0 {
-        NEIGHBOR[ek.index()][opposite(d)]
-    } else {
-        NONE
-    };
-    for ed in 0..8 {
-        let e = NEIGHBOR[ek.index()][ed];
-        if e == NONE || e as usize == sq.index() || e == beyond {
-            continue;
-        }
-        let esq = Square::from_index_unchecked(e as usize);
-        if board.piece_at(esq).is_some_and(|p| p.color() != us) {
-            continue;
-        }
-        let covered_by_checker =
-            (0..8).any(|dd| NEIGHBOR[sq.index()][dd] == e && reach & (1 << dd) != 0);
-        if !covered_by_checker && !board.attacked_by(esq, us, from) {
-            return true;
+    // The checker's one-step reach: its steps and the first square of each
+    // of its slides.
+    let covered = attacks(us, kind, sq, Bitboard::ALL) & king_attacks(sq);
+    let mut candidates = king_attacks(ek) & !board.pieces(us.flip()) & !covered;
+    candidates = candidates.without(sq);
+    if geometry::slides(us, kind) & (1 << opposite(d)) != 0 {
+        if let Some(beyond) = geometry::neighbor(ek, opposite(d)) {
+            candidates = candidates.without(beyond);
         }
     }
-    false
+    // The mover's origin is empty after the move; a knight there still
+    // counts as covering its squares (as the mailbox version had it: a
+    // harmless over-estimate, since every candidate mate is played out).
+    let occ = match from {
+        Some(f) => board.occupied().without(f),
+        None => board.occupied(),
+    };
+    let knight_from = from.filter(|&f| board.pieces_of(us, Kind::Knight).has(f));
+    candidates.into_iter().any(|e| {
+        !board.attacked_in(us, e, occ)
+            && !knight_from.is_some_and(|f| step_attacks(us.flip(), Kind::Knight, e).has(f))
+    })
 }
 
 /// Whether playing `m` (legal) leaves the opponent mated.
@@ -73,7 +74,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         return None;
     }
     let hand = board.hand(us);
-    let mut att = [ek; 16];
+    let occ = board.occupied();
     for d in 0..8 {
         let t = NEIGHBOR[ek.index()][d];
         if t == NONE {
@@ -87,7 +88,8 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         // Our pieces that reach the square: a drop there needs one of
         // them behind it (else the king simply takes), a move needs a
         // second one (backing by a slider behind the mover is not seen).
-        let n = board.attackers(sq, us, &mut att);
+        let att = board.attackers_to(us, sq, occ);
+        let n = att.count();
         if n == 0 {
             continue;
         }
@@ -115,7 +117,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         if n < 2 {
             continue;
         }
-        for &from in &att[..n] {
+        for from in att {
             let Some(p) = board.piece_at(from) else {
                 continue;
             };

@@ -1,10 +1,79 @@
-//! Legal move generation. Pins and checks are found first from the king
-//! outwards, so that every generated move is legal without making it; only
-//! a pawn drop that gives check needs a trial (the drop-pawn-mate rule).
+//! Legal move generation on bitboards. Checkers and pinned pieces are
+//! found first from the king's square, so that every generated move is
+//! legal without making it; a pawn drop that gives check is tested for
+//! drop-pawn mate by looking at the enemy king's answers (capture the
+//! pawn, or step away) on the board as it would be.
+//!
+//! Moves come out in the order the mailbox generator gave them, which
+//! the search's move ordering falls back on for equal scores: king steps
+//! by direction; then each other piece by square, its targets by
+//! direction and, along a slide, nearest first, the plain move before the
+//! promotion; then drops by square, hand kinds in hand order.
 
+use crate::bitboard::{
+    attacks, between, bishop_pseudo, drop_zone, file_mask, lance_attacks, line, ray_attacks,
+    rook_pseudo, step_attacks, Bitboard,
+};
 use crate::board::Board;
-use crate::geometry::{self, between, direction, is_dead_end, opposite, KNIGHT_TO, NEIGHBOR, NONE};
-use crate::types::{Color, Kind, Move, Piece, Square};
+use crate::geometry::{
+    self, direction, is_dead_end, opposite, NEIGHBOR, NEIGHBORS, NONE, STEP_DIRS,
+};
+use crate::types::{Color, Kind, Move, Square};
+
+const fn build_step_order() -> [[[[u8; 8]; 81]; 14]; 2] {
+    let mut t = [[[[NONE; 8]; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            let dirs = STEP_DIRS[c][k];
+            let mut sq = 0;
+            while sq < 81 {
+                let mut n = 0;
+                let mut d = 0;
+                while d < 8 {
+                    let to = NEIGHBORS[sq][d];
+                    if dirs & (1 << d) != 0 && to != NONE {
+                        t[c][k][sq][n] = to;
+                        n += 1;
+                    }
+                    d += 1;
+                }
+                if k == Kind::Knight as usize {
+                    // File 9's side first, as `KNIGHT_TO` has them.
+                    let row = (sq / 9) as i32 + if c == 0 { -2 } else { 2 };
+                    let col = (sq % 9) as i32;
+                    if row >= 0 && row < 9 {
+                        if col > 0 {
+                            t[c][k][sq][n] = (row * 9 + col - 1) as u8;
+                            n += 1;
+                        }
+                        if col < 8 {
+                            t[c][k][sq][n] = (row * 9 + col + 1) as u8;
+                        }
+                    }
+                }
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// `STEP_ORDER[color][kind][sq]`: the squares a stepping piece (or a
+/// knight) reaches, by direction as the mailbox generator walked them,
+/// `NONE` after the last.
+static STEP_ORDER: [[[[u8; 8]; 81]; 14]; 2] = build_step_order();
+
+/// What a check generator lets through: destinations from which each
+/// kind would check directly, and the pieces whose departure uncovers one
+/// of our sliders on the enemy king.
+struct CheckFilter {
+    direct: [Bitboard; 14],
+    discoverers: Bitboard,
+}
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,11 +81,6 @@ pub enum Gen {
     All,
     /// Captures and promotions only, no drops.
     Tactical,
-}
-
-#[inline]
-fn bit(i: usize) -> u128 {
-    1u128 << i
 }
 
 /// The direction pieces of `color` advance in.
@@ -46,12 +110,43 @@ impl Board {
         if t == NONE {
             return None;
         }
-        let target = self.piece_at_index(t as usize);
+        let ts = Square::from_index_unchecked(t as usize);
+        let target = self.piece_at(ts);
         if target.is_some_and(|p| p.color() == us) || (captures_only && target.is_none()) {
             return None;
         }
-        let ts = Square::from_index_unchecked(t as usize);
-        (!self.attacked_by(ts, us.flip(), Some(k))).then_some(ts)
+        (!self.attacked_in(us.flip(), ts, self.occupied().without(k))).then_some(ts)
+    }
+
+    /// `color`'s pieces that stand alone between its king on `k` and an
+    /// enemy slider looking at the king along that line, the occupied
+    /// squares being `occ`.
+    pub fn pinned(&self, color: Color, k: Square, occ: Bitboard) -> Bitboard {
+        self.blockers(k, color.flip(), color, occ)
+    }
+
+    /// Pieces of `shields` that stand alone between `k` and a slider of
+    /// `snipers` looking at `k` along that line: pinned pieces when `k` is
+    /// the shields' own king, discovered-check candidates when it is the
+    /// enemy king and the snipers are the shields' own side.
+    fn blockers(&self, k: Square, snipers: Color, shields: Color, occ: Bitboard) -> Bitboard {
+        let orth = rook_pseudo(k);
+        let diag = bishop_pseudo(k);
+        let candidates = ((orth
+            & (self.kind_squares(Kind::Rook) | self.kind_squares(Kind::Dragon)))
+            | (diag & (self.kind_squares(Kind::Bishop) | self.kind_squares(Kind::Horse)))
+            | (lance_attacks(snipers.flip(), k, Bitboard::EMPTY) & self.kind_squares(Kind::Lance)))
+            & self.pieces(snipers)
+            & occ;
+        let mine = self.pieces(shields);
+        let mut found = Bitboard::EMPTY;
+        for s in candidates {
+            let shield = between(k, s) & occ;
+            if !shield.more_than_one() && (shield & mine).any() {
+                found |= shield;
+            }
+        }
+        found
     }
 
     /// Whether the side to move has any legal move.
@@ -65,12 +160,13 @@ impl Board {
             }
             // In check with the king boxed in (the question a mate test
             // asks): only answers to the check are left to look for.
-            let mut checkers = [k; 16];
-            match self.attackers(k, us.flip(), &mut checkers) {
-                0 => {}
-                1 => return self.answers_check(k, checkers[0]),
+            let checkers = self.attackers_to(us.flip(), k, self.occupied());
+            if checkers.more_than_one() {
                 // Two checkers: only a king move would do.
-                _ => return false,
+                return false;
+            }
+            if let Some(c) = checkers.first() {
+                return self.answers_check(k, c);
             }
         }
         let mut v = Vec::with_capacity(64);
@@ -84,13 +180,10 @@ impl Board {
     fn answers_check(&self, k: Square, checker: Square) -> bool {
         let us = self.side_to_move();
         let hand = self.hand(us);
-        let mut targets = between(k, checker) | bit(checker.index());
-        let mut movers = [k; 16];
-        while targets != 0 {
-            let sq = Square::from_index_unchecked(targets.trailing_zeros() as usize);
-            targets &= targets - 1;
-            let n = self.attackers(sq, us, &mut movers);
-            for &from in movers[..n].iter().filter(|&&f| f != k) {
+        let occ = self.occupied();
+        for sq in between(k, checker).with(checker) {
+            let movers = self.attackers_to(us, sq, occ).without(k);
+            for from in movers {
                 if self.is_legal(Move::normal(from, sq, false))
                     || self.is_legal(Move::normal(from, sq, true))
                 {
@@ -114,135 +207,137 @@ impl Board {
     }
 
     pub fn generate(&self, mode: Gen, out: &mut Vec<Move>) {
+        self.gen_moves(mode, None, out);
+    }
+
+    /// Appends the legal moves that give check, in the order
+    /// [`Board::generate`] gives them (the checks among `legal_moves`).
+    pub fn generate_checks(&self, out: &mut Vec<Move>) {
         let us = self.side_to_move();
-        let them = us.flip();
-        let king = self.king(us);
-
-        // Pins and checkers, looking outwards from our king.
-        let mut pinned: u128 = 0;
-        let mut checkers = 0u32;
-        let mut check_mask: u128 = !0;
-        if let Some(k) = king {
-            for d in 0..8 {
-                let back = 1u8 << opposite(d);
-                let mut n = NEIGHBOR[k.index()][d];
-                let mut dist = 1;
-                let mut shield: Option<usize> = None;
-                while n != NONE {
-                    if let Some(p) = self.piece_at_index(n as usize) {
-                        if p.color() == them {
-                            let slides = geometry::slides(them, p.kind()) & back != 0;
-                            match shield {
-                                None => {
-                                    let steps =
-                                        dist == 1 && geometry::steps(them, p.kind()) & back != 0;
-                                    if steps || slides {
-                                        checkers += 1;
-                                        let sq = Square::from_index_unchecked(n as usize);
-                                        check_mask = between(k, sq) | bit(n as usize);
-                                    }
-                                }
-                                Some(s) => {
-                                    if slides {
-                                        pinned |= bit(s);
-                                    }
-                                }
-                            }
-                            break;
-                        }
-                        if shield.is_some() {
-                            break;
-                        }
-                        shield = Some(n as usize);
-                    }
-                    n = NEIGHBOR[n as usize][d];
-                    dist += 1;
-                }
-            }
-            for &n in &KNIGHT_TO[us.index()][k.index()] {
-                if n != NONE {
-                    if let Some(p) = self.piece_at_index(n as usize) {
-                        if p.color() == them && p.kind() == Kind::Knight {
-                            checkers += 1;
-                            check_mask = bit(n as usize);
-                        }
-                    }
-                }
-            }
-            if checkers >= 2 {
-                check_mask = 0;
-            }
-
-            for d in 0..8 {
-                if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
-                    out.push(Move::normal(k, ts, false));
-                }
-            }
-            if checkers >= 2 {
-                return;
+        let Some(ek) = self.king(us.flip()) else {
+            return;
+        };
+        let occ = self.occupied();
+        // Where each kind of ours would check from: the squares a piece of
+        // that kind and the enemy's colour on the king's square reaches.
+        // Computed on the board as it is, which can only miss a line that
+        // the mover itself opens; a mover on such a line would already be
+        // checking, unless it does not slide along it, and promotion adds
+        // no slides.
+        let mut direct = [Bitboard::EMPTY; 14];
+        for kind in Kind::ALL {
+            if kind != Kind::King {
+                direct[kind.index()] = attacks(us.flip(), kind, ek, occ);
             }
         }
+        let filter = CheckFilter {
+            direct,
+            discoverers: self.blockers(ek, us, us, occ),
+        };
+        let start = out.len();
+        self.gen_moves(Gen::All, Some(&filter), out);
+        // Candidates are a superset; keep the real checks, in order.
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if self.gives_check_in(m, occ) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
 
-        let mut pawn_cols: u16 = 0;
-        for i in 0..81 {
-            let Some(p) = self.piece_at_index(i) else {
+    /// The generator: every legal move of `mode`, or with `checks` only
+    /// candidates for checking moves (a superset of them).
+    fn gen_moves(&self, mode: Gen, checks: Option<&CheckFilter>, out: &mut Vec<Move>) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let ours = self.pieces(us);
+        let king = self.king(us);
+
+        let mut pinned = Bitboard::EMPTY;
+        let mut check_mask = Bitboard::ALL;
+        if let Some(k) = king {
+            let checkers = self.attackers_to(them, k, occ);
+            let double = checkers.more_than_one();
+            if double {
+                check_mask = Bitboard::EMPTY;
+            } else if let Some(c) = checkers.first() {
+                check_mask = between(k, c).with(c);
+            }
+            // A king move checks only by uncovering a slider.
+            if checks.is_none_or(|f| f.discoverers.has(k)) {
+                for d in 0..8 {
+                    if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
+                        out.push(Move::normal(k, ts, false));
+                    }
+                }
+            }
+            if double {
+                return;
+            }
+            pinned = self.pinned(us, k, occ);
+        }
+
+        let targets = !ours & check_mask;
+        for from in ours & !self.kind_squares(Kind::King) {
+            let Some(p) = self.piece_at(from) else {
                 continue;
             };
-            if p.color() != us {
-                continue;
-            }
             let kind = p.kind();
-            if kind == Kind::King {
+            let mut reach = attacks(us, kind, from, occ) & targets;
+            if let Some(f) = checks {
+                if !f.discoverers.has(from) {
+                    let mut to_check = f.direct[kind.index()];
+                    if kind.can_promote() {
+                        to_check |= f.direct[kind.promote().index()];
+                    }
+                    reach &= to_check;
+                }
+            }
+            if pinned.has(from) {
+                // A pinned piece may only move along the line of its pin
+                // (a pinned knight never can).
+                if let Some(k) = king {
+                    reach &= line(k, from);
+                }
+            }
+            if reach.is_empty() {
                 continue;
             }
-            if kind == Kind::Pawn {
-                pawn_cols |= 1 << (i % 9);
-            }
-            let from = Square::from_index_unchecked(i);
-            // A pinned piece may only move along the line of its pin.
-            let pin = if pinned & bit(i) != 0 {
-                king.and_then(|k| direction(k, from))
-            } else {
-                None
-            };
-            let allowed = |d: usize| match pin {
-                None => true,
-                Some(pd) => d == pd || d == opposite(pd),
-            };
+            // The targets again, in the mailbox generator's order.
             let steps = geometry::steps(us, kind);
             let slides = geometry::slides(us, kind);
+            if slides == 0 {
+                for &t in &STEP_ORDER[us.index()][kind.index()][from.index()] {
+                    if t == NONE {
+                        break;
+                    }
+                    let to = Square::from_index_unchecked(t as usize);
+                    if reach.has(to) {
+                        self.push_piece_move(mode, us, kind, from, to, occ.has(to), out);
+                    }
+                }
+                continue;
+            }
             for d in 0..8 {
-                if (steps | slides) & (1 << d) == 0 || !allowed(d) {
+                if (steps | slides) & (1 << d) == 0 {
                     continue;
                 }
                 let sliding = slides & (1 << d) != 0;
-                let mut t = NEIGHBOR[i][d];
+                let mut t = NEIGHBOR[from.index()][d];
                 while t != NONE {
-                    let target = self.piece_at_index(t as usize);
-                    if target.is_some_and(|q| q.color() == us) {
-                        break;
+                    let to = Square::from_index_unchecked(t as usize);
+                    let occupied = occ.has(to);
+                    if reach.has(to) {
+                        self.push_piece_move(mode, us, kind, from, to, occupied, out);
                     }
-                    if check_mask & bit(t as usize) != 0 {
-                        let to = Square::from_index_unchecked(t as usize);
-                        self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
-                    }
-                    if target.is_some() || !sliding {
+                    if occupied || !sliding {
                         break;
                     }
                     t = NEIGHBOR[t as usize][d];
-                }
-            }
-            if kind == Kind::Knight && pin.is_none() && pinned & bit(i) == 0 {
-                for &t in &KNIGHT_TO[us.index()][i] {
-                    if t == NONE || check_mask & bit(t as usize) == 0 {
-                        continue;
-                    }
-                    let target = self.piece_at_index(t as usize);
-                    if target.is_some_and(|q| q.color() == us) {
-                        continue;
-                    }
-                    let to = Square::from_index_unchecked(t as usize);
-                    self.push_piece_move(mode, us, kind, from, to, target.is_some(), out);
                 }
             }
         }
@@ -254,36 +349,85 @@ impl Board {
         if hand.iter().all(|&n| n == 0) {
             return;
         }
-        let held: Vec<Kind> = Kind::HAND
-            .iter()
-            .copied()
-            .filter(|k| hand[k.index()] > 0)
-            .collect();
-        // The square in front of the enemy king: a pawn dropped there checks.
-        let pawn_check_sq = self
-            .king(them)
-            .map(|k| NEIGHBOR[k.index()][forward(them)])
-            .unwrap_or(NONE);
-        for i in 0..81 {
-            if check_mask & bit(i) == 0 || self.piece_at_index(i).is_some() {
-                continue;
+        let empty = !occ & check_mask;
+        if empty.is_empty() {
+            return;
+        }
+        let held = |k: Kind| hand[k.index()] > 0;
+        let mut pawn_to = Bitboard::EMPTY;
+        if held(Kind::Pawn) {
+            // Nifu: no second unpromoted pawn on a file.
+            let mut files = Bitboard::EMPTY;
+            for p in self.pieces_of(us, Kind::Pawn) {
+                files |= file_mask(p.col());
             }
-            let to = Square::from_index_unchecked(i);
-            let row = to.relative_row(us);
-            for &k in &held {
-                match k {
-                    Kind::Pawn => {
-                        if row == 0 || pawn_cols & (1 << (i % 9)) != 0 {
-                            continue;
-                        }
-                        if i as u8 == pawn_check_sq && self.drop_pawn_mates(to) {
-                            continue;
-                        }
-                    }
-                    Kind::Lance if row == 0 => continue,
-                    Kind::Knight if row < 2 => continue,
-                    _ => {}
+            pawn_to = drop_zone(us, Kind::Pawn) & !files & empty;
+            // The square in front of the enemy king: a pawn dropped there
+            // checks, and must not mate.
+            let check_sq = self
+                .king(them)
+                .and_then(|k| crate::geometry::neighbor(k, forward(them)));
+            if let Some(sq) = check_sq {
+                if pawn_to.has(sq) && self.drop_pawn_mates(sq) {
+                    pawn_to = pawn_to.without(sq);
                 }
+            }
+        }
+        if let Some(f) = checks {
+            // Drops check only directly.
+            let mut sets = [Bitboard::EMPTY; 7];
+            let mut all = Bitboard::EMPTY;
+            for k in Kind::HAND {
+                let set = match k {
+                    Kind::Pawn => pawn_to,
+                    _ if held(k) => drop_zone(us, k) & empty,
+                    _ => Bitboard::EMPTY,
+                } & f.direct[k.index()];
+                sets[k.index()] = set;
+                all |= set;
+            }
+            for to in all {
+                for k in Kind::HAND {
+                    if sets[k.index()].has(to) {
+                        out.push(Move::drop(k, to));
+                    }
+                }
+            }
+            return;
+        }
+        let lance_to = if held(Kind::Lance) {
+            drop_zone(us, Kind::Lance) & empty
+        } else {
+            Bitboard::EMPTY
+        };
+        let knight_to = if held(Kind::Knight) {
+            drop_zone(us, Kind::Knight) & empty
+        } else {
+            Bitboard::EMPTY
+        };
+        // Silver, gold, bishop and rook drop anywhere empty.
+        let mut free = [Kind::Silver; 4];
+        let mut n_free = 0;
+        for k in [Kind::Silver, Kind::Gold, Kind::Bishop, Kind::Rook] {
+            if held(k) {
+                free[n_free] = k;
+                n_free += 1;
+            }
+        }
+        let free = &free[..n_free];
+        out.reserve(empty.count() as usize * (n_free + 3));
+        // By square, then in hand order.
+        for to in empty {
+            if pawn_to.has(to) {
+                out.push(Move::drop(Kind::Pawn, to));
+            }
+            if lance_to.has(to) {
+                out.push(Move::drop(Kind::Lance, to));
+            }
+            if knight_to.has(to) {
+                out.push(Move::drop(Kind::Knight, to));
+            }
+            for &k in free {
                 out.push(Move::drop(k, to));
             }
         }
@@ -311,25 +455,54 @@ impl Board {
         }
     }
 
-    /// Whether dropping a pawn on `to` (which checks the enemy king) would
-    /// leave the enemy without a legal move: the forbidden drop-pawn mate.
+    /// Whether dropping a pawn on `to`, which checks the enemy king from
+    /// the square in front of it, would leave the enemy without a legal
+    /// move: the forbidden drop-pawn mate. The check is a contact check,
+    /// so it cannot be blocked: the king must take the pawn, step away,
+    /// or another piece must take it.
     fn drop_pawn_mates(&self, to: Square) -> bool {
-        let mut b = self.clone();
-        b.do_move(Move::drop(Kind::Pawn, to));
-        !b.has_legal_move()
+        let us = self.side_to_move();
+        let them = us.flip();
+        let Some(ek) = self.king(them) else {
+            return false;
+        };
+        let occ = self.occupied().with(to);
+        let without_king = occ.without(ek);
+        // The king takes the pawn, which nothing of ours defends.
+        if !self.attacked_in(us, to, without_king) {
+            return false;
+        }
+        // Another piece takes it. A pinned one cannot: its pin line runs
+        // from the king away from `to` (the pawn stands next to the king,
+        // so nothing pinned lies between them).
+        let takers = self.attackers_to(them, to, occ).without(ek);
+        if takers.any() && (takers & !self.pinned(them, ek, occ)).any() {
+            return false;
+        }
+        // The king steps to a neighbour that none of ours reaches, the
+        // pawn standing and the king's own square empty.
+        let free = crate::bitboard::king_attacks(ek) & !self.pieces(them) & !Bitboard::square(to);
+        for e in free {
+            if !self.attacked_in(us, e, without_king) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether `m` (possibly from another position: a hash or killer move)
-    /// is legal here: a pseudo-legality test, then a trial move.
+    /// is legal here, without making it.
     pub fn is_legal(&self, m: Move) -> bool {
         let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
         let to = m.to();
         match m.from() {
             Some(from) => {
                 let Some(p) = self.piece_at(from) else {
                     return false;
                 };
-                if p.color() != us || self.piece_at(to).is_some_and(|q| q.color() == us) {
+                if p.color() != us || self.pieces(us).has(to) {
                     return false;
                 }
                 let kind = p.kind();
@@ -340,65 +513,38 @@ impl Board {
                 } else if is_dead_end(us, kind, to) {
                     return false;
                 }
-                if !self.reaches(us, kind, from, to) {
+                if !attacks(us, kind, from, occ).has(to) {
                     return false;
                 }
+                let Some(k) = self.king(us) else {
+                    return true;
+                };
+                if from == k {
+                    return !self.attacked_in(them, to, occ.without(from));
+                }
+                // Whatever stood on `to` is taken and attacks no more.
+                let after = occ.without(from).with(to);
+                self.attackers_to(them, k, after).without(to).is_empty()
             }
             None => {
                 let Some(k) = m.drop_kind() else { return false };
-                if self.hand_count(us, k) == 0
-                    || self.piece_at(to).is_some()
-                    || is_dead_end(us, k, to)
-                {
+                if self.hand_count(us, k) == 0 || occ.has(to) || is_dead_end(us, k, to) {
                     return false;
                 }
-                if k == Kind::Pawn {
-                    let own_pawn = Piece::new(us, Kind::Pawn);
-                    let col = to.col();
-                    if (0..9).any(|r| self.piece_at_index(r * 9 + col) == Some(own_pawn)) {
+                if k == Kind::Pawn && (self.pieces_of(us, Kind::Pawn) & file_mask(to.col())).any() {
+                    return false;
+                }
+                if let Some(own) = self.king(us) {
+                    if self.attacked_in(them, own, occ.with(to)) {
                         return false;
                     }
                 }
+                let checks = self
+                    .king(them)
+                    .is_some_and(|ek| step_attacks(us, Kind::Pawn, to).has(ek));
+                !(k == Kind::Pawn && checks && self.drop_pawn_mates(to))
             }
         }
-        let mut b = self.clone();
-        b.do_move(m);
-        if let Some(k) = b.king(us) {
-            if b.attacked_by(k, us.flip(), None) {
-                return false;
-            }
-        }
-        if m.drop_kind() == Some(Kind::Pawn) && b.in_check() && !b.has_legal_move() {
-            return false;
-        }
-        true
-    }
-
-    /// Whether a `kind` of `us` on `from` attacks `to` on this board.
-    fn reaches(&self, us: Color, kind: Kind, from: Square, to: Square) -> bool {
-        if kind == Kind::Knight {
-            return KNIGHT_TO[us.index()][from.index()].contains(&(to.index() as u8));
-        }
-        let Some(d) = direction(from, to) else {
-            return false;
-        };
-        if geometry::steps(us, kind) & (1 << d) != 0
-            && NEIGHBOR[from.index()][d] == to.index() as u8
-        {
-            return true;
-        }
-        geometry::slides(us, kind) & (1 << d) != 0 && between(from, to) & self.occupied() == 0
-    }
-
-    /// Occupied squares as a bit set (for `gives_check_in`).
-    pub fn occupied(&self) -> u128 {
-        let mut set = 0u128;
-        for i in 0..81 {
-            if self.piece_at_index(i).is_some() {
-                set |= bit(i);
-            }
-        }
-        set
     }
 
     /// Whether the legal move `m` gives check, without making it: a direct
@@ -409,7 +555,7 @@ impl Board {
 
     /// `gives_check` with the occupied squares (`occupied()`) already at
     /// hand, for callers that test many moves of one position.
-    pub fn gives_check_in(&self, m: Move, occupied: u128) -> bool {
+    pub fn gives_check_in(&self, m: Move, occupied: Bitboard) -> bool {
         let us = self.side_to_move();
         let Some(k) = self.king(us.flip()) else {
             return false;
@@ -425,46 +571,27 @@ impl Board {
             (None, Some(k)) => k,
             (None, None) => return false,
         };
-        let mut occupied = occupied | bit(to.index());
+        let mut occ = occupied.with(to);
         if let Some(f) = from {
-            occupied &= !bit(f.index());
+            occ = occ.without(f);
         }
         // Direct check.
-        if kind == Kind::Knight {
-            if KNIGHT_TO[us.index()][to.index()].contains(&(k.index() as u8)) {
-                return true;
-            }
-        } else if let Some(d) = direction(to, k) {
-            if geometry::steps(us, kind) & (1 << d) != 0
-                && NEIGHBOR[to.index()][d] == k.index() as u8
-            {
-                return true;
-            }
-            if geometry::slides(us, kind) & (1 << d) != 0 && between(to, k) & occupied == 0 {
-                return true;
-            }
+        if attacks(us, kind, to, occ).has(k) {
+            return true;
         }
-        // Discovered check: the origin was the only piece between the king
-        // and one of our sliders, and the move leaves that line.
+        // Discovered check: the first piece beyond the vacated origin, seen
+        // from the king, is one of our sliders looking back along the line
+        // (not the mover itself, which may have stayed on the line).
         let Some(f) = from else { return false };
         let Some(d) = direction(k, f) else {
             return false;
         };
-        if direction(k, to) == Some(d) && between(k, to) & bit(f.index()) == 0 {
-            return false;
+        match (ray_attacks(d, k, occ) & occ).first() {
+            Some(b) if b != to => self.piece_at(b).is_some_and(|p| {
+                p.color() == us && geometry::slides(us, p.kind()) & (1 << opposite(d)) != 0
+            }),
+            _ => false,
         }
-        let mut n = NEIGHBOR[k.index()][d];
-        while n != NONE {
-            if occupied & bit(n as usize) != 0 {
-                return self.piece_at_index(n as usize).is_some_and(|p| {
-                    p.color() == us
-                        && n as usize != to.index()
-                        && geometry::slides(us, p.kind()) & (1 << opposite(d)) != 0
-                });
-            }
-            n = NEIGHBOR[n as usize][d];
-        }
-        false
     }
 }
 
@@ -561,6 +688,57 @@ mod tests {
                 assert_eq!(b.gives_check(m), c.in_check(), "{sfen}: {m}");
             }
         }
+    }
+
+    /// The check generator gives exactly the checks among the legal moves,
+    /// in the same order: on random play from the bench positions (with
+    /// full hands) and on positions built for discovered checks.
+    #[test]
+    fn check_generator_gives_the_checking_legal_moves_in_order() {
+        let mut seed = 77u64;
+        let mut total = 0;
+        let mut discovered = 0;
+        let mut fens: Vec<String> = crate::searchable::BENCH_FENS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        fens.push("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1".into());
+        // Sente's silver on 5e stands between the rook on 5i and the king
+        // on 5a; the bishop's line to 1a is shut by the gold on 3c.
+        fens.push("4k3l/9/6G2/9/4S4/9/2B6/9/K3R4 b GSNLP 1".into());
+        for fen in &fens {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..80 {
+                let mut all = Vec::new();
+                b.legal_moves(&mut all);
+                let want: Vec<Move> = all.iter().copied().filter(|&m| b.gives_check(m)).collect();
+                let mut got = Vec::new();
+                b.generate_checks(&mut got);
+                assert_eq!(got, want, "{}", b.to_sfen());
+                total += got.len();
+                discovered += got
+                    .iter()
+                    .filter(|m| {
+                        let mut c = b.clone();
+                        c.do_move(**m);
+                        let k = c.king(c.side_to_move()).unwrap();
+                        !c.attackers_to(b.side_to_move(), k, c.occupied())
+                            .has(m.to())
+                    })
+                    .count();
+                if all.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(all[(seed >> 33) as usize % all.len()]);
+            }
+        }
+        assert!(
+            total > 1000 && discovered > 10,
+            "{total} checks, {discovered} discovered"
+        );
     }
 
     #[test]
