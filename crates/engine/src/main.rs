@@ -3,6 +3,7 @@
 
 mod agi;
 mod background;
+mod datagen;
 mod detect;
 mod games;
 mod gomocup;
@@ -47,6 +48,9 @@ enum Command {
     Legal(PositionArgs),
     /// Count the leaves of the legal move tree to a depth.
     Perft(PerftArgs),
+    /// Play self-play games and write training data for a network
+    /// (chess, xiangqi); resumable, see `datagen.rs`.
+    Datagen(datagen::DatagenArgs),
 }
 
 #[derive(Args)]
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => report(games::bench(&args)),
         Some(Command::Legal(args)) => report(games::legal(&args)),
         Some(Command::Perft(args)) => report(games::perft(&args)),
+        Some(Command::Datagen(args)) => report(datagen::run(&args)),
         None => ExitCode::from(run_engine(cli.protocol, cli.game)),
     }
 }
