@@ -8,3 +8,6 @@
 //! `colour * 8 + kind` with the game crate's own kind numbering.
 
 pub mod data;
+pub mod features;
+pub mod network;
+pub mod simd;
