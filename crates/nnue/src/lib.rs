@@ -7,6 +7,7 @@
 //! `(square index, piece code)` pairs, where the code is
 //! `colour * 8 + kind` with the game crate's own kind numbering.
 
+pub mod accumulator;
 pub mod data;
 pub mod features;
 pub mod network;
