@@ -35,6 +35,11 @@ struct Cli {
     /// protocol decides (UCI: chess, UCCI: xiangqi, USI: shogi, ...).
     #[arg(long)]
     game: Option<Game>,
+    /// Evaluate chess with this network file (`tengen-nnue` format)
+    /// instead of the hand-made evaluation; refused with a message if it
+    /// is not a chess network.
+    #[arg(long, global = true)]
+    eval_file: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -113,6 +118,15 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Some(path) = &cli.eval_file {
+        match tengen_chess::nnue::load_eval_file(path) {
+            Ok(line) => eprintln!("tengen: {line}"),
+            Err(e) => {
+                eprintln!("tengen: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     match cli.command {
         Some(Command::Bench(args)) => report(games::bench(&args)),
         Some(Command::Legal(args)) => report(games::legal(&args)),
