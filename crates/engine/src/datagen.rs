@@ -706,4 +706,61 @@ mod tests {
         }
         let _ = fs::remove_dir_all(&dir);
     }
+
+    /// The whole pipeline in seconds: self-play data, a trainer run on it,
+    /// the network file loaded as the engine's chess evaluation and used
+    /// by a search.
+    #[test]
+    fn generated_data_trains_a_network_the_engine_loads() {
+        let dir = temp_dir("e2e");
+        let mut a = args(&dir.join("data"), 6, 1);
+        a.seed = 11;
+        run(&a).unwrap_or_else(|e| panic!("{e}"));
+        let (layout, records) =
+            tengen_train::load(&[dir.join("data")]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(layout, Layout::Chess);
+        assert!(records.len() > 100, "{} positions", records.len());
+        let cfg = tengen_train::Config {
+            hidden: 32,
+            epochs: 3,
+            batch: 128,
+            lr: 0.003,
+            threads: 2,
+            ..Default::default()
+        };
+        let mut losses = Vec::new();
+        tengen_train::run::<tengen_nnue::features::Chess>(
+            &cfg,
+            layout,
+            &records,
+            &dir.join("net"),
+            &mut |r| losses.push(r.train_loss),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(losses.len(), 3);
+        assert!(losses[2] < losses[0], "{losses:?}");
+        let bytes = fs::read(dir.join("net").join("latest.nnue")).unwrap_or_default();
+        let net = tengen_nnue::network::Network::from_bytes::<tengen_nnue::features::Chess>(&bytes)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let eval = tengen_chess::ChessEval::with_network(std::sync::Arc::new(net));
+        assert!(eval.uses_network());
+        let mut searcher: Searcher<tengen_chess::Board, tengen_chess::ChessEval> = Searcher::new(1);
+        let limits = SearchLimits {
+            nodes: Some(2000),
+            multipv: 1,
+            ..Default::default()
+        };
+        let r = searcher.search(
+            &tengen_chess::Board::startpos(),
+            &eval,
+            &limits,
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+        // (`go nodes` overshoots a little, with the hand evaluation too.)
+        assert!((2000..20_000).contains(&r.nodes), "{} nodes", r.nodes);
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
