@@ -12,25 +12,24 @@ use crate::board::Board;
 use crate::eval::Eval;
 use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, PieceKind, Square};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use tengen_nnue::accumulator::{Accumulators, Change};
 use tengen_nnue::features::Chess;
 use tengen_nnue::network::Network;
+use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
-static CURRENT: RwLock<Option<Arc<Network>>> = RwLock::new(None);
+static CURRENT: Slot = Slot::new();
 
 /// The network new evaluators use, if any.
 pub fn current_network() -> Option<Arc<Network>> {
-    CURRENT.read().ok().and_then(|g| g.clone())
+    CURRENT.get()
 }
 
 /// Makes `net` the network new evaluators use (`None`: the hand-made
 /// evaluation).
 pub fn set_network(net: Option<Network>) {
-    if let Ok(mut g) = CURRENT.write() {
-        *g = net.map(Arc::new);
-    }
+    CURRENT.set(net);
 }
 
 /// Loads a network file for chess and makes it current; an empty path or
@@ -38,22 +37,7 @@ pub fn set_network(net: Option<Network>) {
 /// is not a chess network of this build's feature set is refused with
 /// the reason, and the current evaluation stays. Returns a line to show.
 pub fn load_eval_file(path: &str) -> Result<String, String> {
-    let path = path.trim();
-    if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
-        set_network(None);
-        return Ok("evaluation: hand-made".into());
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?;
-    let net = Network::from_bytes::<Chess>(&bytes).map_err(|e| format!("EvalFile {path}: {e}"))?;
-    let line = format!(
-        "evaluation: network {path} ({} inputs -> {}x2 -> {} buckets, id {:08x})",
-        net.inputs,
-        net.hidden,
-        net.buckets,
-        net.id()
-    );
-    set_network(Some(net));
-    Ok(line)
+    CURRENT.load::<Chess>(path)
 }
 
 #[inline]

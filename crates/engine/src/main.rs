@@ -5,6 +5,7 @@ mod agi;
 mod background;
 mod datagen;
 mod detect;
+mod evalfile;
 mod games;
 mod gomocup;
 mod gtp;
@@ -35,9 +36,9 @@ struct Cli {
     /// protocol decides (UCI: chess, UCCI: xiangqi, USI: shogi, ...).
     #[arg(long)]
     game: Option<Game>,
-    /// Evaluate chess with this network file (`tengen-nnue` format)
-    /// instead of the hand-made evaluation; refused with a message if it
-    /// is not a chess network.
+    /// Evaluate with this network file (`tengen-nnue` format; chess or
+    /// xiangqi, as its header says) instead of the hand-made evaluation;
+    /// refused with a message if it does not fit.
     #[arg(long, global = true)]
     eval_file: Option<String>,
     #[command(subcommand)]
@@ -119,7 +120,7 @@ fn main() -> ExitCode {
         }
     };
     if let Some(path) = &cli.eval_file {
-        match tengen_chess::nnue::load_eval_file(path) {
+        match evalfile::load(path) {
             Ok(line) => eprintln!("tengen: {line}"),
             Err(e) => {
                 eprintln!("tengen: {e}");

@@ -12,3 +12,4 @@ pub mod data;
 pub mod features;
 pub mod network;
 pub mod simd;
+pub mod slot;
