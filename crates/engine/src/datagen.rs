@@ -371,7 +371,7 @@ fn repair_shard(bin: &Path, log: &Path, layout: Layout) -> Result<(Vec<u64>, u64
             ) else {
                 break;
             };
-            if len < good_len || (len - HEADER_SIZE as u64) % RECORD_SIZE as u64 != 0 {
+            if len < good_len || !(len - HEADER_SIZE as u64).is_multiple_of(RECORD_SIZE as u64) {
                 break;
             }
             pos += line.len() as u64 + 1;

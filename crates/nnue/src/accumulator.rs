@@ -16,6 +16,9 @@ use crate::simd::{self, Level};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+/// Fills a list with the current position's pieces, `(square, code)`.
+pub type PieceSource<'a> = dyn FnMut(&mut Vec<(u8, u8)>) + 'a;
+
 /// What one move changes on the board: at most two pieces leave (the
 /// mover and a captured piece, or king and rook when castling) and at
 /// most two arrive.
@@ -121,8 +124,8 @@ impl<F: FeatureSet> Accumulators<F> {
     pub fn reset(&mut self, pieces: &[(u8, u8)]) {
         self.top = 0;
         let views = Self::views(pieces);
-        for p in 0..2 {
-            self.rebuild(0, p, views[p], pieces);
+        for (p, &view) in views.iter().enumerate() {
+            self.rebuild(0, p, view, pieces);
         }
         if let Some(e) = self.stack.first_mut() {
             e.view = views;
@@ -181,7 +184,7 @@ impl<F: FeatureSet> Accumulators<F> {
 
     /// Brings the top entry's sums up to date; `board` gives the current
     /// position's pieces when a perspective must be rebuilt.
-    fn update(&mut self, board: &mut dyn FnMut(&mut Vec<(u8, u8)>)) {
+    fn update(&mut self, board: &mut PieceSource) {
         let top = self.top;
         let mut pieces: Option<Vec<(u8, u8)>> = None;
         for p in 0..2 {
@@ -236,7 +239,7 @@ impl<F: FeatureSet> Accumulators<F> {
 
     /// The evaluation of the top position for the side to move `stm`
     /// (0 = first player), in engine units.
-    pub fn evaluate(&mut self, stm: usize, board: &mut dyn FnMut(&mut Vec<(u8, u8)>)) -> i32 {
+    pub fn evaluate(&mut self, stm: usize, board: &mut PieceSource) -> i32 {
         self.update(board);
         let e = &self.stack[self.top];
         let stm = stm & 1;
@@ -291,7 +294,8 @@ mod tests {
             let mut acc = Accumulators::<Chess>::with_level(Arc::clone(&net), level);
             acc.reset(&board);
             let mut history = vec![board.clone()];
-            let moves: Vec<(Vec<(u8, u8)>, Vec<(u8, u8)>)> = vec![
+            type Pieces = Vec<(u8, u8)>;
+            let moves: Vec<(Pieces, Pieces)> = vec![
                 (vec![(12, 0)], vec![(20, 0)]),          // pawn e2-e3
                 (vec![(51, 8)], vec![(43, 8)]),          // black pawn d7-d6
                 (vec![(4, 5)], vec![(3, 5)]),            // king e1-d1: mirror changes

@@ -166,7 +166,7 @@ impl Network {
                 F::OUTPUT_BUCKETS
             ));
         }
-        if !(16..=1024).contains(&hidden) || hidden % 16 != 0 {
+        if !(16..=1024).contains(&hidden) || !hidden.is_multiple_of(16) {
             return Err(format!(
                 "hidden size {hidden} (a multiple of 16 up to 1024)"
             ));

@@ -102,7 +102,9 @@ unsafe fn update_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
 pub fn screlu_dot(level: Level, x: &[i16], w: &[i8]) -> i64 {
     match level {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 if detected() == Level::Avx2 && x.len() % 16 == 0 && x.len() <= 1024 => {
+        Level::Avx2
+            if detected() == Level::Avx2 && x.len().is_multiple_of(16) && x.len() <= 1024 =>
+        {
             // SAFETY: AVX2 is present (checked just above); the slice
             // bounds the function relies on are checked inside it.
             unsafe { screlu_dot_avx2(x, w) }

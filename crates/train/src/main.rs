@@ -89,7 +89,7 @@ fn main() -> ExitCode {
         validation: cli.validation,
         stop_after: cli.stop_after,
     };
-    if cfg.hidden % 16 != 0 || !(16..=1024).contains(&cfg.hidden) {
+    if !cfg.hidden.is_multiple_of(16) || !(16..=1024).contains(&cfg.hidden) {
         eprintln!("tengen-train: --hidden must be a multiple of 16 from 16 to 1024");
         return ExitCode::from(2);
     }

@@ -25,7 +25,7 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
             for _ in 0..extra {
                 let sq = (rng.next() % 64) as usize;
                 let code = (rng.next() % 5) as u8 + 8 * (rng.next() % 2) as u8;
-                let back = sq < 8 || sq >= 56;
+                let back = !(8..56).contains(&sq);
                 if board[sq].is_none() && !(code & 7 == 0 && back) {
                     board[sq] = Some(code);
                 }
