@@ -564,9 +564,14 @@ impl<F: FeatureSet> Trainer<F> {
     }
 }
 
-/// Splits records into training and validation sets (validation: every
-/// record whose index hashes below the fraction, so the split does not
-/// depend on the order shards were read in... nor on its size).
+/// Records per validation block (fewer for sets under 64 blocks).
+const BLOCK: usize = 2048;
+
+/// Splits records into training and validation sets. Datagen writes a
+/// game's positions one after another, so whole blocks of [`BLOCK`]
+/// consecutive records are held out (a block whose hash falls below the
+/// fraction): validation positions come from games the training set has
+/// (almost) never seen, and the split does not depend on thread count.
 fn split<F: FeatureSet>(
     records: &[[u8; RECORD_SIZE]],
     cfg: &Config,
@@ -575,16 +580,15 @@ fn split<F: FeatureSet>(
     let mut train = Vec::with_capacity(records.len());
     let mut val = Vec::new();
     let cut = (cfg.validation.clamp(0.0, 1.0) as f64 * u32::MAX as f64) as u64;
-    for r in records {
-        let Ok(s) = data::unpack(layout, r) else {
-            continue;
-        };
-        let h = tengen_nnue::network::checksum(r) & 0xffff_ffff;
-        let p = prepare::<F>(&s, cfg);
-        if h < cut {
-            val.push(p);
-        } else {
-            train.push(p);
+    // Small sets (tests) get smaller blocks, so some are held out.
+    let size = BLOCK.min((records.len() / 64).max(1));
+    for (b, block) in records.chunks(size).enumerate() {
+        let h = tengen_nnue::network::checksum(&(b as u64 ^ cfg.seed).to_le_bytes()) & 0xffff_ffff;
+        let into = if h < cut { &mut val } else { &mut train };
+        for r in block {
+            if let Ok(s) = data::unpack(layout, r) {
+                into.push(prepare::<F>(&s, cfg));
+            }
         }
     }
     (train, val)

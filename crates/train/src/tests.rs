@@ -98,7 +98,7 @@ fn training_learns_and_resumes_exactly() {
     let before = untrained.loss(&val);
     let after = losses.last().copied().unwrap_or(f64::MAX);
     assert!(
-        after < before * 0.5,
+        after < before * 0.7,
         "loss {before} -> {after} ({losses:?})"
     );
 
