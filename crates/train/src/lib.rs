@@ -25,7 +25,22 @@ use tengen_nnue::features::{self, FeatureSet, MAX_ACTIVE};
 use tengen_nnue::network::{Network, QA, QB};
 
 /// Largest feature weight / bias and output weight the float model keeps.
-const FT_CLIP: f32 = 2.0;
+/// A feature's quantised weight is its bucketed weight plus its factor
+/// weight (below), each within ±1.0, so the sum stays within ±2.0 (±510).
+const FT_CLIP: f32 = 1.0;
+/// Inputs a position activates per perspective in training: each piece's
+/// bucketed input and its *factor* input.
+const TRAIN_ACTIVE: usize = 2 * MAX_ACTIVE;
+
+/// Rows of the float feature weights: the feature set's inputs, then one
+/// factor row per input within a bucket. The factor rows are shared by
+/// every king bucket (what a piece on a square is worth whatever the
+/// king's bucket), so sparse data still trains every bucket; quantising
+/// adds each input's factor row into it, and the network file has no
+/// trace of them.
+fn train_rows<F: FeatureSet>() -> usize {
+    F::INPUTS + F::PER_BUCKET
+}
 const FT_BIAS_CLIP: f32 = 60.0;
 const OUT_CLIP: f32 = 1.98;
 
@@ -166,7 +181,7 @@ impl Params {
 /// A position ready for the model: each perspective's inputs (the side to
 /// move's first), the output bucket and the target.
 struct Prepared {
-    inputs: [[u16; MAX_ACTIVE]; 2],
+    inputs: [[u16; TRAIN_ACTIVE]; 2],
     counts: [u8; 2],
     bucket: u8,
     target: f32,
@@ -175,14 +190,17 @@ struct Prepared {
 fn prepare<F: FeatureSet>(s: &Sample, cfg: &Config) -> Prepared {
     let kings = features::kings::<F>(&s.pieces);
     let stm = s.black_to_move as usize;
-    let mut inputs = [[0u16; MAX_ACTIVE]; 2];
+    let mut inputs = [[0u16; TRAIN_ACTIVE]; 2];
     let mut counts = [0u8; 2];
     for (slot, p) in [stm, 1 - stm].into_iter().enumerate() {
         let view = kings[p].map_or(Default::default(), |k| F::view(p, k));
-        for (i, &(sq, code)) in s.pieces.iter().take(MAX_ACTIVE).enumerate() {
-            inputs[slot][i] = F::index(p, view, sq, code) as u16;
+        let n = s.pieces.len().min(MAX_ACTIVE);
+        for (i, &(sq, code)) in s.pieces.iter().take(n).enumerate() {
+            let x = F::index(p, view, sq, code);
+            inputs[slot][i] = x as u16;
+            inputs[slot][n + i] = (F::INPUTS + x % F::PER_BUCKET) as u16;
         }
-        counts[slot] = s.pieces.len().min(MAX_ACTIVE) as u8;
+        counts[slot] = (2 * n) as u8;
     }
     let score_target = sigmoid(s.score as f32 / cfg.scale as f32);
     Prepared {
@@ -318,14 +336,14 @@ pub struct EpochReport {
 impl<F: FeatureSet> Trainer<F> {
     pub fn new(cfg: Config) -> Self {
         let h = cfg.hidden;
-        let mut w = Params::zeros(F::INPUTS, h, F::OUTPUT_BUCKETS);
+        let mut w = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
         let mut rng = Rng(cfg.seed ^ 0x5eed);
         let ft_scale = 1.0 / (MAX_ACTIVE as f32).sqrt();
         w.ft_w.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
         w.ft_b.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
         let out_scale = 1.0 / ((2 * h) as f32).sqrt();
         w.out_w.iter_mut().for_each(|x| *x = rng.uniform(out_scale));
-        let m = Params::zeros(F::INPUTS, h, F::OUTPUT_BUCKETS);
+        let m = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
         Trainer {
             v: m.clone(),
             m,
@@ -380,7 +398,7 @@ impl<F: FeatureSet> Trainer<F> {
         }
         let lr = self.lr_at(self.epoch);
         let mut grads: Vec<Params> = (0..threads)
-            .map(|_| Params::zeros(F::INPUTS, h, F::OUTPUT_BUCKETS))
+            .map(|_| Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS))
             .collect();
         let mut total = 0f64;
         for batch in order.chunks(self.cfg.batch.max(1)) {
@@ -457,11 +475,13 @@ impl<F: FeatureSet> Trainer<F> {
             hidden: self.cfg.hidden,
             buckets: F::OUTPUT_BUCKETS,
             scale: self.cfg.scale,
-            ft_w: self
-                .w
-                .ft_w
-                .iter()
-                .map(|&x| q(x, QA as f32) as i16)
+            ft_w: (0..F::INPUTS * self.cfg.hidden)
+                .map(|i| {
+                    let (row, col) = (i / self.cfg.hidden, i % self.cfg.hidden);
+                    let factor = (F::INPUTS + row % F::PER_BUCKET) * self.cfg.hidden + col;
+                    let x = self.w.ft_w[i] + self.w.ft_w.get(factor).copied().unwrap_or(0.0);
+                    q(x, QA as f32) as i16
+                })
                 .collect(),
             ft_b: self
                 .w

@@ -114,7 +114,9 @@ fn training_learns_and_resumes_exactly() {
     assert!(resumed.w == straight.w, "resumed weights differ");
     // The network file it wrote loads as a chess network.
     let bytes = fs::read(dir.join("latest.nnue")).unwrap_or_default();
-    assert!(Network::from_bytes::<Chess>(&bytes).is_ok());
+    if let Err(e) = Network::from_bytes::<Chess>(&bytes) {
+        panic!("{e}");
+    }
     let _ = fs::remove_dir_all(&base);
 }
 
