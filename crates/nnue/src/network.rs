@@ -274,8 +274,13 @@ impl Network {
     /// of every active input.
     pub fn refresh(&self, level: Level, inputs: &[usize], acc: &mut [i16]) {
         acc.copy_from_slice(&self.ft_b[..acc.len().min(self.ft_b.len())]);
-        let rows: Vec<&[i16]> = inputs.iter().map(|&i| self.row(i)).collect();
-        simd::update(level, acc, &rows, &[]);
+        for pair in inputs.chunks(2) {
+            let rows: [&[i16]; 2] = [
+                self.row(pair[0]),
+                pair.get(1).map_or(&[][..], |&i| self.row(i)),
+            ];
+            simd::update(level, acc, &rows[..pair.len()], &[]);
+        }
     }
 }
 
