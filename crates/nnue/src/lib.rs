@@ -1,7 +1,10 @@
-//! Learned evaluation for the alpha-beta games (chess and xiangqi first;
-//! shogi later): the training-data format written by `tengen datagen`,
-//! and (in later modules) feature sets, quantised inference with
-//! incremental accumulators, and the network file format.
+//! Learned evaluation for the alpha-beta games (chess and xiangqi now;
+//! shogi later): the training-data format written by `tengen datagen`
+//! (`data`), feature sets (`features`), the network file and output
+//! layer (`network`), SIMD kernels chosen at run time (`simd`), the
+//! incrementally updated accumulators behind the searcher's `Evaluator`
+//! hooks (`accumulator`), and a process-wide slot for a game's current
+//! network (`slot`). `docs/nnue.md` describes the whole pipeline.
 //!
 //! The crate knows no game's rules: a game hands it pieces as
 //! `(square index, piece code)` pairs, where the code is
