@@ -4,8 +4,8 @@
 //! Each game starts from a few random plies played from the start
 //! position (redrawn while the side to move is more than
 //! [`OPENING_MARGIN`] ahead or behind by a search), then both sides play
-//! the searcher's best move at `--nodes` nodes with the game's default
-//! evaluation. Every position is kept except those in check, those whose
+//! the searcher's best move at `--nodes` nodes with the game's
+//! evaluation: the hand-made one, or the network `--eval-file` loaded. Every position is kept except those in check, those whose
 //! best move is a capture or a promotion, and those with a mate score;
 //! when the game ends each kept position gets its result.
 //!
@@ -77,6 +77,9 @@ const MAX_PLIES: u32 = 600;
 pub trait DataGame: Position {
     type Eval: Evaluator<Self> + Default;
     const LAYOUT: Layout;
+    /// The network `--eval-file` loaded for this game, if any (then it
+    /// plays and labels instead of the hand-made evaluation).
+    fn network() -> Option<std::sync::Arc<tengen_nnue::network::Network>>;
     fn start() -> Self;
     fn legal(&self) -> Vec<Self::Move>;
     fn play(&mut self, m: Self::Move);
@@ -101,8 +104,12 @@ fn blank_sample(pieces: Vec<(u8, u8)>, second: bool) -> Sample {
 }
 
 impl DataGame for tengen_chess::Board {
-    type Eval = tengen_chess::Eval;
+    type Eval = tengen_chess::ChessEval;
     const LAYOUT: Layout = Layout::Chess;
+
+    fn network() -> Option<std::sync::Arc<tengen_nnue::network::Network>> {
+        tengen_chess::nnue::current_network()
+    }
 
     fn start() -> Self {
         tengen_chess::Board::startpos()
@@ -143,8 +150,12 @@ impl DataGame for tengen_chess::Board {
 }
 
 impl DataGame for tengen_xiangqi::Board {
-    type Eval = tengen_xiangqi::XiangqiEval;
+    type Eval = tengen_xiangqi::XiangqiNetEval;
     const LAYOUT: Layout = Layout::Xiangqi;
+
+    fn network() -> Option<std::sync::Arc<tengen_nnue::network::Network>> {
+        tengen_xiangqi::nnue::current_network()
+    }
 
     fn start() -> Self {
         tengen_xiangqi::Board::startpos()
@@ -342,14 +353,21 @@ fn play_game<G: DataGame>(
 }
 
 /// The settings that must match for a directory to be resumed.
-fn manifest(args: &DatagenArgs) -> String {
-    format!(
+/// With a network (`--eval-file`), its id is part of the settings, so
+/// data of two labellers never share a directory; without one the text
+/// is what runs with the hand-made evaluation always wrote.
+fn manifest(args: &DatagenArgs, network: Option<u32>) -> String {
+    let mut m = format!(
         "game {}\nseed {}\nnodes {}\nrandom_plies {}\nformat tengen-nnue data v1\n",
         args.game.name(),
         args.seed,
         args.nodes,
         args.random_plies
-    )
+    );
+    if let Some(id) = network {
+        m.push_str(&format!("network {id:08x}\n"));
+    }
+    m
 }
 
 /// Cuts a shard back to what its log vouches for; returns the logged
@@ -442,7 +460,7 @@ fn generate<G: DataGame>(args: &DatagenArgs) -> Result<String, String> {
     let dir = &args.out;
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let manifest_path = dir.join("run.txt");
-    let want = manifest(args);
+    let want = manifest(args, G::network().map(|n| n.id()));
     match fs::read_to_string(&manifest_path) {
         Ok(have) if have != want => {
             return Err(format!(
@@ -645,6 +663,23 @@ mod tests {
         }
         let _ = fs::remove_dir_all(&whole);
         let _ = fs::remove_dir_all(&parts);
+    }
+
+    /// Runs with the hand-made evaluation keep the settings text they
+    /// always had (so the running data job resumes); a network's id
+    /// becomes part of it.
+    #[test]
+    fn a_network_is_part_of_the_run_settings() {
+        let a = args(Path::new("x"), 1, 1);
+        assert_eq!(
+            manifest(&a, None),
+            "game chess\nseed 7\nnodes 300\nrandom_plies 8\nformat tengen-nnue data v1\n"
+        );
+        let with = manifest(&a, Some(0x4f38_2afc));
+        assert!(
+            with.ends_with("format tengen-nnue data v1\nnetwork 4f382afc\n"),
+            "{with}"
+        );
     }
 
     #[test]
