@@ -3,7 +3,9 @@
 
 mod agi;
 mod background;
+mod datagen;
 mod detect;
+mod evalfile;
 mod games;
 mod gomocup;
 mod gtp;
@@ -34,6 +36,11 @@ struct Cli {
     /// protocol decides (UCI: chess, UCCI: xiangqi, USI: shogi, ...).
     #[arg(long)]
     game: Option<Game>,
+    /// Evaluate with this network file (`tengen-nnue` format; chess or
+    /// xiangqi, as its header says) instead of the hand-made evaluation;
+    /// refused with a message if it does not fit.
+    #[arg(long, global = true)]
+    eval_file: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -47,6 +54,9 @@ enum Command {
     Legal(PositionArgs),
     /// Count the leaves of the legal move tree to a depth.
     Perft(PerftArgs),
+    /// Play self-play games and write training data for a network
+    /// (chess, xiangqi); resumable, see `datagen.rs`.
+    Datagen(datagen::DatagenArgs),
 }
 
 #[derive(Args)]
@@ -109,10 +119,20 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Some(path) = &cli.eval_file {
+        match evalfile::load(path) {
+            Ok(line) => eprintln!("tengen: {line}"),
+            Err(e) => {
+                eprintln!("tengen: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     match cli.command {
         Some(Command::Bench(args)) => report(games::bench(&args)),
         Some(Command::Legal(args)) => report(games::legal(&args)),
         Some(Command::Perft(args)) => report(games::perft(&args)),
+        Some(Command::Datagen(args)) => report(datagen::run(&args)),
         None => ExitCode::from(run_engine(cli.protocol, cli.game)),
     }
 }

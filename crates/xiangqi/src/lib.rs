@@ -6,6 +6,7 @@ pub mod board;
 pub mod eval;
 pub mod fen;
 pub mod movegen;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod rules;
@@ -15,6 +16,7 @@ pub mod types;
 
 pub use board::{Board, Undo, START_FEN};
 pub use eval::{BENCH_FENS, HORSE_VALUE};
+pub use nnue::XiangqiNetEval;
 pub use notation::{format_move, parse_move, play_moves, Notation};
 pub use rules::{Outcome, Reason, Verdict};
 pub use searchable::{XiangqiEval, XIANGQI_PARAMS};

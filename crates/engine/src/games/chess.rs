@@ -3,13 +3,15 @@
 
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
-use tengen_chess::{Board, Color, Eval, Move};
+use tengen_chess::{Board, ChessEval, Color, Move};
 
 pub struct ChessGame;
 
 impl AbGame for ChessGame {
     type Pos = Board;
-    type Eval = Eval;
+    /// The network loaded with `--eval-file` (or, after the lead wires
+    /// it, UCI `EvalFile`), else the hand-made evaluation.
+    type Eval = ChessEval;
 
     fn startpos() -> Board {
         Board::startpos()
@@ -105,7 +107,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         .enumerate()
         .map(|(i, fen)| Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(super::bench_search::<Board, Eval>(
+    Ok(super::bench_search::<Board, ChessEval>(
         &positions,
         args.depth.unwrap_or(BENCH_DEPTH),
         args.hash,

@@ -4,7 +4,9 @@
 use crate::session::{AbGame, Flags};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
 use tengen_games::Perft;
-use tengen_xiangqi::{format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiEval};
+use tengen_xiangqi::{
+    format_move, parse_move, Board, Color, Move, Notation, Outcome, XiangqiNetEval,
+};
 
 /// Xiangqi for the UCI front-end: ICCS ranks 0..9, or 1..10 when the
 /// front-end sets `uci_ranks` (Fairy-Stockfish's UCI convention).
@@ -20,7 +22,8 @@ fn notation(flags: Flags) -> Notation {
 
 impl AbGame for XiangqiGame {
     type Pos = Board;
-    type Eval = XiangqiEval;
+    /// The network loaded with `--eval-file`, else the hand-made one.
+    type Eval = XiangqiNetEval;
 
     fn startpos() -> Board {
         Board::startpos()
@@ -110,7 +113,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
         .enumerate()
         .map(|(i, fen)| Board::from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(super::bench_search::<Board, XiangqiEval>(
+    Ok(super::bench_search::<Board, XiangqiNetEval>(
         &positions,
         args.depth.unwrap_or(BENCH_DEPTH),
         args.hash,

@@ -1,0 +1,78 @@
+//! `--eval-file`: loads a network for the game its header names (chess
+//! or xiangqi), so one flag serves every front-end.
+//!
+//! Hook for the protocol front-ends (UCI `EvalFile`, UCCI/UCI-for-xiangqi
+//! `EvalFile`): call `tengen_chess::nnue::load_eval_file(value)` or
+//! `tengen_xiangqi::nnue::load_eval_file(value)` from `setoption`; each
+//! returns the line to show (`info string ...`), or an error to show
+//! while the evaluation stays as it was. New searches pick the network up.
+
+use tengen_games::Game;
+
+/// The game a network file's header names: xiangqi for game byte 2,
+/// chess for anything else (the chess loader then says what is wrong).
+fn game_of(bytes: &[u8]) -> Game {
+    match bytes.get(8) {
+        Some(2) => Game::Xiangqi,
+        _ => Game::Chess,
+    }
+}
+
+/// Loads `path` into the slot of the game its header names.
+pub fn load(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path.trim()).map_err(|e| format!("EvalFile {}: {e}", path.trim()))?;
+    match game_of(&bytes) {
+        Game::Xiangqi => tengen_xiangqi::nnue::load_eval_file(path),
+        _ => tengen_chess::nnue::load_eval_file(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_nnue::features::{Chess, Xiangqi};
+
+    /// A xiangqi network goes to the xiangqi loader, a chess one to the
+    /// chess loader, anything else is refused with its reason. Only
+    /// refusals go through `load`: the slots are process-wide, and other
+    /// tests of this binary search with the default evaluation.
+    #[test]
+    fn networks_go_to_the_game_their_header_names() {
+        let dir = std::env::temp_dir().join(format!("tengen-evalfile-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let cfg = tengen_train::Config {
+            hidden: 16,
+            ..Default::default()
+        };
+        let xq = dir.join("xq.nnue");
+        let chess = dir.join("chess.nnue");
+        let junk = dir.join("junk.nnue");
+        let write =
+            |p: &std::path::Path, b: &[u8]| std::fs::write(p, b).unwrap_or_else(|e| panic!("{e}"));
+        write(
+            &xq,
+            &tengen_train::Trainer::<Xiangqi>::new(cfg.clone())
+                .quantise()
+                .to_bytes(),
+        );
+        write(
+            &chess,
+            &tengen_train::Trainer::<Chess>::new(cfg)
+                .quantise()
+                .to_bytes(),
+        );
+        write(
+            &junk,
+            b"TGNNUEv1 but nothing after the magic that makes sense",
+        );
+        let read = |p: &std::path::Path| std::fs::read(p).unwrap_or_default();
+        assert_eq!(game_of(&read(&xq)), Game::Xiangqi);
+        assert_eq!(game_of(&read(&chess)), Game::Chess);
+        assert!(tengen_nnue::network::Network::from_bytes::<Xiangqi>(&read(&xq)).is_ok());
+        let err = load(&junk.to_string_lossy()).err().unwrap_or_default();
+        assert!(err.contains("checksum"), "{err}");
+        assert!(load("/no/such/file").is_err());
+        assert!(tengen_chess::nnue::current_network().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,114 @@
+//! `tengen-train`: trains a network on `tengen datagen` shards. See the
+//! library's documentation for the model; `docs/nnue.md` for recipes.
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tengen_nnue::data::Layout;
+use tengen_nnue::features::{Chess, FeatureSet, Xiangqi};
+use tengen_train::{load, run, Config, EpochReport};
+
+#[derive(Parser)]
+#[command(
+    name = "tengen-train",
+    version,
+    about = "Train a tengen-nnue network on datagen shards"
+)]
+struct Cli {
+    /// Shard files or directories of shards (one game).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Directory for checkpoint.bin, epoch-N.nnue and latest.nnue; a run
+    /// with a checkpoint there resumes.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the game result in the target (the rest: the score).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    #[arg(long, default_value_t = 400)]
+    scale: u32,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of positions held out for validation.
+    #[arg(long, default_value_t = 0.02)]
+    validation: f32,
+    /// Stop after this many epochs now (resume later).
+    #[arg(long)]
+    stop_after: Option<usize>,
+}
+
+fn train<F: FeatureSet>(
+    cfg: &Config,
+    layout: Layout,
+    records: &[[u8; 32]],
+    cli: &Cli,
+) -> Result<(), String> {
+    let mut log = |r: &EpochReport| {
+        println!(
+            "epoch {:>3}  lr {:.6}  train loss {:.6}  validation loss {:.6}  {} positions in {:.1} s ({:.0} pos/s)",
+            r.epoch,
+            r.lr,
+            r.train_loss,
+            r.validation_loss,
+            r.positions,
+            r.seconds,
+            r.positions as f64 / r.seconds.max(1e-9)
+        );
+    };
+    let t = run::<F>(cfg, layout, records, &cli.out, &mut log)?;
+    println!(
+        "network {} ({}): {} epochs done",
+        cli.out.join("latest.nnue").display(),
+        F::NAME,
+        t.epoch
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let cfg = Config {
+        hidden: cli.hidden,
+        epochs: cli.epochs,
+        batch: cli.batch,
+        lr: cli.lr,
+        wdl: cli.wdl,
+        scale: cli.scale,
+        threads: cli.threads,
+        seed: cli.seed,
+        validation: cli.validation,
+        stop_after: cli.stop_after,
+    };
+    if !cfg.hidden.is_multiple_of(16) || !(16..=1024).contains(&cfg.hidden) {
+        eprintln!("tengen-train: --hidden must be a multiple of 16 from 16 to 1024");
+        return ExitCode::from(2);
+    }
+    let result = load(&cli.data).and_then(|(layout, records)| {
+        eprintln!(
+            "tengen-train: {} {} positions",
+            records.len(),
+            layout.name()
+        );
+        match layout {
+            Layout::Chess => train::<Chess>(&cfg, layout, &records, &cli),
+            Layout::Xiangqi => train::<Xiangqi>(&cfg, layout, &records, &cli),
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tengen-train: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+use super::*;
+use std::sync::Arc;
+use tengen_nnue::accumulator::Accumulators;
+use tengen_nnue::data::Wdl;
+use tengen_nnue::features::Chess;
+
+/// Random chess-like positions (two kings and up to 14 other pieces, no
+/// pawns on the back ranks) scored by material from the side to move's
+/// view, with the result following the score's sign.
+fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = Rng(seed);
+    let value = [100, 300, 320, 500, 900, 0];
+    (0..n)
+        .map(|_| {
+            let mut board = [None::<u8>; 64];
+            board[(rng.next() % 64) as usize] = Some(5);
+            loop {
+                let sq = (rng.next() % 64) as usize;
+                if board[sq].is_none() {
+                    board[sq] = Some(13);
+                    break;
+                }
+            }
+            let extra = rng.next() % 15;
+            for _ in 0..extra {
+                let sq = (rng.next() % 64) as usize;
+                let code = (rng.next() % 5) as u8 + 8 * (rng.next() % 2) as u8;
+                let back = !(8..56).contains(&sq);
+                if board[sq].is_none() && !(code & 7 == 0 && back) {
+                    board[sq] = Some(code);
+                }
+            }
+            let pieces: Vec<(u8, u8)> = board
+                .iter()
+                .enumerate()
+                .filter_map(|(sq, p)| p.map(|c| (sq as u8, c)))
+                .collect();
+            let black = rng.next() % 2 == 1;
+            let white: i32 = pieces
+                .iter()
+                .map(|&(_, c)| value[(c & 7) as usize] * if c < 8 { 1 } else { -1 })
+                .sum();
+            let score = if black { -white } else { white };
+            let result = match score {
+                s if s > 150 => Wdl::Win,
+                s if s < -150 => Wdl::Loss,
+                _ => Wdl::Draw,
+            };
+            Sample {
+                pieces,
+                black_to_move: black,
+                score: score as i16,
+                result,
+                halfmove: 0,
+                fullmove: 1,
+                best: 0,
+            }
+        })
+        .collect()
+}
+
+fn records(samples: &[Sample]) -> Vec<[u8; RECORD_SIZE]> {
+    samples
+        .iter()
+        .filter_map(|s| data::pack(Layout::Chess, s).ok())
+        .collect()
+}
+
+fn quick() -> Config {
+    Config {
+        hidden: 32,
+        epochs: 6,
+        batch: 256,
+        lr: 0.005,
+        threads: 2,
+        validation: 0.1,
+        ..Config::default()
+    }
+}
+
+/// Training lowers the validation loss, and a run cut after some epochs
+/// and resumed from its checkpoint ends with the very same weights as
+/// one run straight through.
+#[test]
+fn training_learns_and_resumes_exactly() {
+    let samples = synthetic(4000, 3);
+    let recs = records(&samples);
+    let cfg = quick();
+    let base = std::env::temp_dir().join(format!("tengen-train-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&base);
+    let mut losses = Vec::new();
+    let straight = run::<Chess>(&cfg, Layout::Chess, &recs, &base.join("a"), &mut |r| {
+        losses.push(r.validation_loss)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let untrained = Trainer::<Chess>::new(cfg.clone());
+    let (_, val) = split::<Chess>(&recs, &cfg, Layout::Chess);
+    let before = untrained.loss(&val);
+    let after = losses.last().copied().unwrap_or(f64::MAX);
+    assert!(
+        after < before * 0.7,
+        "loss {before} -> {after} ({losses:?})"
+    );
+
+    let mut short = cfg.clone();
+    short.stop_after = Some(2);
+    let dir = base.join("b");
+    run::<Chess>(&short, Layout::Chess, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    // Cut after two epochs, then resumed: the checkpoint carries the
+    // weights, Adam's moments and the epoch.
+    let resumed = run::<Chess>(&cfg, Layout::Chess, &recs, &dir, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resumed.epoch, cfg.epochs);
+    assert!(resumed.w == straight.w, "resumed weights differ");
+    // The network file it wrote loads as a chess network.
+    let bytes = fs::read(dir.join("latest.nnue")).unwrap_or_default();
+    if let Err(e) = Network::from_bytes::<Chess>(&bytes) {
+        panic!("{e}");
+    }
+    let _ = fs::remove_dir_all(&base);
+}
+
+/// The quantised network evaluates like the float model: over these
+/// positions the mean absolute difference stays within 8 units and the
+/// largest within 40 (units: centipawns at scale 400).
+#[test]
+fn quantised_network_matches_the_float_model() {
+    let samples = synthetic(3000, 9);
+    let recs = records(&samples);
+    let mut cfg = quick();
+    cfg.hidden = 64;
+    cfg.epochs = 4;
+    let dir = std::env::temp_dir().join(format!("tengen-train-q-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let t = run::<Chess>(&cfg, Layout::Chess, &recs, &dir, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let net = Arc::new(t.quantise());
+    let mut acc = Accumulators::<Chess>::new(Arc::clone(&net));
+    let (mut sum, mut worst) = (0f64, 0f64);
+    let test = synthetic(500, 77);
+    for s in &test {
+        let q = acc.evaluate_fresh(s.black_to_move as usize, &s.pieces) as f64;
+        let f = t.eval_float(s) as f64;
+        let d = (q - f).abs();
+        sum += d;
+        worst = worst.max(d);
+    }
+    let mean = sum / test.len() as f64;
+    eprintln!("quantised vs float: mean {mean:.2}, worst {worst:.2}");
+    assert!(mean <= 8.0 && worst <= 40.0, "mean {mean}, worst {worst}");
+    // And the float model did learn something: material is visible.
+    let spread: f64 = test
+        .iter()
+        .map(|s| t.eval_float(s).abs() as f64)
+        .sum::<f64>()
+        / test.len() as f64;
+    assert!(spread > 50.0, "evaluations barely move: {spread}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checkpoints_of_another_shape_are_refused() {
+    let t = Trainer::<Chess>::new(quick());
+    let bytes = t.checkpoint();
+    let mut other = Trainer::<Chess>::new(Config {
+        hidden: 64,
+        ..quick()
+    });
+    let err = other.restore(&bytes).err().unwrap_or_default();
+    assert!(err.contains("hidden 32"), "{err}");
+    let mut same = Trainer::<Chess>::new(Config {
+        seed: 99,
+        ..quick()
+    });
+    assert!(same.restore(&bytes).is_ok());
+    assert!(same.w == t.w);
+    let mut bad = bytes.clone();
+    bad[100] ^= 1;
+    assert!(same.restore(&bad).is_err());
+}

@@ -1,0 +1,221 @@
+//! The xiangqi evaluation the engine uses: a network (`tengen-nnue`,
+//! feature set `Xiangqi`) when one is loaded, the hand-made evaluation
+//! otherwise. Works like `tengen_chess::nnue`: the loaded network is
+//! process-wide, each [`XiangqiNetEval`] takes the one current when it is
+//! made (one per search), and none is loaded by default.
+
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::types::{Color, Kind, Move, Piece};
+use std::sync::Arc;
+use tengen_nnue::accumulator::{Accumulators, Change};
+use tengen_nnue::features::Xiangqi;
+use tengen_nnue::network::Network;
+use tengen_nnue::slot::Slot;
+use tengen_search::Evaluator;
+
+static CURRENT: Slot = Slot::new();
+
+/// The network new evaluators use, if any.
+pub fn current_network() -> Option<Arc<Network>> {
+    CURRENT.get()
+}
+
+/// Makes `net` current (`None`: the hand-made evaluation).
+pub fn set_network(net: Option<Network>) {
+    CURRENT.set(net);
+}
+
+/// Loads a xiangqi network file and makes it current (empty path,
+/// `<empty>` or `none`: the hand-made evaluation); a file that does not
+/// fit is refused with the reason and the evaluation stays.
+pub fn load_eval_file(path: &str) -> Result<String, String> {
+    CURRENT.load::<Xiangqi>(path)
+}
+
+#[inline]
+fn code(p: Piece) -> u8 {
+    (p.color.index() * 8 + p.kind.index()) as u8
+}
+
+/// The board's pieces as `(point, code)`.
+pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
+    out.extend(b.pieces().map(|(sq, p)| (sq.index() as u8, code(p))));
+}
+
+/// What `m` changes on `b` (before it is made) and the generals' points
+/// after it.
+pub fn change(b: &Board, m: Move) -> (Change, [u8; 2]) {
+    let mut c = Change::default();
+    let mut kings = [
+        b.king(Color::Red).index() as u8,
+        b.king(Color::Black).index() as u8,
+    ];
+    let Some(p) = b.piece_at(m.from) else {
+        return (c, kings);
+    };
+    c.remove(m.from.index() as u8, code(p));
+    if let Some(victim) = b.piece_at(m.to) {
+        c.remove(m.to.index() as u8, code(victim));
+    }
+    c.add(m.to.index() as u8, code(p));
+    if p.kind == Kind::King {
+        kings[p.color.index()] = m.to.index() as u8;
+    }
+    (c, kings)
+}
+
+/// The engine's xiangqi evaluator.
+#[derive(Clone)]
+pub struct XiangqiNetEval {
+    net: Option<Accumulators<Xiangqi>>,
+}
+
+impl Default for XiangqiNetEval {
+    fn default() -> Self {
+        XiangqiNetEval {
+            net: current_network().map(Accumulators::new),
+        }
+    }
+}
+
+impl XiangqiNetEval {
+    pub fn with_network(net: Arc<Network>) -> Self {
+        XiangqiNetEval {
+            net: Some(Accumulators::new(net)),
+        }
+    }
+
+    pub fn uses_network(&self) -> bool {
+        self.net.is_some()
+    }
+}
+
+impl Evaluator<Board> for XiangqiNetEval {
+    #[inline]
+    fn evaluate(&mut self, pos: &Board) -> i32 {
+        match &mut self.net {
+            Some(acc) => acc.evaluate(pos.side_to_move().index(), &mut |v| pieces(pos, v)),
+            None => evaluate(pos),
+        }
+    }
+
+    fn reset(&mut self, root: &Board) {
+        if let Some(acc) = &mut self.net {
+            let mut v = Vec::with_capacity(32);
+            pieces(root, &mut v);
+            acc.reset(&v);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, pos: &Board, m: Move) {
+        if let Some(acc) = &mut self.net {
+            let (c, kings) = change(pos, m);
+            acc.push(c, kings);
+        }
+    }
+
+    #[inline]
+    fn push_null(&mut self, _pos: &Board) {
+        if let Some(acc) = &mut self.net {
+            acc.push_null();
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        if let Some(acc) = &mut self.net {
+            acc.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_nnue::features::FeatureSet;
+
+    fn toy_network(seed: u64) -> Network {
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let hidden = 32;
+        Network {
+            game: Xiangqi::GAME,
+            feature_set: Xiangqi::ID,
+            inputs: Xiangqi::INPUTS,
+            hidden,
+            buckets: Xiangqi::OUTPUT_BUCKETS,
+            scale: 400,
+            ft_w: (0..Xiangqi::INPUTS * hidden)
+                .map(|_| (next() % 301) as i16 - 150)
+                .collect(),
+            ft_b: (0..hidden).map(|_| (next() % 101) as i16).collect(),
+            out_w: (0..Xiangqi::OUTPUT_BUCKETS * 2 * hidden)
+                .map(|_| next() as i8)
+                .collect(),
+            out_b: vec![0; Xiangqi::OUTPUT_BUCKETS],
+        }
+    }
+
+    /// Every legal move two plies deep (general moves across palace
+    /// buckets and mirroring included): the incremental evaluation equals
+    /// a fresh one, also after take-backs.
+    #[test]
+    fn incremental_evaluation_equals_a_fresh_one_on_every_move() {
+        let net = Arc::new(toy_network(33));
+        let fens = [
+            crate::board::START_FEN,
+            "3k5/4a4/4b4/9/2b6/9/9/4B4/4A4/3AK4 w",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+            "4k4/4a4/9/9/9/9/9/9/4A4/3K5 b",
+        ];
+        for fen in fens {
+            let mut b = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let mut eval = XiangqiNetEval::with_network(Arc::clone(&net));
+            eval.reset(&b);
+            let fresh = |b: &Board| {
+                let mut e = XiangqiNetEval::with_network(Arc::clone(&net));
+                e.reset(b);
+                e.evaluate(b)
+            };
+            let root = eval.evaluate(&b);
+            assert_eq!(root, fresh(&b));
+            let mut moves = Vec::new();
+            b.legal_moves(&mut moves);
+            assert!(!moves.is_empty(), "{fen}");
+            for m in moves {
+                eval.push(&b, m);
+                b.make(m);
+                assert_eq!(eval.evaluate(&b), fresh(&b), "{fen} {m:?}");
+                let mut replies = Vec::new();
+                b.legal_moves(&mut replies);
+                for r in replies.into_iter().take(10) {
+                    eval.push(&b, r);
+                    b.make(r);
+                    assert_eq!(eval.evaluate(&b), fresh(&b), "{fen} {m:?} {r:?}");
+                    b.unmake(r);
+                    eval.pop();
+                }
+                b.unmake(m);
+                eval.pop();
+                assert_eq!(eval.evaluate(&b), root, "{fen} after {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_a_network_the_hand_evaluation_answers() {
+        let b = Board::startpos();
+        let mut e = XiangqiNetEval { net: None };
+        assert!(!e.uses_network());
+        assert_eq!(e.evaluate(&b), evaluate(&b));
+        assert!(load_eval_file("/no/such/net.nnue").is_err());
+        assert!(current_network().is_none());
+    }
+}
