@@ -17,6 +17,10 @@ pub const PROVEN: i32 = WIN - 1000;
 /// four to come), not yet proven move by move.
 const THREAT_WIN: i32 = 10_000;
 const MAX_PLY: usize = 64;
+/// Attacking moves of the VCF tried inside the tree.
+const NODE_VCF_DEPTH: u32 = 8;
+/// Threat-search nodes one tree node may spend on that VCF.
+const NODE_VCF_BUDGET: u64 = 24;
 
 pub const BENCH_DEPTH: u32 = 6;
 
@@ -93,6 +97,11 @@ pub struct Searcher {
     node_limit: Option<u64>,
     aborted: bool,
     killers: [[u16; 2]; MAX_PLY + 8],
+    /// The VCF searcher of the tree's nodes (its refutation cache lives
+    /// for one `think`).
+    ts: ThreatSearch,
+    /// Its budget per node; 0 turns it off.
+    node_vcf: u64,
 }
 
 impl Searcher {
@@ -107,7 +116,15 @@ impl Searcher {
             node_limit: None,
             aborted: false,
             killers: [[0; 2]; MAX_PLY + 8],
+            ts: ThreatSearch::new(0),
+            node_vcf: NODE_VCF_BUDGET,
         }
+    }
+
+    /// Sets the threat-search nodes each tree node may spend on a VCF of
+    /// the side to move (0: none).
+    pub fn set_node_vcf(&mut self, budget: u64) {
+        self.node_vcf = budget;
     }
 
     /// The flag a front-end sets to stop the search.
@@ -152,6 +169,9 @@ impl Searcher {
         self.hard = limits.hard;
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY + 8];
+        self.ts = ThreatSearch::new(0);
+        self.ts.stop = Some(self.stop.clone());
+        self.ts.deadline = limits.hard.map(|h| self.start + h);
         let mut b = board.clone();
         let me = b.to_move();
         let mut result = SearchResult::default();
@@ -225,6 +245,20 @@ impl Searcher {
                     let ponder = pts.get(1).copied();
                     return self.finish(result, b.point(first), ponder, PROVEN, 1, pts);
                 }
+            }
+        }
+        if root.len() == 1 {
+            let p = b.point(root[0]);
+            result.best = Some(p);
+            result.pv = vec![p];
+            result.nodes = self.nodes;
+            return result;
+        }
+        // Against an open three or a four-three, only the defence set.
+        if theirs.is_empty() {
+            let sc = threat::scan(&b, &root);
+            if let Some(set) = threat::defence_set(&mut b, &root, &sc) {
+                root.retain(|s| set.contains(s));
             }
         }
         if root.len() == 1 {
@@ -417,6 +451,27 @@ impl Searcher {
         v
     }
 
+    /// A win the side to move holds by threats alone, as a score: an open
+    /// four (or double four) to make; a four-three when the opponent has no
+    /// four to interpose; or a short VCF found on a small budget when the
+    /// side to move has fours.
+    fn threat_win(&mut self, b: &mut Board, sc: &threat::Scan, ply: usize) -> Option<i32> {
+        let ply = ply as i32;
+        match sc.best {
+            Some((l, _)) if l >= Level::WinThreat => return Some(WIN - ply - 3),
+            Some((Level::FourThree, _)) if !sc.their_four => return Some(WIN - ply - 5),
+            _ => {}
+        }
+        if sc.fours.is_empty() || self.node_vcf == 0 {
+            return None;
+        }
+        self.ts.budget = self.ts.nodes + self.node_vcf;
+        let before = self.ts.nodes;
+        let line = self.ts.vcf(b, NODE_VCF_DEPTH);
+        self.nodes += self.ts.nodes - before;
+        line.map(|l| WIN - ply - l.len() as i32)
+    }
+
     fn negamax(&mut self, b: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.time_up() {
@@ -454,7 +509,9 @@ impl Searcher {
             return s;
         }
         if depth <= 0 {
-            return evaluate(b);
+            let cells = threat::near(b);
+            let sc = threat::scan(b, &cells);
+            return self.threat_win(b, &sc, ply).unwrap_or_else(|| evaluate(b));
         }
         let key = b.hash();
         let idx = (key as usize) % self.tt.len();
@@ -473,29 +530,27 @@ impl Searcher {
             }
         }
         let cells = threat::near(b);
-        let mut moves = self.order(b, &cells, tt_move, ply);
-        // Our winning threat: an open four (or 4-4) ends the game.
-        if let Some(&(_, m)) = moves.first() {
-            if level(b.shapes(m, me)) >= Level::WinThreat && playable(b, m, me) {
-                return WIN - ply as i32 - 3;
-            }
+        let sc = threat::scan(b, &cells);
+        if let Some(win) = self.threat_win(b, &sc, ply) {
+            return win;
         }
-        let width = match depth {
+        // A search that must defend tries only the defence set.
+        let defence = threat::defence_set(b, &cells, &sc);
+        let moves = self.order(b, defence.as_deref().unwrap_or(&cells), tt_move, ply);
+        let mut width = match depth {
             d if d >= 6 => 14,
             d if d >= 3 => 10,
             _ => 8,
         };
-        // When they threaten an open four, only answers and fours count.
-        let their_threat = moves
-            .iter()
-            .any(|&(_, s)| level(b.shapes(s, you)) >= Level::WinThreat);
-        if their_threat {
-            moves.retain(|&(_, s)| {
-                level(b.shapes(s, me)) >= Level::Four
-                    || level(b.shapes(s, you)) >= Level::FourThree
-                    || defends(b, s, you)
-            });
+        // One answer only: a forced reply, searched without spending depth.
+        let mut child_depth = depth - 1;
+        if let Some(set) = &defence {
+            width = width.max(set.len());
+            if set.len() == 1 {
+                child_depth = depth;
+            }
         }
+        let their_threat = defence.is_some();
         let orig_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_move = 0u16;
@@ -509,11 +564,11 @@ impl Searcher {
             }
             b.make(m);
             let s = if searched == 0 {
-                -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(b, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let s = -self.negamax(b, child_depth, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
                 } else {
                     s
                 }
@@ -565,21 +620,6 @@ impl Searcher {
         };
         best
     }
-}
-
-/// Whether a stone on `s` takes away one of `you`'s winning threats (a
-/// cheap test: the stone sits on a line within reach of one).
-fn defends(b: &Board, s: Sq, you: Color) -> bool {
-    for d in b.dirs() {
-        for k in (-4..=-1).chain(1..=4) {
-            if let Some(q) = s.checked_add_signed(k * d) {
-                if b.is_empty(q) && level(b.shapes(q, you)) >= Level::WinThreat {
-                    return true;
-                }
-            }
-        }
-    }
-    false
 }
 
 /// Ordering score of `me` playing the empty `s`: attack plus defence.
