@@ -224,6 +224,21 @@ impl fmt::Display for MoveError {
     }
 }
 
+/// The set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
 /// Index of a cell in the padded array.
 pub type Sq = usize;
 
@@ -261,10 +276,20 @@ pub struct Board {
     /// Per cell, per colour, per direction: the shape a stone there makes.
     /// Kept for empty cells only.
     shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per cell, per colour's view, per direction: the base-3 code of the
+    /// ten cells around it on that line (0 empty, 1 that colour, 2 the
+    /// other colour or the edge), kept up to date on every move so that a
+    /// shape is one table lookup. Kept for every cell, stones included
+    /// (a stone's codes are right again once it is taken back).
+    codes: Vec<[[u16; 4]; 2]>,
     /// Per colour: Σ shape values over empty cells (the evaluation).
     totals: [i32; 2],
     /// Per colour: empty cells where that colour would make a five.
     five_cells: [u32; 2],
+    /// Per colour: a bit per cell, set for the empty cells where that
+    /// colour makes a four or better on some line (a five, an open four,
+    /// a four): the only points a threat search or a threat scan needs.
+    four_bits: [Vec<u64>; 2],
     dirs: [isize; 4],
     /// Per cell: stones within two king steps (candidate moves).
     near: Vec<u8>,
@@ -298,8 +323,13 @@ impl Board {
             rule,
             cells,
             shapes: vec![[[Shape::None; 4]; 2]; stride * rows],
+            codes: vec![[[0; 4]; 2]; stride * rows],
             totals: [0; 2],
             five_cells: [0; 2],
+            four_bits: [
+                vec![0; (stride * rows).div_ceil(64)],
+                vec![0; (stride * rows).div_ceil(64)],
+            ],
             dirs: [1, s, s + 1, s - 1],
             near: vec![0; stride * rows],
             history: Vec::new(),
@@ -310,6 +340,11 @@ impl Board {
         for y in 0..height {
             for x in 0..width {
                 let sq = b.sq_of(x, y);
+                for c in [Color::Black, Color::White] {
+                    for di in 0..4 {
+                        b.codes[sq][c.index()][di] = b.window(sq, di, c) as u16;
+                    }
+                }
                 b.refresh(sq);
             }
         }
@@ -433,7 +468,7 @@ impl Board {
             let long = self.rule.long_wins(c);
             for di in dirs.clone() {
                 new[di] = if empty {
-                    pattern::lookup(self.window(sq, di, c), long)
+                    pattern::lookup(self.codes[sq][ci][di] as usize, long)
                 } else {
                     Shape::None
                 };
@@ -443,6 +478,13 @@ impl Board {
             }
             self.totals[ci] += new.iter().map(|&s| shape_value(s)).sum::<i32>()
                 - old.iter().map(|&s| shape_value(s)).sum::<i32>();
+            let four_old = old.iter().any(|&x| x.is_four() || x == Shape::Five);
+            let four_new = new.iter().any(|&x| x.is_four() || x == Shape::Five);
+            if four_old != four_new {
+                if let Some(w) = self.four_bits[ci].get_mut(sq / 64) {
+                    *w ^= 1 << (sq % 64);
+                }
+            }
             let had = old.contains(&Shape::Five);
             let has = new.contains(&Shape::Five);
             if had != has {
@@ -453,6 +495,35 @@ impl Board {
                 }
             }
             self.shapes[sq][ci] = new;
+        }
+    }
+
+    /// Adds (or removes) a stone of `c` on `sq` to the line codes of the
+    /// cells whose windows cover it.
+    fn update_codes(&mut self, sq: Sq, c: Color, add: bool) {
+        // The digit the stone has in each colour's view.
+        let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
+        let (black, white) = (digit(Color::Black), digit(Color::White));
+        for di in 0..4 {
+            let d = self.dirs[di];
+            for (idx, off) in (-5isize..=-1).chain(1..=5).enumerate() {
+                // `sq` sits at offset `off` of the window of `q`.
+                let Some(code) = sq
+                    .checked_add_signed(-off * d)
+                    .and_then(|q| self.codes.get_mut(q))
+                else {
+                    continue;
+                };
+                let step = POW3[idx] as u16;
+                let [b, w] = code;
+                if add {
+                    b[di] += black * step;
+                    w[di] += white * step;
+                } else {
+                    b[di] -= black * step;
+                    w[di] -= white * step;
+                }
+            }
         }
     }
 
@@ -562,6 +633,16 @@ impl Board {
         }
     }
 
+    /// The empty squares where `c` makes a four or a five on some line,
+    /// in square order (a subset of `near_squares`: such a point has an own
+    /// stone within two steps on that line).
+    pub fn four_squares(&self, c: Color) -> impl Iterator<Item = Sq> + '_ {
+        self.four_bits[c.index()]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &w)| BitIter(w).map(move |b| i * 64 + b))
+    }
+
     /// Empty squares within two king steps of a stone (candidate moves).
     pub fn near_squares(&self) -> Vec<Sq> {
         self.squares()
@@ -572,6 +653,7 @@ impl Board {
     fn put(&mut self, sq: Sq, c: Color) {
         self.bump_near(sq, true);
         self.cells[sq] = c.stone();
+        self.update_codes(sq, c, true);
         self.hash ^= zobrist(sq, c);
         self.history.push((sq, c));
         self.refresh_around(sq);
@@ -581,6 +663,7 @@ impl Board {
     pub fn unmake(&mut self) {
         if let Some((sq, c)) = self.history.pop() {
             self.cells[sq] = Cell::Empty;
+            self.update_codes(sq, c, false);
             self.bump_near(sq, false);
             self.hash ^= zobrist(sq, c);
             self.refresh_around(sq);
@@ -600,6 +683,7 @@ impl Board {
             .ok_or_else(|| format!("{p} has no stone"))?;
         let (_, c) = self.history.remove(pos);
         self.cells[sq] = Cell::Empty;
+        self.update_codes(sq, c, false);
         self.bump_near(sq, false);
         self.hash ^= zobrist(sq, c);
         self.refresh_around(sq);
@@ -760,6 +844,35 @@ mod tests {
         }
         assert_eq!(b.totals, fresh.totals);
         assert_eq!(b.five_cells, fresh.five_cells);
+        assert_eq!(b.four_bits, fresh.four_bits);
+        for sq in b.squares() {
+            assert_eq!(
+                b.codes[sq],
+                fresh.codes[sq],
+                "line codes of {:?}",
+                b.point(sq)
+            );
+            for c in [Color::Black, Color::White] {
+                for di in 0..4 {
+                    assert_eq!(b.codes[sq][c.index()][di] as usize, b.window(sq, di, c));
+                }
+            }
+        }
+        for c in [Color::Black, Color::White] {
+            let slow: Vec<Sq> = b
+                .squares()
+                .filter(|&q| {
+                    b.shapes(q, c)
+                        .iter()
+                        .any(|s| s.is_four() || *s == Shape::Five)
+                })
+                .collect();
+            assert_eq!(b.four_squares(c).collect::<Vec<_>>(), slow);
+            assert!(
+                !slow.is_empty(),
+                "the line of three black stones gives fours"
+            );
+        }
         assert_eq!(b.hash(), fresh.hash());
         for sq in b.squares() {
             assert_eq!(b.shapes[sq], fresh.shapes[sq]);

@@ -256,7 +256,7 @@ impl Searcher {
         }
         // Against an open three or a four-three, only the defence set.
         if theirs.is_empty() {
-            let sc = threat::scan(&b, &root);
+            let sc = threat::scan(&b);
             if let Some(set) = threat::defence_set(&mut b, &root, &sc) {
                 root.retain(|s| set.contains(s));
             }
@@ -509,8 +509,7 @@ impl Searcher {
             return s;
         }
         if depth <= 0 {
-            let cells = threat::near(b);
-            let sc = threat::scan(b, &cells);
+            let sc = threat::scan(b);
             return self.threat_win(b, &sc, ply).unwrap_or_else(|| evaluate(b));
         }
         let key = b.hash();
@@ -530,7 +529,7 @@ impl Searcher {
             }
         }
         let cells = threat::near(b);
-        let sc = threat::scan(b, &cells);
+        let sc = threat::scan(b);
         if let Some(win) = self.threat_win(b, &sc, ply) {
             return win;
         }

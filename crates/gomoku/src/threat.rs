@@ -116,7 +116,8 @@ pub fn has_threat(b: &Board, c: Color, min: Level, cells: &[Sq]) -> Option<Sq> {
 /// the line shapes of the candidate cells in one pass.
 #[derive(Clone, Debug, Default)]
 pub struct Scan {
-    /// Our strongest playable threat and one point where we make it.
+    /// Our strongest playable four-or-better threat and one point where we
+    /// make it.
     pub best: Option<(Level, Sq)>,
     /// Our playable four points (fours, four-threes, open fours...).
     pub fours: Vec<Sq>,
@@ -130,24 +131,23 @@ pub struct Scan {
     pub their_four: bool,
 }
 
-/// Reads both sides' threats on `cells` for the side to move of `b`.
+/// Reads both sides' threats for the side to move of `b`, from the cells
+/// where either side makes a four (every threat `Scan` records has one).
 /// Black's forbidden points under renju count for neither side.
-pub fn scan(b: &Board, cells: &[Sq]) -> Scan {
+pub fn scan(b: &Board) -> Scan {
     let me = b.to_move();
     let you = me.other();
     let mut out = Scan::default();
-    for &q in cells {
-        if !b.is_empty(q) {
-            continue;
-        }
+    for q in b.four_squares(me) {
         let mine = level(b.shapes(q, me));
-        if mine >= Level::OpenThree && out.best.is_none_or(|(l, _)| mine > l) && playable(b, q, me)
-        {
-            out.best = Some((mine, q));
-        }
         if mine >= Level::Four && playable(b, q, me) {
+            if out.best.is_none_or(|(l, _)| mine > l) {
+                out.best = Some((mine, q));
+            }
             out.fours.push(q);
         }
+    }
+    for q in b.four_squares(you) {
         let theirs = level(b.shapes(q, you));
         if theirs >= Level::Four && playable(b, q, you) {
             out.their_four = true;
@@ -286,8 +286,7 @@ impl ThreatSearch {
                 Vec::new()
             }
         } else {
-            near(b)
-                .into_iter()
+            b.four_squares(a)
                 .filter_map(|q| {
                     let lv = level(b.shapes(q, a));
                     (lv >= Level::Four).then_some((lv, q))
@@ -445,6 +444,10 @@ impl ThreatSearch {
             if own >= Level::Four {
                 // Counter-four: gains a tempo, must be searched.
                 defences.push(q);
+                continue;
+            }
+            // A stone off the lines of some threat leaves that threat alone.
+            if !threats.iter().all(|&t| on_lines_of(b, q, t)) {
                 continue;
             }
             b.make(q);
@@ -613,7 +616,7 @@ mod tests {
             Color::White,
         );
         let cells = near(&b);
-        let sc = scan(&b, &cells);
+        let sc = scan(&b);
         assert!(sc.fours.is_empty(), "white has no four");
         assert_eq!(sc.their_wins, vec![sq(&b, 7, 7)]);
         let mut b2 = b.clone();
@@ -640,7 +643,7 @@ mod tests {
         assert!(renju.is_forbidden(seven, Color::Black));
         for (b, mut want) in [(free, vec![(7, 7)]), (renju, vec![(2, 7), (3, 7), (7, 7)])] {
             let cells = near(&b);
-            let sc = scan(&b, &cells);
+            let sc = scan(&b);
             let mut b2 = b.clone();
             let mut got: Vec<(u8, u8)> = defence_set(&mut b2, &cells, &sc)
                 .expect("white must defend")
@@ -669,7 +672,7 @@ mod tests {
             Color::White,
         );
         let cells = near(&b);
-        let sc = scan(&b, &cells);
+        let sc = scan(&b);
         assert!(sc.their_wins.is_empty());
         assert_eq!(sc.their_four_threes, vec![sq(&b, 8, 7)]);
         let mut b2 = b.clone();
@@ -687,7 +690,7 @@ mod tests {
             }
             b2.make(q);
             // Black to move now: its strongest threat.
-            let after = scan(&b2, &near(&b2));
+            let after = scan(&b2);
             b2.unmake();
             assert!(after.best.is_none_or(|(l, _)| l < Level::FourThree));
         }
@@ -697,7 +700,7 @@ mod tests {
     fn no_defence_set_without_a_threat() {
         let mut b = board(Rule::Freestyle, &[(7, 7), (8, 8)], &[(6, 6)], Color::White);
         let cells = near(&b);
-        let sc = scan(&b, &cells);
+        let sc = scan(&b);
         assert!(defence_set(&mut b, &cells, &sc).is_none());
     }
 }
