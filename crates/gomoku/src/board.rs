@@ -282,6 +282,8 @@ pub struct Board {
     /// shape is one table lookup. Kept for every cell, stones included
     /// (a stone's codes are right again once it is taken back).
     codes: Vec<[[u16; 4]; 2]>,
+    /// Per colour: the shape table of its rule mode (overline wins or not).
+    tables: [&'static [u8]; 2],
     /// Per colour: Σ shape values over empty cells (the evaluation).
     totals: [i32; 2],
     /// Per colour: empty cells where that colour would make a five.
@@ -324,6 +326,10 @@ impl Board {
             cells,
             shapes: vec![[[Shape::None; 4]; 2]; stride * rows],
             codes: vec![[[0; 4]; 2]; stride * rows],
+            tables: [
+                pattern::table(rule.long_wins(Color::Black)),
+                pattern::table(rule.long_wins(Color::White)),
+            ],
             totals: [0; 2],
             five_cells: [0; 2],
             four_bits: [
@@ -458,17 +464,24 @@ impl Board {
     }
 
     /// Recomputes the cached shapes of one cell in the directions of
-    /// `dirs` (cleared for a stone) and keeps the totals in step.
+    /// `dirs` (cleared for a stone) and keeps the totals, the five counts
+    /// and the four bits in step.
     fn refresh_dirs(&mut self, sq: Sq, dirs: std::ops::Range<usize>) {
         let empty = self.is_empty(sq);
-        for c in [Color::Black, Color::White] {
-            let ci = c.index();
-            let old = self.shapes[sq][ci];
+        for ci in 0..2 {
+            let (Some(cell), Some(codes)) = (self.shapes.get(sq), self.codes.get(sq)) else {
+                return;
+            };
+            let old = cell[ci];
             let mut new = old;
-            let long = self.rule.long_wins(c);
             for di in dirs.clone() {
                 new[di] = if empty {
-                    pattern::lookup(self.codes[sq][ci][di] as usize, long)
+                    pattern::shape_of(
+                        self.tables[ci]
+                            .get(codes[ci][di] as usize)
+                            .copied()
+                            .unwrap_or(0),
+                    )
                 } else {
                     Shape::None
                 };
@@ -476,22 +489,29 @@ impl Board {
             if new == old {
                 continue;
             }
-            self.totals[ci] += new.iter().map(|&s| shape_value(s)).sum::<i32>()
-                - old.iter().map(|&s| shape_value(s)).sum::<i32>();
-            let four_old = old.iter().any(|&x| x.is_four() || x == Shape::Five);
-            let four_new = new.iter().any(|&x| x.is_four() || x == Shape::Five);
-            if four_old != four_new {
-                if let Some(w) = self.four_bits[ci].get_mut(sq / 64) {
-                    *w ^= 1 << (sq % 64);
+            let mut strong = false;
+            for di in dirs.clone() {
+                if old[di] != new[di] {
+                    self.totals[ci] += shape_value(new[di]) - shape_value(old[di]);
+                    strong |= old[di] >= Shape::Four || new[di] >= Shape::Four;
                 }
             }
-            let had = old.contains(&Shape::Five);
-            let has = new.contains(&Shape::Five);
-            if had != has {
-                if has {
-                    self.five_cells[ci] += 1;
-                } else {
-                    self.five_cells[ci] -= 1;
+            if strong {
+                // A four or a five appeared or went away on some line.
+                let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
+                if fourish(&old) != fourish(&new) {
+                    if let Some(w) = self.four_bits[ci].get_mut(sq / 64) {
+                        *w ^= 1 << (sq % 64);
+                    }
+                }
+                let had = old.contains(&Shape::Five);
+                let has = new.contains(&Shape::Five);
+                if had != has {
+                    if has {
+                        self.five_cells[ci] += 1;
+                    } else {
+                        self.five_cells[ci] -= 1;
+                    }
                 }
             }
             self.shapes[sq][ci] = new;
