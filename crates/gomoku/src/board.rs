@@ -519,7 +519,9 @@ impl Board {
     }
 
     /// Adds (or removes) a stone of `c` on `sq` to the line codes of the
-    /// cells whose windows cover it.
+    /// cells whose windows cover it, and refreshes the empty ones among
+    /// them along that line (nothing else of theirs changes). `sq` itself
+    /// is the caller's to refresh.
     fn update_codes(&mut self, sq: Sq, c: Color, add: bool) {
         // The digit the stone has in each colour's view.
         let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
@@ -528,10 +530,10 @@ impl Board {
             let d = self.dirs[di];
             for (idx, off) in (-5isize..=-1).chain(1..=5).enumerate() {
                 // `sq` sits at offset `off` of the window of `q`.
-                let Some(code) = sq
-                    .checked_add_signed(-off * d)
-                    .and_then(|q| self.codes.get_mut(q))
-                else {
+                let Some(q) = sq.checked_add_signed(-off * d) else {
+                    continue;
+                };
+                let Some(code) = self.codes.get_mut(q) else {
                     continue;
                 };
                 let step = POW3[idx] as u16;
@@ -543,6 +545,9 @@ impl Board {
                     b[di] -= black * step;
                     w[di] -= white * step;
                 }
+                if self.cells.get(q) == Some(&Cell::Empty) {
+                    self.refresh_one(q, di);
+                }
             }
         }
     }
@@ -551,17 +556,49 @@ impl Board {
         self.refresh_dirs(sq, 0..4);
     }
 
-    /// Refreshes every empty cell whose window covers `sq`: only along the
-    /// line joining them does anything change.
+    /// Refreshes `sq` itself after a stone came or went; the cells whose
+    /// windows cover it were refreshed by `update_codes`.
     fn refresh_around(&mut self, sq: Sq) {
         self.refresh(sq);
-        for di in 0..4 {
-            let d = self.dirs[di];
-            for k in (-5..=-1).chain(1..=5) {
-                if let Some(q) = sq.checked_add_signed(k * d) {
-                    if self.cell(q) == Cell::Empty {
-                        self.refresh_dirs(q, di..di + 1);
-                    }
+    }
+
+    /// The shape of the empty `q` along direction `di` after its code
+    /// changed, with the totals, five counts and four bits kept in step.
+    #[inline]
+    fn refresh_one(&mut self, q: Sq, di: usize) {
+        for ci in 0..2 {
+            let Some(code) = self.codes.get(q).map(|c| c[ci][di] as usize) else {
+                return;
+            };
+            let new = pattern::shape_of(self.tables[ci].get(code).copied().unwrap_or(0));
+            let Some(cell) = self.shapes.get_mut(q) else {
+                return;
+            };
+            let old = cell[ci][di];
+            if new == old {
+                continue;
+            }
+            self.totals[ci] += shape_value(new) - shape_value(old);
+            if old < Shape::Four && new < Shape::Four {
+                cell[ci][di] = new;
+                continue;
+            }
+            let before = cell[ci];
+            cell[ci][di] = new;
+            let after = cell[ci];
+            let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
+            if fourish(&before) != fourish(&after) {
+                if let Some(w) = self.four_bits[ci].get_mut(q / 64) {
+                    *w ^= 1 << (q % 64);
+                }
+            }
+            let had = before.contains(&Shape::Five);
+            let has = after.contains(&Shape::Five);
+            if had != has {
+                if has {
+                    self.five_cells[ci] += 1;
+                } else {
+                    self.five_cells[ci] -= 1;
                 }
             }
         }

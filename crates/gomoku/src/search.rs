@@ -17,6 +17,13 @@ pub const PROVEN: i32 = WIN - 1000;
 /// four to come), not yet proven move by move.
 const THREAT_WIN: i32 = 10_000;
 const MAX_PLY: usize = 64;
+/// Threat-search nodes for each move the root's safety net checks.
+const SAFETY_NODES: u64 = 40_000;
+/// Threat moves of the opponent's VCT the safety net looks for.
+const SAFETY_VCT_DEPTH: u32 = 4;
+/// The share of the hard limit the alpha-beta may use (per mille); the
+/// rest is kept for the safety net.
+const SEARCH_SHARE: u32 = 850;
 /// Attacking moves of the VCF tried inside the tree.
 const NODE_VCF_DEPTH: u32 = 8;
 /// Threat-search nodes one tree node may spend on that VCF.
@@ -166,7 +173,7 @@ impl Searcher {
         self.start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        self.hard = limits.hard;
+        self.hard = limits.hard.map(|h| h * SEARCH_SHARE / 1000);
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY + 8];
         self.ts = ThreatSearch::new(0);
@@ -338,30 +345,45 @@ impl Searcher {
         if best_score <= -PROVEN {
             report(&Event::Lose(b.point(best)));
         }
-        // Safety net: the pruned search may miss a VCF it lets them have.
-        // Prefer the best-ranked move after which they have none.
+        // Safety net: the pruned search may miss a VCF or a VCT it lets
+        // them have. Prefer the best-ranked move after which they have
+        // none; a move whose check ran out of budget is not trusted.
         if best_score > -PROVEN && best_score < PROVEN && root_filter.is_none() {
-            let mut ts = ThreatSearch::new(20_000);
+            let mut ts = ThreatSearch::new(0);
             ts.stop = Some(self.stop.clone());
             ts.deadline = limits.hard.map(|h| self.start + h);
-            let mut gives_vcf = |b: &mut Board, m: Sq| {
+            let per_check = limits
+                .nodes
+                .map_or(SAFETY_NODES, |n| (n / 20).clamp(2_000, SAFETY_NODES));
+            let mut gives_win = |b: &mut Board, m: Sq| -> Option<bool> {
+                ts.budget = ts.nodes + per_check;
                 b.make(m);
-                let r = ts.vcf(b, 16).is_some();
+                let found = ts.vct(b, SAFETY_VCT_DEPTH, 16).is_some();
                 b.unmake();
-                r
+                if found {
+                    Some(true)
+                } else if ts.exhausted() {
+                    None
+                } else {
+                    Some(false)
+                }
             };
-            if gives_vcf(&mut b, best) {
+            if gives_win(&mut b, best) == Some(true) {
                 let alternatives: Vec<Sq> = ordered
                     .iter()
                     .map(|&(_, m)| m)
                     .filter(|&m| m != best)
                     .take(8)
                     .collect();
-                if let Some(&safe) = alternatives.iter().find(|&&m| !gives_vcf(&mut b, m)) {
+                if let Some(&safe) = alternatives
+                    .iter()
+                    .find(|&&m| gives_win(&mut b, m) == Some(false))
+                {
                     best = safe;
                     result.pv = vec![b.point(safe)];
                 }
             }
+            self.nodes += ts.nodes;
         }
         let p = b.point(best);
         let ponder = result.pv.get(1).copied();
