@@ -264,8 +264,12 @@ impl Searcher {
         // Against an open three or a four-three, only the defence set.
         if theirs.is_empty() {
             let sc = threat::scan(&b);
+            // (An empty set means the game is lost: then every move is
+            // searched, for the one that loses slowest.)
             if let Some(set) = threat::defence_set(&mut b, &root, &sc) {
-                root.retain(|s| set.contains(s));
+                if !set.is_empty() {
+                    root.retain(|s| set.contains(s));
+                }
             }
         }
         if root.len() == 1 {
@@ -557,6 +561,10 @@ impl Searcher {
         }
         // A search that must defend tries only the defence set.
         let defence = threat::defence_set(b, &cells, &sc);
+        if defence.as_ref().is_some_and(|set| set.is_empty()) {
+            // No answer and no four: their open four comes.
+            return -(WIN - ply as i32 - 4);
+        }
         let moves = self.order(b, defence.as_deref().unwrap_or(&cells), tt_move, ply);
         let mut width = match depth {
             d if d >= 6 => 14,

@@ -182,8 +182,9 @@ fn on_lines_of(b: &Board, q: Sq, t: Sq) -> bool {
 /// playing each candidate and looking at the threat points again: our
 /// stone can only weaken their shapes, so no new threat appears). `None`
 /// when they threaten nothing of the kind, or when no single point answers
-/// all their threats (then the caller searches every move; the position is
-/// probably lost, but the approximations of `level` make that no proof).
+/// all their four-threes (then the caller searches every move: a quiet move
+/// may still prepare a counter-four). When no point stops their open four
+/// to come, the set is our fours alone, possibly none.
 pub fn defence_set(b: &mut Board, cells: &[Sq], scan: &Scan) -> Option<Vec<Sq>> {
     let (threats, floor) = if !scan.their_wins.is_empty() {
         (&scan.their_wins, Level::WinThreat)
@@ -214,7 +215,13 @@ pub fn defence_set(b: &mut Board, cells: &[Sq], scan: &Scan) -> Option<Vec<Sq>> 
             answers += 1;
         }
     }
-    (answers > 0).then_some(out)
+    if answers > 0 || floor == Level::WinThreat {
+        // Against an open four to come that no point stops, only our fours
+        // can still help (an empty set: the game is lost).
+        Some(out)
+    } else {
+        None
+    }
 }
 
 /// Threat-space search with a node budget and a cache of refuted nodes.
@@ -702,5 +709,26 @@ mod tests {
         let cells = near(&b);
         let sc = scan(&b);
         assert!(defence_set(&mut b, &cells, &sc).is_none());
+    }
+
+    #[test]
+    fn two_open_threes_far_apart_leave_no_defence() {
+        // Black has open threes on row 3 and on row 11: no single white
+        // stone stops both, and white has no four.
+        let b = board(
+            Rule::Freestyle,
+            &[(5, 3), (6, 3), (7, 3), (5, 11), (6, 11), (7, 11)],
+            &[(0, 0), (14, 0), (0, 14), (14, 14), (0, 7)],
+            Color::White,
+        );
+        let cells = near(&b);
+        let sc = scan(&b);
+        assert_eq!(sc.their_wins.len(), 4, "both ends of both threes");
+        let mut b2 = b.clone();
+        assert_eq!(defence_set(&mut b2, &cells, &sc), Some(Vec::new()));
+        // The player still answers with a move (the loss is reported).
+        let r = crate::search::best_move(&b, 3);
+        assert!(r.best.is_some());
+        assert!(r.score <= -crate::search::PROVEN, "score {}", r.score);
     }
 }
