@@ -18,12 +18,12 @@ pub const PROVEN: i32 = WIN - 1000;
 const THREAT_WIN: i32 = 10_000;
 const MAX_PLY: usize = 64;
 /// Threat-search nodes for each move the root's safety net checks.
-const SAFETY_NODES: u64 = 40_000;
+const SAFETY_NODES: u64 = 10_000;
 /// Threat moves of the opponent's VCT the safety net looks for.
 const SAFETY_VCT_DEPTH: u32 = 4;
 /// The share of the hard limit the alpha-beta may use (per mille); the
 /// rest is kept for the safety net.
-const SEARCH_SHARE: u32 = 850;
+const SEARCH_SHARE: u32 = 900;
 /// Attacking moves of the VCF tried inside the tree.
 const NODE_VCF_DEPTH: u32 = 8;
 /// Threat-search nodes one tree node may spend on that VCF.
