@@ -764,4 +764,44 @@ mod tests {
         let sq = b.sq(r.best.unwrap()).unwrap();
         assert!(!b.is_forbidden(sq, Color::Black));
     }
+
+    #[test]
+    fn a_forbidden_double_four_is_never_played_by_black() {
+        // Two closed black threes meet at (7,7): a stone there makes two
+        // fours. In freestyle that is a win; under renju it is a forbidden
+        // double four, so black may only win some other way: the search
+        // must neither play it nor use it in the line it reports.
+        let place = |rule: Rule| {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            for (x, y) in [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)] {
+                b.place(Point::new(x, y).unwrap(), Color::Black).unwrap();
+            }
+            for (x, y) in [(3, 7), (7, 3), (6, 5), (0, 0), (14, 0), (0, 14), (14, 14)] {
+                b.place(Point::new(x, y).unwrap(), Color::White).unwrap();
+            }
+            b.set_to_move(Color::Black);
+            b
+        };
+        let centre = Point { x: 7, y: 7 };
+        let free = best_move(&place(Rule::Freestyle), 4);
+        assert!(free.score >= PROVEN, "freestyle score {}", free.score);
+        let b = place(Rule::Renju);
+        assert!(b.is_forbidden(b.sq(centre).unwrap(), Color::Black));
+        for depth in [2, 4] {
+            let r = best_move(&b, depth);
+            assert_ne!(r.best, Some(centre));
+            // Replay the reported line: no black stone on a forbidden point.
+            let mut line = b.clone();
+            for &p in &r.pv {
+                let sq = line.sq(p).unwrap();
+                if line.outcome() != Outcome::Ongoing || !line.is_empty(sq) {
+                    break;
+                }
+                if line.to_move() == Color::Black {
+                    assert!(!line.is_forbidden(sq, Color::Black), "{p:?} in {:?}", r.pv);
+                }
+                line.make(sq);
+            }
+        }
+    }
 }
