@@ -113,6 +113,11 @@ impl Front {
             Command::Restart => match self.new_board() {
                 Ok(b) if self.board.is_some() => {
                     self.board = Some(b);
+                    // A new game: nothing of the last one's hash carries
+                    // over, so a node-limited move is the same every game.
+                    if let Some(s) = self.searcher.as_mut() {
+                        s.clear();
+                    }
                     self.reply(Reply::Ok);
                 }
                 Ok(_) => self.reply(Reply::Error("no game started (send START first)".into())),

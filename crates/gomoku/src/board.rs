@@ -224,6 +224,21 @@ impl fmt::Display for MoveError {
     }
 }
 
+/// The set bits of a word, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
 /// Index of a cell in the padded array.
 pub type Sq = usize;
 
@@ -261,10 +276,22 @@ pub struct Board {
     /// Per cell, per colour, per direction: the shape a stone there makes.
     /// Kept for empty cells only.
     shapes: Vec<[[Shape; 4]; 2]>,
+    /// Per cell, per colour's view, per direction: the base-3 code of the
+    /// ten cells around it on that line (0 empty, 1 that colour, 2 the
+    /// other colour or the edge), kept up to date on every move so that a
+    /// shape is one table lookup. Kept for every cell, stones included
+    /// (a stone's codes are right again once it is taken back).
+    codes: Vec<[[u16; 4]; 2]>,
+    /// Per colour: the shape table of its rule mode (overline wins or not).
+    tables: [&'static [u8]; 2],
     /// Per colour: Σ shape values over empty cells (the evaluation).
     totals: [i32; 2],
     /// Per colour: empty cells where that colour would make a five.
     five_cells: [u32; 2],
+    /// Per colour: a bit per cell, set for the empty cells where that
+    /// colour makes a four or better on some line (a five, an open four,
+    /// a four): the only points a threat search or a threat scan needs.
+    four_bits: [Vec<u64>; 2],
     dirs: [isize; 4],
     /// Per cell: stones within two king steps (candidate moves).
     near: Vec<u8>,
@@ -298,8 +325,17 @@ impl Board {
             rule,
             cells,
             shapes: vec![[[Shape::None; 4]; 2]; stride * rows],
+            codes: vec![[[0; 4]; 2]; stride * rows],
+            tables: [
+                pattern::table(rule.long_wins(Color::Black)),
+                pattern::table(rule.long_wins(Color::White)),
+            ],
             totals: [0; 2],
             five_cells: [0; 2],
+            four_bits: [
+                vec![0; (stride * rows).div_ceil(64)],
+                vec![0; (stride * rows).div_ceil(64)],
+            ],
             dirs: [1, s, s + 1, s - 1],
             near: vec![0; stride * rows],
             history: Vec::new(),
@@ -310,6 +346,11 @@ impl Board {
         for y in 0..height {
             for x in 0..width {
                 let sq = b.sq_of(x, y);
+                for c in [Color::Black, Color::White] {
+                    for di in 0..4 {
+                        b.codes[sq][c.index()][di] = b.window(sq, di, c) as u16;
+                    }
+                }
                 b.refresh(sq);
             }
         }
@@ -423,17 +464,24 @@ impl Board {
     }
 
     /// Recomputes the cached shapes of one cell in the directions of
-    /// `dirs` (cleared for a stone) and keeps the totals in step.
+    /// `dirs` (cleared for a stone) and keeps the totals, the five counts
+    /// and the four bits in step.
     fn refresh_dirs(&mut self, sq: Sq, dirs: std::ops::Range<usize>) {
         let empty = self.is_empty(sq);
-        for c in [Color::Black, Color::White] {
-            let ci = c.index();
-            let old = self.shapes[sq][ci];
+        for ci in 0..2 {
+            let (Some(cell), Some(codes)) = (self.shapes.get(sq), self.codes.get(sq)) else {
+                return;
+            };
+            let old = cell[ci];
             let mut new = old;
-            let long = self.rule.long_wins(c);
             for di in dirs.clone() {
                 new[di] = if empty {
-                    pattern::lookup(self.window(sq, di, c), long)
+                    pattern::shape_of(
+                        self.tables[ci]
+                            .get(codes[ci][di] as usize)
+                            .copied()
+                            .unwrap_or(0),
+                    )
                 } else {
                     Shape::None
                 };
@@ -441,18 +489,66 @@ impl Board {
             if new == old {
                 continue;
             }
-            self.totals[ci] += new.iter().map(|&s| shape_value(s)).sum::<i32>()
-                - old.iter().map(|&s| shape_value(s)).sum::<i32>();
-            let had = old.contains(&Shape::Five);
-            let has = new.contains(&Shape::Five);
-            if had != has {
-                if has {
-                    self.five_cells[ci] += 1;
-                } else {
-                    self.five_cells[ci] -= 1;
+            let mut strong = false;
+            for di in dirs.clone() {
+                if old[di] != new[di] {
+                    self.totals[ci] += shape_value(new[di]) - shape_value(old[di]);
+                    strong |= old[di] >= Shape::Four || new[di] >= Shape::Four;
+                }
+            }
+            if strong {
+                // A four or a five appeared or went away on some line.
+                let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
+                if fourish(&old) != fourish(&new) {
+                    if let Some(w) = self.four_bits[ci].get_mut(sq / 64) {
+                        *w ^= 1 << (sq % 64);
+                    }
+                }
+                let had = old.contains(&Shape::Five);
+                let has = new.contains(&Shape::Five);
+                if had != has {
+                    if has {
+                        self.five_cells[ci] += 1;
+                    } else {
+                        self.five_cells[ci] -= 1;
+                    }
                 }
             }
             self.shapes[sq][ci] = new;
+        }
+    }
+
+    /// Adds (or removes) a stone of `c` on `sq` to the line codes of the
+    /// cells whose windows cover it, and refreshes the empty ones among
+    /// them along that line (nothing else of theirs changes). `sq` itself
+    /// is the caller's to refresh.
+    fn update_codes(&mut self, sq: Sq, c: Color, add: bool) {
+        // The digit the stone has in each colour's view.
+        let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
+        let (black, white) = (digit(Color::Black), digit(Color::White));
+        for di in 0..4 {
+            let d = self.dirs[di];
+            for (idx, off) in (-5isize..=-1).chain(1..=5).enumerate() {
+                // `sq` sits at offset `off` of the window of `q`.
+                let Some(q) = sq.checked_add_signed(-off * d) else {
+                    continue;
+                };
+                let Some(code) = self.codes.get_mut(q) else {
+                    continue;
+                };
+                let step = POW3[idx] as u16;
+                let [b, w] = code;
+                if add {
+                    b[di] += black * step;
+                    w[di] += white * step;
+                } else {
+                    b[di] -= black * step;
+                    w[di] -= white * step;
+                }
+                if self.cells.get(q) == Some(&Cell::Empty) {
+                    self.refresh_one(q, di);
+                }
+            }
         }
     }
 
@@ -460,17 +556,49 @@ impl Board {
         self.refresh_dirs(sq, 0..4);
     }
 
-    /// Refreshes every empty cell whose window covers `sq`: only along the
-    /// line joining them does anything change.
+    /// Refreshes `sq` itself after a stone came or went; the cells whose
+    /// windows cover it were refreshed by `update_codes`.
     fn refresh_around(&mut self, sq: Sq) {
         self.refresh(sq);
-        for di in 0..4 {
-            let d = self.dirs[di];
-            for k in (-5..=-1).chain(1..=5) {
-                if let Some(q) = sq.checked_add_signed(k * d) {
-                    if self.cell(q) == Cell::Empty {
-                        self.refresh_dirs(q, di..di + 1);
-                    }
+    }
+
+    /// The shape of the empty `q` along direction `di` after its code
+    /// changed, with the totals, five counts and four bits kept in step.
+    #[inline]
+    fn refresh_one(&mut self, q: Sq, di: usize) {
+        for ci in 0..2 {
+            let Some(code) = self.codes.get(q).map(|c| c[ci][di] as usize) else {
+                return;
+            };
+            let new = pattern::shape_of(self.tables[ci].get(code).copied().unwrap_or(0));
+            let Some(cell) = self.shapes.get_mut(q) else {
+                return;
+            };
+            let old = cell[ci][di];
+            if new == old {
+                continue;
+            }
+            self.totals[ci] += shape_value(new) - shape_value(old);
+            if old < Shape::Four && new < Shape::Four {
+                cell[ci][di] = new;
+                continue;
+            }
+            let before = cell[ci];
+            cell[ci][di] = new;
+            let after = cell[ci];
+            let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
+            if fourish(&before) != fourish(&after) {
+                if let Some(w) = self.four_bits[ci].get_mut(q / 64) {
+                    *w ^= 1 << (q % 64);
+                }
+            }
+            let had = before.contains(&Shape::Five);
+            let has = after.contains(&Shape::Five);
+            if had != has {
+                if has {
+                    self.five_cells[ci] += 1;
+                } else {
+                    self.five_cells[ci] -= 1;
                 }
             }
         }
@@ -562,6 +690,16 @@ impl Board {
         }
     }
 
+    /// The empty squares where `c` makes a four or a five on some line,
+    /// in square order (a subset of `near_squares`: such a point has an own
+    /// stone within two steps on that line).
+    pub fn four_squares(&self, c: Color) -> impl Iterator<Item = Sq> + '_ {
+        self.four_bits[c.index()]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &w)| BitIter(w).map(move |b| i * 64 + b))
+    }
+
     /// Empty squares within two king steps of a stone (candidate moves).
     pub fn near_squares(&self) -> Vec<Sq> {
         self.squares()
@@ -572,6 +710,7 @@ impl Board {
     fn put(&mut self, sq: Sq, c: Color) {
         self.bump_near(sq, true);
         self.cells[sq] = c.stone();
+        self.update_codes(sq, c, true);
         self.hash ^= zobrist(sq, c);
         self.history.push((sq, c));
         self.refresh_around(sq);
@@ -581,6 +720,7 @@ impl Board {
     pub fn unmake(&mut self) {
         if let Some((sq, c)) = self.history.pop() {
             self.cells[sq] = Cell::Empty;
+            self.update_codes(sq, c, false);
             self.bump_near(sq, false);
             self.hash ^= zobrist(sq, c);
             self.refresh_around(sq);
@@ -600,6 +740,7 @@ impl Board {
             .ok_or_else(|| format!("{p} has no stone"))?;
         let (_, c) = self.history.remove(pos);
         self.cells[sq] = Cell::Empty;
+        self.update_codes(sq, c, false);
         self.bump_near(sq, false);
         self.hash ^= zobrist(sq, c);
         self.refresh_around(sq);
@@ -760,6 +901,35 @@ mod tests {
         }
         assert_eq!(b.totals, fresh.totals);
         assert_eq!(b.five_cells, fresh.five_cells);
+        assert_eq!(b.four_bits, fresh.four_bits);
+        for sq in b.squares() {
+            assert_eq!(
+                b.codes[sq],
+                fresh.codes[sq],
+                "line codes of {:?}",
+                b.point(sq)
+            );
+            for c in [Color::Black, Color::White] {
+                for di in 0..4 {
+                    assert_eq!(b.codes[sq][c.index()][di] as usize, b.window(sq, di, c));
+                }
+            }
+        }
+        for c in [Color::Black, Color::White] {
+            let slow: Vec<Sq> = b
+                .squares()
+                .filter(|&q| {
+                    b.shapes(q, c)
+                        .iter()
+                        .any(|s| s.is_four() || *s == Shape::Five)
+                })
+                .collect();
+            assert_eq!(b.four_squares(c).collect::<Vec<_>>(), slow);
+            assert!(
+                !slow.is_empty(),
+                "the line of three black stones gives fours"
+            );
+        }
         assert_eq!(b.hash(), fresh.hash());
         for sq in b.squares() {
             assert_eq!(b.shapes[sq], fresh.shapes[sq]);

@@ -104,6 +104,22 @@ pub fn lookup(code: usize, long_wins: bool) -> Shape {
     Shape::from_u8(v.copied().unwrap_or(0))
 }
 
+/// The whole table of one rule mode: `Shape` discriminants by window code.
+pub fn table(long_wins: bool) -> &'static [u8] {
+    let t = tables();
+    if long_wins {
+        &t.long_wins
+    } else {
+        &t.exact
+    }
+}
+
+/// The shape of a discriminant read from [`table`].
+#[inline]
+pub fn shape_of(v: u8) -> Shape {
+    Shape::from_u8(v)
+}
+
 /// Base-3 digit weights of the ten window cells, ordered from distance -5
 /// to -1 then +1 to +5.
 pub const POW3: [usize; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];

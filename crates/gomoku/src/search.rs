@@ -17,6 +17,17 @@ pub const PROVEN: i32 = WIN - 1000;
 /// four to come), not yet proven move by move.
 const THREAT_WIN: i32 = 10_000;
 const MAX_PLY: usize = 64;
+/// Threat-search nodes for each move the root's safety net checks.
+const SAFETY_NODES: u64 = 10_000;
+/// Threat moves of the opponent's VCT the safety net looks for.
+const SAFETY_VCT_DEPTH: u32 = 4;
+/// The share of the hard limit the alpha-beta may use (per mille); the
+/// rest is kept for the safety net.
+const SEARCH_SHARE: u32 = 900;
+/// Attacking moves of the VCF tried inside the tree.
+const NODE_VCF_DEPTH: u32 = 8;
+/// Threat-search nodes one tree node may spend on that VCF.
+const NODE_VCF_BUDGET: u64 = 24;
 
 pub const BENCH_DEPTH: u32 = 6;
 
@@ -93,6 +104,11 @@ pub struct Searcher {
     node_limit: Option<u64>,
     aborted: bool,
     killers: [[u16; 2]; MAX_PLY + 8],
+    /// The VCF searcher of the tree's nodes (its refutation cache lives
+    /// for one `think`).
+    ts: ThreatSearch,
+    /// Its budget per node; 0 turns it off.
+    node_vcf: u64,
 }
 
 impl Searcher {
@@ -107,7 +123,15 @@ impl Searcher {
             node_limit: None,
             aborted: false,
             killers: [[0; 2]; MAX_PLY + 8],
+            ts: ThreatSearch::new(0),
+            node_vcf: NODE_VCF_BUDGET,
         }
+    }
+
+    /// Sets the threat-search nodes each tree node may spend on a VCF of
+    /// the side to move (0: none).
+    pub fn set_node_vcf(&mut self, budget: u64) {
+        self.node_vcf = budget;
     }
 
     /// The flag a front-end sets to stop the search.
@@ -149,9 +173,12 @@ impl Searcher {
         self.start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        self.hard = limits.hard;
+        self.hard = limits.hard.map(|h| h * SEARCH_SHARE / 1000);
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY + 8];
+        self.ts = ThreatSearch::new(0);
+        self.ts.stop = Some(self.stop.clone());
+        self.ts.deadline = limits.hard.map(|h| self.start + h);
         let mut b = board.clone();
         let me = b.to_move();
         let mut result = SearchResult::default();
@@ -234,6 +261,24 @@ impl Searcher {
             result.nodes = self.nodes;
             return result;
         }
+        // Against an open three or a four-three, only the defence set.
+        if theirs.is_empty() {
+            let sc = threat::scan(&b);
+            // (An empty set means the game is lost: then every move is
+            // searched, for the one that loses slowest.)
+            if let Some(set) = threat::defence_set(&mut b, &root, &sc) {
+                if !set.is_empty() {
+                    root.retain(|s| set.contains(s));
+                }
+            }
+        }
+        if root.len() == 1 {
+            let p = b.point(root[0]);
+            result.best = Some(p);
+            result.pv = vec![p];
+            result.nodes = self.nodes;
+            return result;
+        }
         // Order the root once by shape, then iterate.
         let mut ordered = self.order(&b, &root, 0, 0);
         ordered.truncate(24);
@@ -304,30 +349,45 @@ impl Searcher {
         if best_score <= -PROVEN {
             report(&Event::Lose(b.point(best)));
         }
-        // Safety net: the pruned search may miss a VCF it lets them have.
-        // Prefer the best-ranked move after which they have none.
+        // Safety net: the pruned search may miss a VCF or a VCT it lets
+        // them have. Prefer the best-ranked move after which they have
+        // none; a move whose check ran out of budget is not trusted.
         if best_score > -PROVEN && best_score < PROVEN && root_filter.is_none() {
-            let mut ts = ThreatSearch::new(20_000);
+            let mut ts = ThreatSearch::new(0);
             ts.stop = Some(self.stop.clone());
             ts.deadline = limits.hard.map(|h| self.start + h);
-            let mut gives_vcf = |b: &mut Board, m: Sq| {
+            let per_check = limits
+                .nodes
+                .map_or(SAFETY_NODES, |n| (n / 20).clamp(2_000, SAFETY_NODES));
+            let mut gives_win = |b: &mut Board, m: Sq| -> Option<bool> {
+                ts.budget = ts.nodes + per_check;
                 b.make(m);
-                let r = ts.vcf(b, 16).is_some();
+                let found = ts.vct(b, SAFETY_VCT_DEPTH, 16).is_some();
                 b.unmake();
-                r
+                if found {
+                    Some(true)
+                } else if ts.exhausted() {
+                    None
+                } else {
+                    Some(false)
+                }
             };
-            if gives_vcf(&mut b, best) {
+            if gives_win(&mut b, best) == Some(true) {
                 let alternatives: Vec<Sq> = ordered
                     .iter()
                     .map(|&(_, m)| m)
                     .filter(|&m| m != best)
                     .take(8)
                     .collect();
-                if let Some(&safe) = alternatives.iter().find(|&&m| !gives_vcf(&mut b, m)) {
+                if let Some(&safe) = alternatives
+                    .iter()
+                    .find(|&&m| gives_win(&mut b, m) == Some(false))
+                {
                     best = safe;
                     result.pv = vec![b.point(safe)];
                 }
             }
+            self.nodes += ts.nodes;
         }
         let p = b.point(best);
         let ponder = result.pv.get(1).copied();
@@ -417,6 +477,27 @@ impl Searcher {
         v
     }
 
+    /// A win the side to move holds by threats alone, as a score: an open
+    /// four (or double four) to make; a four-three when the opponent has no
+    /// four to interpose; or a short VCF found on a small budget when the
+    /// side to move has fours.
+    fn threat_win(&mut self, b: &mut Board, sc: &threat::Scan, ply: usize) -> Option<i32> {
+        let ply = ply as i32;
+        match sc.best {
+            Some((l, _)) if l >= Level::WinThreat => return Some(WIN - ply - 3),
+            Some((Level::FourThree, _)) if !sc.their_four => return Some(WIN - ply - 5),
+            _ => {}
+        }
+        if sc.fours.is_empty() || self.node_vcf == 0 {
+            return None;
+        }
+        self.ts.budget = self.ts.nodes + self.node_vcf;
+        let before = self.ts.nodes;
+        let line = self.ts.vcf(b, NODE_VCF_DEPTH);
+        self.nodes += self.ts.nodes - before;
+        line.map(|l| WIN - ply - l.len() as i32)
+    }
+
     fn negamax(&mut self, b: &mut Board, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.time_up() {
@@ -454,7 +535,8 @@ impl Searcher {
             return s;
         }
         if depth <= 0 {
-            return evaluate(b);
+            let sc = threat::scan(b);
+            return self.threat_win(b, &sc, ply).unwrap_or_else(|| evaluate(b));
         }
         let key = b.hash();
         let idx = (key as usize) % self.tt.len();
@@ -473,29 +555,31 @@ impl Searcher {
             }
         }
         let cells = threat::near(b);
-        let mut moves = self.order(b, &cells, tt_move, ply);
-        // Our winning threat: an open four (or 4-4) ends the game.
-        if let Some(&(_, m)) = moves.first() {
-            if level(b.shapes(m, me)) >= Level::WinThreat && playable(b, m, me) {
-                return WIN - ply as i32 - 3;
-            }
+        let sc = threat::scan(b);
+        if let Some(win) = self.threat_win(b, &sc, ply) {
+            return win;
         }
-        let width = match depth {
+        // A search that must defend tries only the defence set.
+        let defence = threat::defence_set(b, &cells, &sc);
+        if defence.as_ref().is_some_and(|set| set.is_empty()) {
+            // No answer and no four: their open four comes.
+            return -(WIN - ply as i32 - 4);
+        }
+        let moves = self.order(b, defence.as_deref().unwrap_or(&cells), tt_move, ply);
+        let mut width = match depth {
             d if d >= 6 => 14,
             d if d >= 3 => 10,
             _ => 8,
         };
-        // When they threaten an open four, only answers and fours count.
-        let their_threat = moves
-            .iter()
-            .any(|&(_, s)| level(b.shapes(s, you)) >= Level::WinThreat);
-        if their_threat {
-            moves.retain(|&(_, s)| {
-                level(b.shapes(s, me)) >= Level::Four
-                    || level(b.shapes(s, you)) >= Level::FourThree
-                    || defends(b, s, you)
-            });
+        // One answer only: a forced reply, searched without spending depth.
+        let mut child_depth = depth - 1;
+        if let Some(set) = &defence {
+            width = width.max(set.len());
+            if set.len() == 1 {
+                child_depth = depth;
+            }
         }
+        let their_threat = defence.is_some();
         let orig_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_move = 0u16;
@@ -509,11 +593,11 @@ impl Searcher {
             }
             b.make(m);
             let s = if searched == 0 {
-                -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(b, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let s = -self.negamax(b, child_depth, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+                    -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
                 } else {
                     s
                 }
@@ -565,21 +649,6 @@ impl Searcher {
         };
         best
     }
-}
-
-/// Whether a stone on `s` takes away one of `you`'s winning threats (a
-/// cheap test: the stone sits on a line within reach of one).
-fn defends(b: &Board, s: Sq, you: Color) -> bool {
-    for d in b.dirs() {
-        for k in (-4..=-1).chain(1..=4) {
-            if let Some(q) = s.checked_add_signed(k * d) {
-                if b.is_empty(q) && level(b.shapes(q, you)) >= Level::WinThreat {
-                    return true;
-                }
-            }
-        }
-    }
-    false
 }
 
 /// Ordering score of `me` playing the empty `s`: attack plus defence.
@@ -694,5 +763,45 @@ mod tests {
         assert_ne!(r.best, Some(Point { x: 7, y: 7 }));
         let sq = b.sq(r.best.unwrap()).unwrap();
         assert!(!b.is_forbidden(sq, Color::Black));
+    }
+
+    #[test]
+    fn a_forbidden_double_four_is_never_played_by_black() {
+        // Two closed black threes meet at (7,7): a stone there makes two
+        // fours. In freestyle that is a win; under renju it is a forbidden
+        // double four, so black may only win some other way: the search
+        // must neither play it nor use it in the line it reports.
+        let place = |rule: Rule| {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            for (x, y) in [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)] {
+                b.place(Point::new(x, y).unwrap(), Color::Black).unwrap();
+            }
+            for (x, y) in [(3, 7), (7, 3), (6, 5), (0, 0), (14, 0), (0, 14), (14, 14)] {
+                b.place(Point::new(x, y).unwrap(), Color::White).unwrap();
+            }
+            b.set_to_move(Color::Black);
+            b
+        };
+        let centre = Point { x: 7, y: 7 };
+        let free = best_move(&place(Rule::Freestyle), 4);
+        assert!(free.score >= PROVEN, "freestyle score {}", free.score);
+        let b = place(Rule::Renju);
+        assert!(b.is_forbidden(b.sq(centre).unwrap(), Color::Black));
+        for depth in [2, 4] {
+            let r = best_move(&b, depth);
+            assert_ne!(r.best, Some(centre));
+            // Replay the reported line: no black stone on a forbidden point.
+            let mut line = b.clone();
+            for &p in &r.pv {
+                let sq = line.sq(p).unwrap();
+                if line.outcome() != Outcome::Ongoing || !line.is_empty(sq) {
+                    break;
+                }
+                if line.to_move() == Color::Black {
+                    assert!(!line.is_forbidden(sq, Color::Black), "{p:?} in {:?}", r.pv);
+                }
+                line.make(sq);
+            }
+        }
     }
 }

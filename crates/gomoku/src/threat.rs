@@ -112,6 +112,118 @@ pub fn has_threat(b: &Board, c: Color, min: Level, cells: &[Sq]) -> Option<Sq> {
         .find(|&q| b.is_empty(q) && level(b.shapes(q, c)) >= min && playable(b, q, c))
 }
 
+/// The points of the side to move's threats and the opponent's, read from
+/// the line shapes of the candidate cells in one pass.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// Our strongest playable four-or-better threat and one point where we
+    /// make it.
+    pub best: Option<(Level, Sq)>,
+    /// Our playable four points (fours, four-threes, open fours...).
+    pub fours: Vec<Sq>,
+    /// The opponent's playable points that win unless answered now: open
+    /// four or double four next move (they have an open three or a
+    /// split four pair).
+    pub their_wins: Vec<Sq>,
+    /// The opponent's playable four-three points.
+    pub their_four_threes: Vec<Sq>,
+    /// Whether the opponent has any playable four point.
+    pub their_four: bool,
+}
+
+/// Reads both sides' threats for the side to move of `b`, from the cells
+/// where either side makes a four (every threat `Scan` records has one).
+/// Black's forbidden points under renju count for neither side.
+pub fn scan(b: &Board) -> Scan {
+    let me = b.to_move();
+    let you = me.other();
+    let mut out = Scan::default();
+    for q in b.four_squares(me) {
+        let mine = level(b.shapes(q, me));
+        if mine >= Level::Four && playable(b, q, me) {
+            if out.best.is_none_or(|(l, _)| mine > l) {
+                out.best = Some((mine, q));
+            }
+            out.fours.push(q);
+        }
+    }
+    for q in b.four_squares(you) {
+        let theirs = level(b.shapes(q, you));
+        if theirs >= Level::Four && playable(b, q, you) {
+            out.their_four = true;
+            if theirs >= Level::WinThreat {
+                out.their_wins.push(q);
+            } else if theirs == Level::FourThree {
+                out.their_four_threes.push(q);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the empty `q` lies within five cells of `t` on one of its four
+/// lines (or is `t`): only such a stone can change `t`'s line shapes.
+fn on_lines_of(b: &Board, q: Sq, t: Sq) -> bool {
+    if q == t {
+        return true;
+    }
+    let (pq, pt) = (b.point(q), b.point(t));
+    let dx = pq.x as i32 - pt.x as i32;
+    let dy = pq.y as i32 - pt.y as i32;
+    let reach = dx.abs().max(dy.abs());
+    reach <= 5 && (dx == 0 || dy == 0 || dx.abs() == dy.abs())
+}
+
+/// The defence set: when the opponent of the side to move has a threat
+/// that wins unless answered at once — an open three (a point making an
+/// open four or a double four) or, failing that, a four-three point — the
+/// moves that can still save the game are our own fours (each gains a
+/// tempo) and the points that take away every such threat (found by
+/// playing each candidate and looking at the threat points again: our
+/// stone can only weaken their shapes, so no new threat appears). `None`
+/// when they threaten nothing of the kind, or when no single point answers
+/// all their four-threes (then the caller searches every move: a quiet move
+/// may still prepare a counter-four). When no point stops their open four
+/// to come, the set is our fours alone, possibly none.
+pub fn defence_set(b: &mut Board, cells: &[Sq], scan: &Scan) -> Option<Vec<Sq>> {
+    let (threats, floor) = if !scan.their_wins.is_empty() {
+        (&scan.their_wins, Level::WinThreat)
+    } else if !scan.their_four_threes.is_empty() {
+        (&scan.their_four_threes, Level::FourThree)
+    } else {
+        return None;
+    };
+    let me = b.to_move();
+    let you = me.other();
+    let mut out = scan.fours.clone();
+    let mut answers = 0;
+    for &q in cells {
+        if !b.is_empty(q)
+            || out.contains(&q)
+            || !threats.iter().all(|&t| on_lines_of(b, q, t))
+            || !playable(b, q, me)
+        {
+            continue;
+        }
+        b.make(q);
+        let still = threats
+            .iter()
+            .any(|&t| b.is_empty(t) && level(b.shapes(t, you)) >= floor && playable(b, t, you));
+        b.unmake();
+        if !still {
+            out.push(q);
+            answers += 1;
+        }
+    }
+    if answers > 0 || floor == Level::WinThreat {
+        // Against an open four to come that no point stops, only our fours
+        // can still help (an empty set: the game is lost).
+        Some(out)
+    } else {
+        None
+    }
+}
+
 /// Threat-space search with a node budget and a cache of refuted nodes.
 pub struct ThreatSearch {
     pub nodes: u64,
@@ -181,8 +293,7 @@ impl ThreatSearch {
                 Vec::new()
             }
         } else {
-            near(b)
-                .into_iter()
+            b.four_squares(a)
                 .filter_map(|q| {
                     let lv = level(b.shapes(q, a));
                     (lv >= Level::Four).then_some((lv, q))
@@ -342,6 +453,10 @@ impl ThreatSearch {
                 defences.push(q);
                 continue;
             }
+            // A stone off the lines of some threat leaves that threat alone.
+            if !threats.iter().all(|&t| on_lines_of(b, q, t)) {
+                continue;
+            }
             b.make(q);
             let still = has_threat(b, a, Level::WinThreat, &threats).is_some();
             b.unmake();
@@ -471,5 +586,149 @@ mod tests {
         assert!(ts.vcf(&mut b, 10).is_none());
         let line = ts.vct(&mut b, 4, 10).expect("a VCT exists");
         assert!(!line.is_empty());
+    }
+
+    fn sq(b: &Board, x: usize, y: usize) -> Sq {
+        b.sq(Point::new(x, y).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn only_the_triple_point_saves_white() {
+        // Three closed black threes meet at (7,7): a stone there makes
+        // three fours. Blocking one line leaves a double four, so the
+        // crossing is white's only defence.
+        let b = board(
+            Rule::Freestyle,
+            &[
+                (4, 7),
+                (5, 7),
+                (6, 7),
+                (7, 4),
+                (7, 5),
+                (7, 6),
+                (8, 8),
+                (9, 9),
+                (10, 10),
+            ],
+            &[
+                (3, 7),
+                (7, 3),
+                (11, 11),
+                (14, 14),
+                (14, 12),
+                (12, 14),
+                (0, 14),
+                (14, 0),
+            ],
+            Color::White,
+        );
+        let cells = near(&b);
+        let sc = scan(&b);
+        assert!(sc.fours.is_empty(), "white has no four");
+        assert_eq!(sc.their_wins, vec![sq(&b, 7, 7)]);
+        let mut b2 = b.clone();
+        let set = defence_set(&mut b2, &cells, &sc).expect("white must defend");
+        assert_eq!(set, vec![sq(&b, 7, 7)]);
+        assert_eq!(b2.hash(), b.hash(), "the board is restored");
+        // The whole player finds it too.
+        let r = crate::search::best_move(&b, 4);
+        assert_eq!(r.best, Point::new(7, 7));
+    }
+
+    #[test]
+    fn renju_defence_set_ignores_blacks_forbidden_extension() {
+        // Black's open three (4..6,7): its right end (7,7) would also make
+        // a four on column 7, a double four. In freestyle that end is the
+        // only defence (the left end leaves the double four); under renju
+        // (7,7) is forbidden for black, so the left end alone threatens and
+        // three points answer it.
+        let black = [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)];
+        let white = [(7, 3), (14, 14), (0, 14), (14, 0), (0, 0)];
+        let free = board(Rule::Freestyle, &black, &white, Color::White);
+        let renju = board(Rule::Renju, &black, &white, Color::White);
+        let seven = sq(&renju, 7, 7);
+        assert!(renju.is_forbidden(seven, Color::Black));
+        for (b, mut want) in [(free, vec![(7, 7)]), (renju, vec![(2, 7), (3, 7), (7, 7)])] {
+            let cells = near(&b);
+            let sc = scan(&b);
+            let mut b2 = b.clone();
+            let mut got: Vec<(u8, u8)> = defence_set(&mut b2, &cells, &sc)
+                .expect("white must defend")
+                .into_iter()
+                .map(|q| {
+                    let p = b.point(q);
+                    (p.x, p.y)
+                })
+                .collect();
+            got.sort();
+            want.sort();
+            let want: Vec<(u8, u8)> = want.iter().map(|&(x, y)| (x as u8, y as u8)).collect();
+            assert_eq!(got, want, "{:?}", b.rule());
+        }
+    }
+
+    #[test]
+    fn a_four_three_point_is_defended_and_fours_stay_in_the_set() {
+        // Black: a closed three on row 7 and an open two on column 8 make
+        // (8,7) a four-three point. White has a closed three of its own
+        // (a four to play), which the defence set keeps.
+        let b = board(
+            Rule::Freestyle,
+            &[(5, 7), (6, 7), (7, 7), (8, 5), (8, 6), (1, 1)],
+            &[(4, 7), (10, 2), (11, 2), (12, 2), (0, 0), (0, 14)],
+            Color::White,
+        );
+        let cells = near(&b);
+        let sc = scan(&b);
+        assert!(sc.their_wins.is_empty());
+        assert_eq!(sc.their_four_threes, vec![sq(&b, 8, 7)]);
+        let mut b2 = b.clone();
+        let set = defence_set(&mut b2, &cells, &sc).expect("a four-three must be answered");
+        for four in [sq(&b, 9, 2), sq(&b, 13, 2)] {
+            assert!(set.contains(&four), "white's fours are kept");
+        }
+        // The crossing and the five point of the row answer; a far point does not.
+        assert!(set.contains(&sq(&b, 8, 7)));
+        assert!(!set.contains(&sq(&b, 2, 2)));
+        // Every answer really leaves black without a four-three or better.
+        for &q in &set {
+            if sc.fours.contains(&q) {
+                continue;
+            }
+            b2.make(q);
+            // Black to move now: its strongest threat.
+            let after = scan(&b2);
+            b2.unmake();
+            assert!(after.best.is_none_or(|(l, _)| l < Level::FourThree));
+        }
+    }
+
+    #[test]
+    fn no_defence_set_without_a_threat() {
+        let mut b = board(Rule::Freestyle, &[(7, 7), (8, 8)], &[(6, 6)], Color::White);
+        let cells = near(&b);
+        let sc = scan(&b);
+        assert!(defence_set(&mut b, &cells, &sc).is_none());
+    }
+
+    #[test]
+    fn two_open_threes_far_apart_leave_no_defence() {
+        // Black has open threes on row 3 and on row 11: no single white
+        // stone stops both, and white has no four.
+        let b = board(
+            Rule::Freestyle,
+            &[(5, 3), (6, 3), (7, 3), (5, 11), (6, 11), (7, 11)],
+            &[(0, 0), (14, 0), (0, 14), (14, 14), (0, 7)],
+            Color::White,
+        );
+        let cells = near(&b);
+        let sc = scan(&b);
+        assert_eq!(sc.their_wins.len(), 4, "both ends of both threes");
+        let mut b2 = b.clone();
+        assert_eq!(defence_set(&mut b2, &cells, &sc), Some(Vec::new()));
+        // The player still answers with a move (the loss is reported).
+        let r = crate::search::best_move(&b, 3);
+        assert!(r.best.is_some());
+        assert!(r.score <= -crate::search::PROVEN, "score {}", r.score);
     }
 }
