@@ -109,6 +109,7 @@ const COMMANDS: &[&str] = &[
     "tengen-threads",
     "tengen-playouts",
     "tengen-ownership",
+    "tengen-playout_ladders",
 ];
 
 /// A failure reply's text.
@@ -486,6 +487,16 @@ impl Session {
                     }
                     Err(_) => Err(syntax()),
                 },
+            },
+            "tengen-playout_ladders" => match a.first().map(|s| s.as_str()) {
+                Some("on") | Some("off") => {
+                    tengen_go::playout::PLAYOUT_LADDERS.store(
+                        a.first().is_some_and(|s| s == "on"),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    Ok(String::new())
+                }
+                _ => Err(syntax()),
             },
             "tengen-threads" => parse_int::<usize>(a.first()).map(|n| {
                 self.threads = n.clamp(1, 256);

@@ -65,12 +65,14 @@ const WIDE_DEPTH: u32 = 7;
 
 /// A reader with a node budget. One reader may answer many questions;
 /// each top-level call gets the full budget.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Reader {
     budget: u64,
     nodes: u64,
     ladder_only: bool,
     total: u64,
+    /// Spare boards for `try_move`.
+    pool: Vec<Box<Board>>,
 }
 
 /// A reading result: the code (`WIN`, `KO_A`, `KO_B`, `LOSS`) and the
@@ -96,6 +98,7 @@ impl Reader {
             nodes: 0,
             ladder_only: false,
             total: 0,
+            pool: Vec::new(),
         }
     }
 
@@ -490,7 +493,15 @@ impl Reader {
         }
         let target = b.cell(s);
         self.nodes += 1;
-        let mut b2 = b.clone();
+        // Positions live on the heap (a board is about 20 KB; a ladder
+        // nests a hundred deep), recycled through the pool.
+        let mut b2 = match self.pool.pop() {
+            Some(mut spare) => {
+                (*spare).clone_from(b);
+                spare
+            }
+            None => Box::new(b.clone()),
+        };
         b2.play(c, Move::Play(m));
         let r = if b2.cell(s) != target {
             // Captured (only the attacker's move can do that); taking a ko
@@ -512,6 +523,7 @@ impl Reader {
         } else {
             flip(self.def(&b2, s, depth + 1, ko_next).code)
         };
+        self.pool.push(b2);
         r.min(cap)
     }
 }
@@ -539,6 +551,127 @@ pub fn escape_fails(b: &Board, c: Color, lib: Point, budget: u64) -> bool {
     match b2.liberties(lib).len() {
         0 | 1 => true,
         2 => ladder_captures(&b2, lib, budget),
+        _ => false,
+    }
+}
+
+/// A cheap ladder follower for the playouts: one copy of the board, no
+/// branching. The string at `s` (two liberties, its opponent to move) is
+/// chased by ataris on the liberty after which the other liberty gives
+/// it at most two; it escapes when no such atari exists or when an
+/// extension reaches three liberties. When it could capture a chaser in
+/// atari, the ladder reader (`Reader::ladder`) decides. `true`: caught.
+pub fn ladder_follow(b: &Board, s: Point, max_steps: usize) -> bool {
+    let mut board = b.clone();
+    ladder_follow_in(&mut board, s, max_steps)
+}
+
+/// Budget of the ladder reader when the follower meets a counter-capture.
+const FOLLOW_FALLBACK: u64 = 300;
+
+fn ladder_follow_in(b: &mut Board, s: Point, max_steps: usize) -> bool {
+    follow(b, s, max_steps, FOLLOW_BRANCHES)
+}
+
+/// Times a follow may try both ataris when they look alike.
+const FOLLOW_BRANCHES: u32 = 2;
+
+fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool {
+    let Some(d) = b.cell(s).color() else {
+        return true;
+    };
+    let a = d.opp();
+    for step in 0..max_steps {
+        let libs = b.liberties(s);
+        match libs.len() {
+            // With the attacker to move, one liberty is a capture.
+            0 | 1 => return true,
+            2 => {}
+            _ => return false,
+        }
+        if counter_capture(b, s) {
+            // Rare and subtle: the real ladder reader decides.
+            return Reader::ladder(FOLLOW_FALLBACK).attack(b, s).code == WIN;
+        }
+        // The ataris after which the other liberty gives at most two, the
+        // one that gives fewest first.
+        let mut options: Vec<(usize, Point, Point)> = Vec::with_capacity(2);
+        for (l, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if !b.is_legal(a, Move::Play(l)) || b.libs_after(a, l, 2) < 2 {
+                continue;
+            }
+            // Extending at `other` after the atari: its liberties less `l`.
+            let ext = b.libs_after(d, other, 4).saturating_sub(1);
+            if ext <= 2 {
+                options.push((ext, l, other));
+            }
+        }
+        options.sort_by_key(|o| o.0);
+        let (l, other) = match options.as_slice() {
+            [] => return false,
+            [(_, l, o)] => (*l, *o),
+            [(_, l, o), (_, l2, o2), ..] => {
+                if branches > 0 {
+                    branches -= 1;
+                    let mut b2 = b.clone();
+                    if chase(&mut b2, s, *l, *o)
+                        .unwrap_or_else(|| follow(&mut b2, s, max_steps - step, branches))
+                    {
+                        return true;
+                    }
+                    (*l2, *o2)
+                } else {
+                    (*l, *o)
+                }
+            }
+        };
+        if let Some(done) = chase(b, s, l, other) {
+            return done;
+        }
+    }
+    false
+}
+
+/// One atari at `l` and the extension at `other`; `Some(caught)` when that
+/// settles the ladder, `None` to go on.
+fn chase(b: &mut Board, s: Point, l: Point, other: Point) -> Option<bool> {
+    let d = b.cell(s).color()?;
+    b.play(d.opp(), Move::Play(l));
+    if b.cell(s).color() != Some(d) {
+        return Some(true);
+    }
+    if counter_capture(b, s) {
+        return Some(Reader::ladder(FOLLOW_FALLBACK).defend(b, s).code == LOSS);
+    }
+    if !b.is_legal(d, Move::Play(other)) {
+        return Some(true);
+    }
+    b.play(d, Move::Play(other));
+    None
+}
+
+/// Whether an opponent string next to the string at `s` is in atari.
+fn counter_capture(b: &Board, s: Point) -> bool {
+    let Some(d) = b.cell(s).color() else {
+        return false;
+    };
+    b.chain_stones(s).into_iter().any(|st| {
+        b.neighbors(st)
+            .iter()
+            .any(|&n| b.cell(n).color() == Some(d.opp()) && b.in_atari(n))
+    })
+}
+
+/// `escape_fails` by the cheap follower: one copy of the board.
+pub fn escape_fails_fast(b: &Board, c: Color, lib: Point, max_steps: usize) -> bool {
+    if !b.is_legal(c, Move::Play(lib)) {
+        return true;
+    }
+    let mut b2 = b.clone();
+    b2.play(c, Move::Play(lib));
+    match b2.liberties(lib).len() {
+        0 | 1 => true,
+        2 => ladder_follow_in(&mut b2, lib, max_steps),
         _ => false,
     }
 }
@@ -678,6 +811,51 @@ mod tests {
 
     fn r_attack(b: &Board, s: Point) -> u8 {
         Reader::new(10_000).attack(b, s).code
+    }
+
+    #[test]
+    fn the_cheap_follower_agrees_with_the_ladder_reader() {
+        use Color::{Black as B, White as W};
+        let base = [(B, "D4"), (W, "C4"), (W, "D3"), (W, "E4"), (W, "C5")];
+        let b = stones(19, &base);
+        assert!(escape_fails_fast(&b, B, v("D5"), 100));
+        let mut b2 = b.clone();
+        assert!(b2.setup_stone(B, v("Q16")));
+        assert!(!escape_fails_fast(&b2, B, v("D5"), 100));
+        // On random boards: strings with two liberties, attacker to move.
+        let mut rng = crate::playout::Rng::new(9);
+        let (mut same, mut total) = (0, 0);
+        for _ in 0..60 {
+            let mut b = Board::new(9);
+            let mut c = B;
+            for _ in 0..rng.below(50) + 10 {
+                let e = b.empties().len();
+                let p = b.empty_point(rng.below(e));
+                if b.is_legal(c, Move::Play(p)) {
+                    b.play(c, Move::Play(p));
+                }
+                c = c.opp();
+            }
+            for p in b.points() {
+                if b.cell(p).color().is_some() && b.liberties(p).len() == 2 {
+                    total += 1;
+                    let full = Reader::ladder(100_000).attack(&b, p).code == WIN;
+                    let fast = ladder_follow(&b, p, 100);
+                    if full == fast {
+                        same += 1;
+                    } else if std::env::var("LADDER_DEBUG").is_ok() {
+                        eprintln!(
+                            "full {full} fast {fast} at {}\n{}",
+                            crate::board::vertex_name(p),
+                            b.render()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(total > 300, "{total}");
+        // The follower is a heuristic: it must agree nearly always.
+        assert!(same * 100 >= total * 98, "{same}/{total}");
     }
 
     #[test]
