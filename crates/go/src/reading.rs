@@ -58,7 +58,9 @@ fn flip(r: u8) -> u8 {
 /// Plies a line may run (a ladder across a 25x25 board fits).
 const MAX_DEPTH: u32 = 100;
 /// Depth up to which three-liberty strings are attacked.
-const THREE_LIB_DEPTH: u32 = 5;
+const THREE_LIB_DEPTH: u32 = 9;
+/// Depth up to which four-liberty strings are attacked.
+const FOUR_LIB_DEPTH: u32 = 4;
 /// Depth up to which the attacker tries nets and the defender
 /// counter-ataris.
 const WIDE_DEPTH: u32 = 7;
@@ -292,6 +294,8 @@ impl Reader {
         let libs = b.liberties(s);
         let limit = if self.ladder_only {
             2
+        } else if depth < FOUR_LIB_DEPTH {
+            4
         } else if depth < THREE_LIB_DEPTH {
             3
         } else {
@@ -515,7 +519,16 @@ impl Reader {
             }
         } else if defending {
             let libs = b2.liberties(s).len();
-            if libs >= 4 || (libs == 3 && (self.ladder_only || depth + 1 >= THREE_LIB_DEPTH)) {
+            let safe = if self.ladder_only {
+                3
+            } else if depth + 1 < FOUR_LIB_DEPTH {
+                5
+            } else if depth + 1 < THREE_LIB_DEPTH {
+                4
+            } else {
+                3
+            };
+            if libs >= safe {
                 WIN
             } else {
                 flip(self.att(&b2, s, depth + 1, ko_next).code)
