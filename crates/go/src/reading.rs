@@ -5,15 +5,16 @@
 //! this file's own):
 //!
 //! - the attacker tries the liberties of a string with one, two or (near
-//!   the root) three liberties, and near the root also the empty points
+//!   the root) three or four liberties, and near the root also the empty points
 //!   next to those liberties (nets / geta) and the liberties of its own
 //!   strings in atari next to the target (saving a cutting stone);
 //! - the defender extends at its liberties, captures a neighbouring
 //!   string in atari, and at two liberties also puts a neighbour with two
 //!   liberties in atari (counter-atari) near the root;
-//! - a string with four or more liberties is safe; three liberties are
-//!   read only near the root (so a loose ladder is seen when it starts
-//!   close to the question);
+//! - a string with five or more liberties is safe, four liberties are
+//!   read only within `FOUR_LIB_DEPTH` plies of the question and three
+//!   within `THREE_LIB_DEPTH` (so a loose ladder or a net is seen when it
+//!   starts close to the question);
 //! - snapbacks come out by themselves: the attacker may throw in a stone
 //!   the defender captures, after which the string is in atari again.
 //!
