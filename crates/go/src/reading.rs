@@ -502,7 +502,7 @@ impl Reader {
         // nests a hundred deep), recycled through the pool.
         let mut b2 = match self.pool.pop() {
             Some(mut spare) => {
-                (*spare).clone_from(b);
+                spare.copy_from(b);
                 spare
             }
             None => Box::new(b.clone()),
@@ -576,8 +576,26 @@ pub fn escape_fails(b: &Board, c: Color, lib: Point, budget: u64) -> bool {
 /// extension reaches three liberties. When it could capture a chaser in
 /// atari, the ladder reader (`Reader::ladder`) decides. `true`: caught.
 pub fn ladder_follow(b: &Board, s: Point, max_steps: usize) -> bool {
-    let mut board = b.clone();
-    ladder_follow_in(&mut board, s, max_steps)
+    with_scratch(b, |board| ladder_follow_in(board, s, max_steps))
+}
+
+thread_local! {
+    /// A board per thread for the follower's copies (no allocation and
+    /// only the rows in use copied; see `Board::copy_from`).
+    static SCRATCH: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The follower's ladder reader, kept so its boards are reused.
+    static FALLBACK: std::cell::RefCell<Reader> = std::cell::RefCell::new(Reader::ladder(FOLLOW_FALLBACK));
+}
+
+/// Runs `f` on a copy of `b` taken from the thread's scratch boards.
+fn with_scratch<T>(b: &Board, f: impl FnOnce(&mut Board) -> T) -> T {
+    let mut board = SCRATCH
+        .with(|s| s.borrow_mut().pop())
+        .unwrap_or_else(|| b.clone());
+    board.copy_from(b);
+    let out = f(&mut board);
+    SCRATCH.with(|s| s.borrow_mut().push(board));
+    out
 }
 
 /// Budget of the ladder reader when the follower meets a counter-capture.
@@ -604,8 +622,8 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
             _ => return false,
         }
         if counter_capture(b, s) {
-            // Rare and subtle: the real ladder reader decides.
-            return Reader::ladder(FOLLOW_FALLBACK).attack(b, s).code == WIN;
+            // Subtle: the real ladder reader decides.
+            return FALLBACK.with(|r| r.borrow_mut().attack(b, s).code == WIN);
         }
         // The ataris after which the other liberty gives at most two, the
         // one that gives fewest first.
@@ -627,10 +645,11 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
             [(_, l, o), (_, l2, o2), ..] => {
                 if branches > 0 {
                     branches -= 1;
-                    let mut b2 = b.clone();
-                    if chase(&mut b2, s, *l, *o)
-                        .unwrap_or_else(|| follow(&mut b2, s, max_steps - step, branches))
-                    {
+                    let caught = with_scratch(b, |b2| {
+                        chase(b2, s, *l, *o)
+                            .unwrap_or_else(|| follow(b2, s, max_steps - step, branches))
+                    });
+                    if caught {
                         return true;
                     }
                     (*l2, *o2)
@@ -655,7 +674,7 @@ fn chase(b: &mut Board, s: Point, l: Point, other: Point) -> Option<bool> {
         return Some(true);
     }
     if counter_capture(b, s) {
-        return Some(Reader::ladder(FOLLOW_FALLBACK).defend(b, s).code == LOSS);
+        return Some(FALLBACK.with(|r| r.borrow_mut().defend(b, s).code == LOSS));
     }
     if !b.is_legal(d, Move::Play(other)) {
         return Some(true);
@@ -681,13 +700,14 @@ pub fn escape_fails_fast(b: &Board, c: Color, lib: Point, max_steps: usize) -> b
     if !b.is_legal(c, Move::Play(lib)) {
         return true;
     }
-    let mut b2 = b.clone();
-    b2.play(c, Move::Play(lib));
-    match b2.liberties(lib).len() {
-        0 | 1 => true,
-        2 => ladder_follow_in(&mut b2, lib, max_steps),
-        _ => false,
-    }
+    with_scratch(b, |b2| {
+        b2.play(c, Move::Play(lib));
+        match b2.liberties(lib).len() {
+            0 | 1 => true,
+            2 => ladder_follow_in(b2, lib, max_steps),
+            _ => false,
+        }
+    })
 }
 
 #[cfg(test)]
