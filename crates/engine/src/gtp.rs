@@ -26,6 +26,8 @@ use tengen_go::sgf;
 use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
+mod tactics;
+
 const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
@@ -107,6 +109,7 @@ const COMMANDS: &[&str] = &[
     "tengen-threads",
     "tengen-playouts",
     "tengen-ownership",
+    "tengen-playout_ladders",
 ];
 
 /// A failure reply's text.
@@ -147,6 +150,8 @@ struct Session {
     /// `tengen-playouts n`: this many playouts a move whatever the clock
     /// says (fixed-work matches on a loaded machine); `None` when off.
     fixed_playouts: Option<u64>,
+    /// Positions pushed by `trymove`/`tryko` (see `tactics`).
+    try_stack: Vec<tengen_go::board::Board>,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -249,6 +254,7 @@ impl Session {
             pending: VecDeque::new(),
             setup_undo: Vec::new(),
             fixed_playouts: None,
+            try_stack: Vec::new(),
         }
     }
 
@@ -269,16 +275,30 @@ impl Session {
     fn handle(&mut self, cmd: &Command) -> Option<Response> {
         let id = cmd.id;
         let a = &cmd.args;
+        if tactics::MUTATING.contains(&cmd.name.as_str()) {
+            self.try_stack.clear();
+        }
+        if let Some(result) = self.tactical(&cmd.name, a) {
+            return Some(match result {
+                Ok(text) => Response::success(id, text),
+                Err(text) => Response::failure(id, text),
+            });
+        }
         let result: Result<String, Fail> = match cmd.name.as_str() {
             "protocol_version" => Ok("2".into()),
             "name" => Ok("tengen".into()),
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "known_command" => Ok(a
                 .first()
-                .map(|n| COMMANDS.contains(&n.as_str()))
+                .map(|n| COMMANDS.contains(&n.as_str()) || tactics::COMMANDS.contains(&n.as_str()))
                 .unwrap_or(false)
                 .to_string()),
-            "list_commands" | "help" => Ok(COMMANDS.join("\n")),
+            "list_commands" | "help" => Ok(COMMANDS
+                .iter()
+                .chain(tactics::COMMANDS)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n")),
             "quit" => Ok(String::new()),
             "boardsize" => self.boardsize(a),
             "query_boardsize" => Ok(self.game.size().to_string()),
@@ -331,7 +351,7 @@ impl Session {
             "final_status_list" => self.final_status_list(a),
             "loadsgf" => self.loadsgf(a),
             "printsgf" => self.printsgf(a),
-            "showboard" => Ok(format!("\n{}", self.game.board().render())),
+            "showboard" => Ok(format!("\n{}", self.read_board().render())),
             "is_legal" => parse_color(a.first()).and_then(|c| {
                 let m = self.mv(a.get(1))?;
                 Ok(if self.game.is_legal(c, m) { "1" } else { "0" }.to_string())
@@ -339,7 +359,7 @@ impl Session {
             "all_legal" => parse_color(a.first()).map(|c| join_points(&self.game.legal_points(c))),
             "captures" => parse_color(a.first()).map(|c| self.game.board().captures(c).to_string()),
             "color" => self.point(a.first()).map(|p| {
-                match self.game.board().cell(p) {
+                match self.read_board().cell(p) {
                     Cell::Black => "black",
                     Cell::White => "white",
                     _ => "empty",
@@ -347,17 +367,17 @@ impl Session {
                 .to_string()
             }),
             "list_stones" => {
-                parse_color(a.first()).map(|c| join_points(&self.game.board().stones(c)))
+                parse_color(a.first()).map(|c| join_points(&self.read_board().stones(c)))
             }
             "countlib" | "findlib" => self.point(a.first()).and_then(|p| {
-                if self.game.board().cell(p).color().is_none() {
+                if self.read_board().cell(p).color().is_none() {
                     return Err("vertex must not be empty".into());
                 }
-                let libs = self.game.board().liberties(p);
+                let libs = self.read_board().liberties(p);
                 Ok(if cmd.name == "countlib" {
                     libs.len().to_string()
                 } else {
-                    join_points(&libs)
+                    join_points(&tactics::gnugo_order(libs))
                 })
             }),
             "accuratelib" => self.accuratelib(a),
@@ -467,6 +487,16 @@ impl Session {
                     }
                     Err(_) => Err(syntax()),
                 },
+            },
+            "tengen-playout_ladders" => match a.first().map(|s| s.as_str()) {
+                Some("on") | Some("off") => {
+                    tengen_go::playout::PLAYOUT_LADDERS.store(
+                        a.first().is_some_and(|s| s == "on"),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    Ok(String::new())
+                }
+                _ => Err(syntax()),
             },
             "tengen-threads" => parse_int::<usize>(a.first()).map(|n| {
                 self.threads = n.clamp(1, 256);
@@ -721,17 +751,15 @@ impl Session {
         Ok(String::new())
     }
 
+    /// GNU Go's `accuratelib`: the liberties (a list, rows top-down) a
+    /// stone would have after its captures; empty for a suicide.
     fn accuratelib(&self, a: &[String]) -> Result<String, Fail> {
-        let c = parse_color(a.first())?;
-        let p = self.point(a.get(1))?;
-        let mut g = self.game.clone();
-        if g.board().cell(p) != Cell::Empty {
-            return Err("vertex must be empty".into());
-        }
-        if g.play(c, Move::Play(p)).is_err() {
-            return Ok("0".into());
-        }
-        Ok(g.board().liberties(p).len().to_string())
+        let (c, p) = self.color_and_empty_point(a)?;
+        Ok(tactics::join(&tactics::gnugo_order(tactics::libs_of_move(
+            self.read_board(),
+            c,
+            p,
+        ))))
     }
 
     fn time_settings(&mut self, a: &[String]) -> Result<String, Fail> {

@@ -8,5 +8,6 @@ pub mod mcts;
 pub mod patterns;
 pub mod perft;
 pub mod playout;
+pub mod reading;
 pub mod sgf;
 pub mod status;

@@ -8,7 +8,8 @@
 use crate::board::{Board, Cell, Color, Move, Point, POINTS};
 use crate::game::Game;
 use crate::patterns;
-use crate::playout::{self, is_bad_self_atari, Rng};
+use crate::playout::{self, is_bad_self_atari, Rng, LADDER_STEPS};
+use crate::reading;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -17,6 +18,9 @@ use std::time::{Duration, Instant};
 const RAVE_EQUIV: f64 = 3000.0;
 /// Virtual losses added per thread passing through a node.
 const VIRTUAL_LOSS: u32 = 2;
+/// What a jigo is worth to the player to move at the root (a win 1, a
+/// loss 0): less than half, so a win is worth the risk of a jigo.
+const JIGO: f64 = 0.4;
 /// A leaf is expanded once it has this many visits.
 const EXPAND_AT: u32 = 2;
 /// The tree stops growing at this many nodes (about 100 MB).
@@ -376,18 +380,55 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
         Move::Play(p) => p,
     };
     let mut score = 0.0f64;
-    // Captures and atari escapes.
+    // Captures, atari escapes (ladder-aware) and ladder captures.
+    let libs_here = b.libs_after(c, p, 3);
+    let mut escape_checked = false;
+    let mut ladder_checked = false;
+    let mut opp_contacts = 0;
     for n in b.neighbors(p) {
         match b.cell(n).color() {
             Some(x) if x == c.opp() && b.in_atari(n) => {
                 score += 3.0 + b.chain_size(n).min(5) as f64 * 0.5
             }
-            Some(x) if x == c && b.in_atari(n) && b.libs_after(c, p, 3) >= 3 => score += 2.5,
+            Some(x) if x == c && b.in_atari(n) && !escape_checked => {
+                escape_checked = true;
+                if libs_here >= 3 {
+                    score += 2.5;
+                } else if libs_here == 2 {
+                    if reading::escape_fails_fast(b, c, p, LADDER_STEPS) {
+                        // Running into a working ladder only adds stones.
+                        score -= 1.5;
+                    } else {
+                        score += 2.0;
+                    }
+                }
+            }
+            Some(x) if x == c.opp() => {
+                opp_contacts += 1;
+                if !ladder_checked && libs_here >= 2 && b.liberties(n).len() == 2 {
+                    ladder_checked = true;
+                    // An atari that starts a working ladder.
+                    let mut b2 = b.clone();
+                    b2.play(c, Move::Play(p));
+                    if let Some(lib) = b2.atari_liberty(n) {
+                        if reading::escape_fails_fast(&b2, c.opp(), lib, LADDER_STEPS) {
+                            score += 2.0 + b.chain_size(n).min(6) as f64 * 0.3;
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
     if is_bad_self_atari(b, c, p) {
         score -= 3.0;
+    } else if libs_here == 2 && opp_contacts >= 2 {
+        // A contact move left with two liberties that a ladder captures.
+        let mut b2 = b.clone();
+        b2.play(c, Move::Play(p));
+        if b2.cell(p) != Cell::Empty && reading::ladder_follow(&b2, p, LADDER_STEPS) {
+            score -= 1.5;
+        }
     }
     if b.cell(p) == Cell::Empty && patterns::matches(b.ring_code(p)) {
         score += 1.0;
@@ -547,7 +588,18 @@ fn one_iteration(
         (out.black_margin, out.first_play, out.owner)
     };
     let black_margin = margin - komi;
-    let black_wins = black_margin > 0.0;
+    // Black's result: 1 win, 0 loss; a jigo is worth `JIGO` to the side
+    // to move at the root, so the search prefers a win to a safe jigo
+    // (integer komi on 9x9).
+    let black_result = if black_margin > 0.0 {
+        1.0
+    } else if black_margin < 0.0 {
+        0.0
+    } else if root_color == Color::Black {
+        JIGO
+    } else {
+        1.0 - JIGO
+    };
     // Backup from the leaf up. The AMAF map of a node holds the moves
     // played from that node on: the playout's, then the tree moves below
     // it, each point keeping the colour that played it first.
@@ -561,9 +613,7 @@ fn one_iteration(
                 node.virtual_loss = node.virtual_loss.saturating_sub(VIRTUAL_LOSS);
             }
             node.visits += 1;
-            if (node.color == Color::Black) == black_wins {
-                node.wins += 1.0;
-            }
+            node.wins += result_for(node.color, black_result);
         }
         for k in 0..tree.nodes[n].children.len() {
             let c = tree.nodes[n].children[k] as usize;
@@ -571,9 +621,7 @@ fn one_iteration(
             if let Move::Play(p) = child.mv {
                 if amaf[p.index()] == 1 + child.color.index() as u8 {
                     child.rave_visits += 1;
-                    if (child.color == Color::Black) == black_wins {
-                        child.rave_wins += 1.0;
-                    }
+                    child.rave_wins += result_for(child.color, black_result);
                 }
             }
         }
@@ -594,6 +642,15 @@ fn one_iteration(
         tree.own_n += 1;
         tree.margin_sum += black_margin;
         tree.margin_sq += black_margin * black_margin;
+    }
+}
+
+/// A playout's result for the player `c` given Black's.
+fn result_for(c: Color, black_result: f64) -> f64 {
+    if c == Color::Black {
+        black_result
+    } else {
+        1.0 - black_result
     }
 }
 

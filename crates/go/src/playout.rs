@@ -4,6 +4,16 @@
 
 use crate::board::{Board, Cell, Color, Move, Point, POINTS};
 use crate::patterns;
+use crate::reading;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Ataris a ladder followed in a playout may take.
+pub const LADDER_STEPS: usize = 60;
+
+/// Whether playouts refuse atari escapes that a ladder captures (GTP
+/// `tengen-playout_ladders on|off`). Process-wide: it changes how every
+/// search plays out positions, like a compile-time policy switch.
+pub static PLAYOUT_LADDERS: AtomicBool = AtomicBool::new(true);
 
 /// xorshift64*: fast, good enough for playouts, seedable for tests.
 #[derive(Clone, Debug)]
@@ -85,7 +95,15 @@ fn local_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Optio
     for n in b.neighbors(last) {
         if b.cell(n).color() == Some(c) {
             if let Some(lib) = b.atari_liberty(n) {
-                if b.libs_after(c, lib, 2) >= 2 && b.is_legal(c, Move::Play(lib)) {
+                // Extend to three liberties, or to two that do not run
+                // into a ladder.
+                let libs = b.libs_after(c, lib, 3);
+                if libs >= 2
+                    && b.is_legal(c, Move::Play(lib))
+                    && (libs >= 3
+                        || !PLAYOUT_LADDERS.load(Ordering::Relaxed)
+                        || !reading::escape_fails_fast(b, c, lib, LADDER_STEPS))
+                {
                     buf.push(lib);
                 }
                 // Or capture a neighbour that holds it in atari.

@@ -12,7 +12,7 @@ use crate::playout::is_bad_self_atari;
 /// Average ownership (from the owner's side) below which a chain is dead.
 /// Light playouts blur ownership (a dead stone sometimes lives when its
 /// owner ignores it), hence a bar only a little below zero.
-const DEAD_BELOW: f64 = -0.2;
+const DEAD_BELOW: f64 = -0.1;
 
 /// The status of every stone on a board.
 #[derive(Clone, Debug, Default, PartialEq)]
