@@ -184,7 +184,7 @@ impl Frontend {
     }
 
     fn message(&self, text: &str) {
-        self.reply(Reply::Info(Info::message(text)));
+        self.reply(Reply::Info(Info::text(text)));
     }
 
     fn thinking(&self) -> bool {
@@ -443,7 +443,7 @@ impl Frontend {
         if go.depth == Some(0) && !go.infinite {
             self.reply(Reply::Info(Info {
                 depth: Some(0),
-                score: Some(ucci_score(Score(evaluate(&root)))),
+                score: Some(ucci::Score::Cp(ucci_score(Score(evaluate(&root))))),
                 ..Info::default()
             }));
             self.reply(Reply::NoBestMove);
@@ -545,12 +545,12 @@ fn print_event(out: &Output, e: Event<Move>) {
                     .collect();
             let a = Info {
                 depth: Some(r.depth),
-                score: Some(ucci_score(r.score)),
+                score: Some(ucci::Score::Cp(ucci_score(r.score))),
                 pv,
                 ..Info::default()
             };
             let b = Info {
-                time_ms: Some(r.time_ms),
+                time: Some(r.time_ms),
                 nodes: Some(r.nodes),
                 ..Info::default()
             };
@@ -566,7 +566,7 @@ fn print_event(out: &Output, e: Event<Move>) {
         }
         Event::Stats { nodes, time_ms, .. } => {
             let i = Info {
-                time_ms: Some(time_ms),
+                time: Some(time_ms),
                 nodes: Some(nodes),
                 ..Info::default()
             };

@@ -13,7 +13,7 @@ use tengen_core::options::{OptionKind, OptionValue, Options};
 use tengen_core::report::{Bound, Event, Report};
 use tengen_core::score::wdl;
 use tengen_core::{SearchLimits, TimeControl};
-use tengen_protocol::uci::{self, Command, Info, UciScore};
+use tengen_protocol::uci::{self, Command, Info, Reply, Score};
 use tengen_search::Position;
 
 type Move<G> = <<G as AbGame>::Pos as Position>::Move;
@@ -230,9 +230,9 @@ impl<G: AbGame> Frontend<G> {
                 self.session.with_searcher(|s| s.clear());
                 self.pos = G::startpos();
             }
-            Command::Position { start, moves } => {
+            Command::Position { fen, moves } => {
                 self.finish_search();
-                match self.parse_position(&start, &moves, Self::flags(options)) {
+                match self.parse_position(fen.as_deref(), &moves, Self::flags(options)) {
                     Ok(p) => self.pos = p,
                     Err(e) => self.info(&format!("error: {e}; position unchanged")),
                 }
@@ -307,15 +307,13 @@ impl<G: AbGame> Frontend<G> {
 
     fn parse_position(
         &self,
-        start: &uci::Start,
+        fen: Option<&str>,
         moves: &[String],
         flags: Flags,
     ) -> Result<G::Pos, String> {
-        let mut pos = match start {
-            uci::Start::StartPos => G::startpos(),
-            uci::Start::Fen(fen) => {
-                G::from_fen(fen, flags).map_err(|e| format!("bad FEN '{fen}': {e}"))?
-            }
+        let mut pos = match fen {
+            None => G::startpos(),
+            Some(fen) => G::from_fen(fen, flags).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
         };
         for (i, text) in moves.iter().enumerate() {
             let m = G::parse_move(&pos, text, flags)
@@ -386,7 +384,7 @@ impl<G: AbGame> Frontend<G> {
                     currmovenumber: Some(number),
                     ..Default::default()
                 };
-                out.line(&info.to_string());
+                out.line(&Reply::Info(info).to_string());
             }
             Event::Stats {
                 depth,
@@ -402,7 +400,7 @@ impl<G: AbGame> Frontend<G> {
                     time: Some(time_ms),
                     ..Default::default()
                 };
-                out.line(&info.to_string());
+                out.line(&Reply::Info(info).to_string());
             }
         };
         let out = self.out.clone();
@@ -494,8 +492,8 @@ fn report_line<G: AbGame>(
         pos.make(m);
     }
     let score = match r.score.mate_moves() {
-        Some(m) => UciScore::Mate(m),
-        None => UciScore::Cp(r.score.0),
+        Some(m) => Score::Mate(m),
+        None => Score::Cp(r.score.0),
     };
     let info = Info {
         depth: Some(r.depth),
@@ -503,8 +501,8 @@ fn report_line<G: AbGame>(
         multipv: Some(r.multipv),
         score: Some(score),
         bound: match r.bound {
-            Bound::Lower => Some("lowerbound"),
-            Bound::Upper => Some("upperbound"),
+            Bound::Lower => Some(uci::Bound::Lower),
+            Bound::Upper => Some(uci::Bound::Upper),
             _ => None,
         },
         wdl: show_wdl.then(|| wdl(r.score, game_ply)),
@@ -516,5 +514,5 @@ fn report_line<G: AbGame>(
         pv,
         ..Default::default()
     };
-    info.to_string()
+    Reply::Info(info).to_string()
 }

@@ -15,9 +15,7 @@ use tengen_core::timeman::SHOGI;
 use tengen_core::Signals;
 use tengen_core::{SearchLimits, TimeControl};
 
-use tengen_protocol::usi::{
-    self, BestMove, Checkmate, Command, Info, InfoScore, MateLimit, Reply, ScoreBound,
-};
+use tengen_protocol::usi::{self, BestMove, Checkmate, Command, Info, MateLimit, Reply, Score};
 use tengen_shogi::{Color, Game, Move, TsumeLimits, TsumeResult};
 
 /// The options a USI GUI sees, all kept in [`Options`].
@@ -95,11 +93,7 @@ struct Frontend {
 
 impl Frontend {
     fn info(&self, text: &str) {
-        let info = Info {
-            string: Some(text.to_string()),
-            ..Default::default()
-        };
-        self.out.line(&info.to_string());
+        self.out.line(&Reply::Info(Info::text(text)).to_string());
     }
 
     /// Returns true on `quit`.
@@ -243,14 +237,14 @@ impl Frontend {
                 let reply = match result {
                     TsumeResult::Mate(line) => {
                         out.line(
-                            &Info {
+                            &Reply::Info(Info {
                                 time: Some(ms),
                                 nodes: Some(nodes),
                                 nps: Some(nodes * 1000 / ms.max(1)),
-                                score: Some(InfoScore::Mate(line.len() as i32)),
+                                score: Some(Score::Mate(line.len() as i32)),
                                 pv: line.iter().map(Move::to_string).collect(),
                                 ..Default::default()
-                            }
+                            })
                             .to_string(),
                         );
                         Checkmate::Moves(line.iter().map(Move::to_string).collect())
@@ -285,12 +279,12 @@ impl Frontend {
         let on_event = move |ev: Event<Move>| match ev {
             Event::Line(r) => out.line(&report_line(&r, multipv > 1)),
             Event::CurrMove { depth, mv, number } => out.line(
-                &Info {
+                &Reply::Info(Info {
                     depth: Some(depth),
                     currmove: Some(mv.to_string()),
                     currmovenumber: Some(number),
                     ..Default::default()
-                }
+                })
                 .to_string(),
             ),
             Event::Stats {
@@ -299,14 +293,14 @@ impl Frontend {
                 time_ms,
                 hashfull,
             } => out.line(
-                &Info {
+                &Reply::Info(Info {
                     depth: Some(depth),
                     time: Some(time_ms),
                     nodes: Some(nodes),
                     nps: Some(nodes * 1000 / time_ms.max(1)),
                     hashfull: Some(hashfull),
                     ..Default::default()
-                }
+                })
                 .to_string(),
             ),
         };
@@ -409,15 +403,15 @@ impl Frontend {
 /// One `info` line for a reported line; mate distances in plies.
 fn report_line(r: &Report<Move>, show_multipv: bool) -> String {
     let score = match r.score.mate_plies() {
-        Some(p) => InfoScore::Mate(p),
-        None => InfoScore::Cp(r.score.0),
+        Some(p) => Score::Mate(p),
+        None => Score::Cp(r.score.0),
     };
     let bound = match r.bound {
-        Bound::Lower => Some(ScoreBound::Lower),
-        Bound::Upper => Some(ScoreBound::Upper),
+        Bound::Lower => Some(usi::Bound::Lower),
+        Bound::Upper => Some(usi::Bound::Upper),
         _ => None,
     };
-    Info {
+    Reply::Info(Info {
         depth: Some(r.depth),
         seldepth: Some(r.seldepth.max(r.depth)),
         multipv: show_multipv.then_some(r.multipv),
@@ -429,7 +423,7 @@ fn report_line(r: &Report<Move>, show_multipv: bool) -> String {
         hashfull: Some(r.hashfull),
         pv: r.pv.iter().map(Move::to_string).collect(),
         ..Default::default()
-    }
+    })
     .to_string()
 }
 
