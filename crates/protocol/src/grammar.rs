@@ -414,6 +414,11 @@ impl Info {
         }
     }
 
+    /// The line the way dialect `d` writes it.
+    pub fn line(&self, d: Dialect) -> String {
+        Printed(|f: &mut fmt::Formatter<'_>| self.write(f, d)).to_string()
+    }
+
     /// Prints the line the way dialect `d` writes it.
     pub fn write(&self, f: &mut fmt::Formatter<'_>, d: Dialect) -> fmt::Result {
         f.write_str("info")?;
@@ -619,6 +624,20 @@ pub fn write_option(
         (OptionType::String(v), _) => write!(f, "string default {}", text(v)),
         (OptionType::Filename(v), _) => write!(f, "filename default {}", text(v)),
         (OptionType::Label(v), _) => write!(f, "label default {}", text(v)),
+    }
+}
+
+/// The `option` line the way dialect `d` announces it.
+pub fn option_line(d: Dialect, name: &str, kind: &OptionType) -> String {
+    Printed(|f: &mut fmt::Formatter<'_>| write_option(f, d, name, kind)).to_string()
+}
+
+/// Prints through a closure (a line that needs its dialect to print).
+struct Printed<F>(F);
+
+impl<F: Fn(&mut fmt::Formatter<'_>) -> fmt::Result> fmt::Display for Printed<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.0)(f)
     }
 }
 
