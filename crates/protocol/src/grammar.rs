@@ -510,12 +510,14 @@ impl Info {
                         }
                     };
                     i += 1;
-                    info.bound = match t.get(i).copied() {
+                    let bound = match t.get(i).copied() {
                         Some("lowerbound") => Some(Bound::Lower),
                         Some("upperbound") => Some(Bound::Upper),
                         _ => None,
                     };
-                    i += info.bound.is_some() as usize;
+                    i += bound.is_some() as usize;
+                    // A bound belongs to a score: none without one.
+                    info.bound = bound.filter(|_| info.score.is_some());
                 }
                 "wdl" => {
                     let v = |k: usize| t.get(i - 1 + k).and_then(|v| v.parse().ok());
@@ -586,7 +588,10 @@ pub fn write_option(
     name: &str,
     kind: &OptionType,
 ) -> fmt::Result {
-    if d.option_name_word() {
+    // UCCI names are one word; one that is not (or is `name` itself)
+    // goes in the UCI form, which every dialect's reader understands.
+    let odd = name == "name" || name.contains(|c: char| c.is_ascii_whitespace());
+    if d.option_name_word() || odd {
         write!(f, "option name {name} type ")?;
     } else {
         write!(f, "option {name} type ")?;

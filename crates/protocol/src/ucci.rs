@@ -335,7 +335,7 @@ pub fn parse_reply(line: &str) -> Reply {
                 },
             }
         }
-        ["option", _, "type", ..] => match grammar::parse_option(line) {
+        ["option", ..] => match grammar::parse_option(line) {
             Some((name, kind)) => Reply::Option { name, kind },
             None => unknown(),
         },

@@ -430,3 +430,179 @@ fn position_and_go_follow_each_dialects_table() {
     };
     assert_eq!((g.searchmoves.len(), g.byoyomi), (2, Some(10)));
 }
+
+/// Lines of words from the three dialects' reply grammar, mixed with
+/// junk: whatever a host reads, printed, reads back the same.
+#[test]
+fn any_reply_a_host_reads_prints_back_the_same() {
+    let words = [
+        "info",
+        "depth",
+        "seldepth",
+        "multipv",
+        "score",
+        "cp",
+        "mate",
+        "+",
+        "-",
+        "lowerbound",
+        "upperbound",
+        "wdl",
+        "nodes",
+        "nps",
+        "hashfull",
+        "tbhits",
+        "time",
+        "currmove",
+        "currmovenumber",
+        "pv",
+        "string",
+        "message",
+        "bestmove",
+        "ponder",
+        "draw",
+        "resign",
+        "win",
+        "nobestmove",
+        "checkmate",
+        "nomate",
+        "option",
+        "name",
+        "type",
+        "spin",
+        "check",
+        "combo",
+        "var",
+        "default",
+        "min",
+        "max",
+        "button",
+        "filename",
+        "label",
+        "id",
+        "author",
+        "uciok",
+        "usiok",
+        "ucciok",
+        "readyok",
+        "pophash",
+        "bye",
+        "e2e4",
+        "7g7f",
+        "h2e2",
+        "0",
+        "1",
+        "-1",
+        "true",
+        "<empty>",
+        "99999999999999999999",
+        "x",
+        "",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..100_000 {
+        let n = 1 + (next() % 10) as usize;
+        let line: Vec<&str> = (0..n)
+            .map(|_| words[(next() % words.len() as u64) as usize])
+            .collect();
+        let line = line.join(if next() % 4 == 0 { "  " } else { " " });
+        let r = uci::parse_reply(&line);
+        assert_eq!(uci::parse_reply(&r.to_string()), r, "uci: {line}");
+        let r = usi::parse_reply(&line);
+        assert_eq!(usi::parse_reply(&r.to_string()), r, "usi: {line}");
+        let r = ucci::parse_reply(&line);
+        assert_eq!(ucci::parse_reply(&r.to_string()), r, "ucci: {line}");
+    }
+}
+
+/// The same for commands: whatever the engine side accepts prints back to
+/// a line it reads as the same command, in each dialect.
+#[test]
+fn any_command_the_engine_reads_prints_back_the_same() {
+    let words = [
+        "go",
+        "position",
+        "startpos",
+        "fen",
+        "sfen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "ponder",
+        "infinite",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "byoyomi",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "perft",
+        "searchmoves",
+        "time",
+        "increment",
+        "opptime",
+        "oppmovestogo",
+        "oppincrement",
+        "draw",
+        "probe",
+        "banmoves",
+        "ponderhit",
+        "gameover",
+        "win",
+        "lose",
+        "debug",
+        "on",
+        "off",
+        "register",
+        "quit",
+        "stop",
+        "e2e4",
+        "7g7f",
+        "h2e2",
+        "0000",
+        "b",
+        "w",
+        "-",
+        "0",
+        "1",
+        "-1",
+        "3000",
+        "99999999999999999999",
+        "x",
+        "",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..100_000 {
+        let n = 1 + (next() % 9) as usize;
+        let line: Vec<&str> = (0..n)
+            .map(|_| words[(next() % words.len() as u64) as usize])
+            .collect();
+        let line = line.join(" ");
+        if let Ok(Some(c)) = uci::parse(&line) {
+            assert_eq!(uci::parse(&c.to_string()), Ok(Some(c)), "uci: {line}");
+        }
+        if let Ok(Some(c)) = usi::parse(&line) {
+            assert_eq!(usi::parse(&c.to_string()), Ok(Some(c)), "usi: {line}");
+        }
+        if let Ok(Some(c)) = ucci::parse(&line) {
+            assert_eq!(ucci::parse(&c.to_string()), Ok(Some(c)), "ucci: {line}");
+        }
+    }
+}
