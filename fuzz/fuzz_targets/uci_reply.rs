@@ -24,5 +24,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let printed = reply.to_string();
-    assert_eq!(parse_reply(&printed), reply, "'{line}' printed as '{printed}'");
+    assert_eq!(
+        parse_reply(&printed),
+        reply,
+        "'{line}' printed as '{printed}'"
+    );
 });

@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
     // A line never holds a line break (the reader splits on them).
     if !line.contains(['\n', '\r']) {
         let printed = reply.to_string();
-        assert_eq!(parse_reply(&printed), reply, "'{line}' printed as '{printed}'");
+        assert_eq!(
+            parse_reply(&printed),
+            reply,
+            "'{line}' printed as '{printed}'"
+        );
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     if let [mv, rest @ ..] = words.as_slice() {
