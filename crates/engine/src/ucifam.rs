@@ -171,6 +171,15 @@ fn canonical(d: Dialect, name: &str) -> String {
     }
 }
 
+/// The hash size in MB an option value asks for (UCCI's 0: "the engine
+/// decides", 16 MB).
+fn hash_mb(value: i64) -> usize {
+    match value {
+        v if v <= 0 => 16,
+        v => v as usize,
+    }
+}
+
 fn announce(d: Dialect, name: &str, kind: &OptionKind) -> String {
     let kind = match kind {
         OptionKind::Check { default } => OptionType::Check(*default),
@@ -254,9 +263,8 @@ pub fn run(d: Dialect, start: Start, input: Receiver<String>, out: Output) -> u8
             let mut game = start.game.unwrap_or(Game::Chess);
             loop {
                 if !VARIANTS.contains(&game) {
-                    out.line(&format!(
-                        "info string tengen cannot play {game} over UCI yet; playing chess"
-                    ));
+                    let text = format!("tengen cannot play {game} over UCI yet; playing chess");
+                    out.line(&Info::text(text).line(d));
                     game = Game::Chess;
                 }
                 let _ = options.set("UCI_Variant", Some(game.name()));
@@ -296,14 +304,8 @@ struct Frontend<G: AbGame> {
 impl<G: AbGame> Frontend<G> {
     fn new(d: Dialect, options: &Options, out: Output) -> Self {
         let n = names(d);
-        // UCCI's 0 means "the engine decides".
-        let hash = options.int(n.hash).max(1) as usize;
+        let mut session = Session::new(hash_mb(options.int(n.hash)));
         let threads = options.int(n.threads).max(1) as usize;
-        let mut session = Session::new(if d == Dialect::Ucci && options.int(n.hash) == 0 {
-            16
-        } else {
-            hash
-        });
         if threads > 1 {
             session.with_searcher(|s| s.set_threads(threads));
         }
@@ -584,8 +586,7 @@ impl<G: AbGame> Frontend<G> {
         };
         let applied = match (name.as_str(), stored) {
             (h, OptionValue::Int(mb)) if h == n.hash => {
-                let mb = if mb == 0 { 16 } else { mb as usize };
-                self.session.with_searcher(|s| s.set_hash(mb))
+                self.session.with_searcher(|s| s.set_hash(hash_mb(mb)))
             }
             (t, OptionValue::Int(k)) if t == n.threads => {
                 let k = k.max(1) as usize;
@@ -688,11 +689,8 @@ impl<G: AbGame> Frontend<G> {
             }
         }
         let mut limits = go.limits;
-        let skill = if d == Dialect::Uci {
-            Skill::from_options(options)
-        } else {
-            Skill::from_options(&Options::new())
-        };
+        // Strength limiting: UCI's options (inactive in the other tables).
+        let skill = Skill::from_options(options);
         skill.adjust(&mut limits);
         // UCCI: every banned move is left out; none left is no move.
         let mut nothing_to_play = false;
