@@ -784,7 +784,7 @@ impl<G: AbGame> Frontend<G> {
                 let info = Info {
                     depth: (!ucci).then_some(depth),
                     nodes: Some(nodes),
-                    nps: (!ucci).then_some(nodes * 1000 / time_ms.max(1)),
+                    nps: (!ucci).then_some(nodes.saturating_mul(1000) / time_ms.max(1)),
                     hashfull: (!ucci).then_some(hashfull),
                     time: Some(time_ms),
                     ..Default::default()
@@ -877,7 +877,7 @@ impl<G: AbGame> Frontend<G> {
                         let info = Info {
                             time: Some(ms),
                             nodes: Some(nodes),
-                            nps: Some(nodes * 1000 / ms.max(1)),
+                            nps: Some(nodes.saturating_mul(1000) / ms.max(1)),
                             score: Some(grammar::Score::Mate(line.len() as i32)),
                             pv: names.clone(),
                             ..Default::default()
