@@ -1,5 +1,6 @@
 //! Engine to GUI, UCCI: the arena reads any line an engine prints (garbage
-//! included) without panicking, and a `bestmove` the engine side prints
+//! included) without panicking, a reply it reads prints back to a line
+//! that reads to the same reply, and a `bestmove` the engine side prints
 //! reads back with the same move, ponder move and flags.
 #![no_main]
 
@@ -9,7 +10,16 @@ use tengen_protocol::ucci;
 
 fuzz_target!(|data: &[u8]| {
     let line = String::from_utf8_lossy(data);
-    let _ = parse_reply(&line);
+    let reply = parse_reply(&line);
+    // A line never holds a line break (the reader splits on them).
+    if !line.contains(['\n', '\r']) {
+        let printed = reply.to_string();
+        assert_eq!(
+            parse_reply(&printed),
+            reply,
+            "'{line}' printed as '{printed}'"
+        );
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     if let [mv, rest @ ..] = words.as_slice() {
         if matches!(*mv, "ponder" | "draw" | "resign") {

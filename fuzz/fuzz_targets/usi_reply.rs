@@ -1,5 +1,6 @@
 //! Engine to GUI, USI: the arena reads any line an engine prints (garbage
-//! included) without panicking, and a `bestmove` the engine side prints
+//! included) without panicking, a reply it reads prints back to a line
+//! that reads to the same reply, and a `bestmove` the engine side prints
 //! reads back with the same move and ponder move.
 #![no_main]
 
@@ -9,8 +10,18 @@ use tengen_protocol::usi;
 
 fuzz_target!(|data: &[u8]| {
     let line = String::from_utf8_lossy(data);
-    if let Reply::Info(info) = parse_reply(&line) {
-        let _ = search_info(&info);
+    let reply = parse_reply(&line);
+    if let Reply::Info(info) = &reply {
+        let _ = search_info(info);
+    }
+    // A line never holds a line break (the reader splits on them).
+    if !line.contains(['\n', '\r']) {
+        let printed = reply.to_string();
+        assert_eq!(
+            parse_reply(&printed),
+            reply,
+            "'{line}' printed as '{printed}'"
+        );
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     if let [mv, rest @ ..] = words.as_slice() {

@@ -12,14 +12,13 @@ mod gtp;
 mod io;
 mod session;
 mod skill;
-mod ucci;
-mod uci;
-mod usi;
+mod ucifam;
 
 use clap::{Args, Parser, Subcommand};
 use detect::{detect, Detected, Protocol};
 use games::Game;
 use std::process::ExitCode;
+use tengen_protocol::grammar::Dialect;
 
 #[derive(Parser)]
 #[command(
@@ -179,9 +178,9 @@ fn run_engine(protocol: Option<Protocol>, game: Option<Game>) -> u8 {
     };
     let start = Start { game, first };
     match protocol {
-        Protocol::Uci => uci::run(start, input, out),
-        Protocol::Ucci => ucci::run(start, input, out),
-        Protocol::Usi => usi::run(start, input, out),
+        Protocol::Uci => ucifam::run(Dialect::Uci, start, input, out),
+        Protocol::Ucci => ucifam::run(Dialect::Ucci, start, input, out),
+        Protocol::Usi => ucifam::run(Dialect::Usi, start, input, out),
         Protocol::Gtp => gtp::run(start, input, out),
         Protocol::Agi => agi::run(start, input, out),
         Protocol::Gomocup => gomocup::run(start, input, out),

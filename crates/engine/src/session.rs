@@ -55,6 +55,54 @@ pub trait AbGame: Send + 'static {
     /// Whether the first player (White, Red, Sente) is to move: UCI's
     /// `wtime` and USI's `btime` name that player's clock.
     fn first_player_to_move(pos: &Self::Pos) -> bool;
+
+    /// The position of a `position` command: the start position or `fen`,
+    /// then `moves`, every step checked.
+    fn position(fen: Option<&str>, moves: &[String], flags: Flags) -> Result<Self::Pos, String> {
+        let mut pos = match fen {
+            None => Self::startpos(),
+            Some(fen) => Self::from_fen(fen, flags).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let m = Self::parse_move(&pos, text, flags)
+                .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            pos.make(m);
+        }
+        Ok(pos)
+    }
+
+    /// Sets the number of plies without capture that draws (UCCI's
+    /// `drawmoves`); games without such a rule ignore it.
+    fn set_move_limit(_pos: &mut Self::Pos, _plies: u32) {}
+
+    /// Whether the side to move may declare a win now (shogi's
+    /// entering-king rule, USI `bestmove win`).
+    fn can_declare_win(_pos: &Self::Pos) -> bool {
+        false
+    }
+
+    /// A mate search (USI `go mate`) within `time`, ended early when
+    /// `stop` is set, with a table of `entries`: the answer and the nodes
+    /// searched. `None`: this game has no mate solver.
+    fn solve_mate(
+        _pos: &Self::Pos,
+        _time: Option<std::time::Duration>,
+        _stop: &AtomicBool,
+        _entries: usize,
+    ) -> Option<(Tsume<Move<Self>>, u64)> {
+        None
+    }
+}
+
+/// What a mate search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tsume<M> {
+    /// A mating line, the attacker's move first.
+    Mate(Vec<M>),
+    /// No mate exists.
+    NoMate,
+    /// The time ran out (or a stop came) first.
+    Timeout,
 }
 
 type Move<G> = <<G as AbGame>::Pos as Position>::Move;

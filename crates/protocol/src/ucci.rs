@@ -2,9 +2,11 @@
 //! replies printed. Moves travel as strings; the game crate checks them.
 //! (The controller side, for the arena, is in `host::ucci`.)
 
-use crate::grammar;
+use crate::grammar::{self, Arity, Dialect, GoOut};
 use crate::lexer::tokens;
 use std::fmt;
+
+pub use crate::grammar::{Bound, Info, OptionType, Score};
 
 /// A parsed `go`. Times are in the GUI's unit (seconds, or milliseconds
 /// after `setoption usemillisec true`); the front-end converts.
@@ -56,12 +58,6 @@ pub enum Command {
     Unknown(String),
 }
 
-fn number<T: std::str::FromStr>(field: &str, tok: Option<&str>) -> Result<T, String> {
-    let t = tok.ok_or_else(|| format!("'{field}' needs a value"))?;
-    t.parse::<T>()
-        .map_err(|_| format!("'{field}' expects a non-negative number, got '{t}'"))
-}
-
 /// Parses one line. `Ok(None)` for a blank line; `Err` names what is
 /// malformed in a known command (which then changes nothing).
 pub fn parse(line: &str) -> Result<Option<Command>, String> {
@@ -75,11 +71,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "isready" => Command::IsReady,
         "setoption" => parse_setoption(rest)?,
         "position" => {
-            let (fen, moves) = parse_position(rest, "position")?;
+            let (fen, moves) = grammar::position("position", rest, Dialect::Ucci)?;
             Command::Position { fen, moves }
         }
         "probe" => {
-            let (fen, moves) = parse_position(rest, "probe")?;
+            let (fen, moves) = grammar::position("probe", rest, Dialect::Ucci)?;
             Command::Probe { fen, moves }
         }
         "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_string()).collect()),
@@ -120,73 +116,45 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     })
 }
 
-fn parse_position(rest: &[&str], what: &str) -> Result<(Option<String>, Vec<String>), String> {
-    let moves_at = rest.iter().position(|&t| t == "moves");
-    let head = &rest[..moves_at.unwrap_or(rest.len())];
-    let moves: Vec<String> = match moves_at {
-        Some(i) => rest[i + 1..].iter().map(|s| s.to_string()).collect(),
-        None => Vec::new(),
-    };
-    match head.first() {
-        Some(&"startpos") if head.len() == 1 => Ok((None, moves)),
-        Some(&"startpos") => Err(format!("{what} startpos: unexpected '{}'", head[1])),
-        // The counters and the `-` fields may be left out, the side to
-        // move may not: guessing it would silently search the wrong side.
-        Some(&"fen") if head.len() == 2 => Err(format!(
-            "{what} fen: the FEN '{}' needs the side to move after the board",
-            head[1]
-        )),
-        Some(&"fen") if head.len() > 2 => Ok((Some(head[1..].join(" ")), moves)),
-        Some(&"fen") => Err(format!("{what} fen needs a FEN")),
-        Some(other) => Err(format!(
-            "{what}: expected 'fen' or 'startpos', got '{other}'"
-        )),
-        None => Err(format!("{what}: expected 'fen' or 'startpos'")),
-    }
-}
-
-/// A clock value: GUIs send negative times when a flag has fallen (or a
-/// clock was overdrawn by lag); they count as zero.
-fn clock(field: &str, tok: Option<&str>) -> Result<u64, String> {
-    let t = tok.ok_or_else(|| format!("'{field}' needs a value"))?;
-    t.parse::<i64>()
-        .map(|v| v.max(0) as u64)
-        .map_err(|_| format!("'{field}' expects a number, got '{t}'"))
-}
+/// UCCI's `go` keywords and what follows each.
+pub const GO_KEYWORDS: &[(&str, Arity)] = &[
+    ("ponder", Arity::Flag),
+    ("draw", Arity::Flag),
+    ("infinite", Arity::Flag),
+    ("depth", Arity::One),
+    ("nodes", Arity::One),
+    ("time", Arity::One),
+    ("movestogo", Arity::One),
+    ("increment", Arity::One),
+    ("opptime", Arity::One),
+    ("oppmovestogo", Arity::One),
+    ("oppincrement", Arity::One),
+    ("perft", Arity::One),
+];
 
 fn parse_go(rest: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
-    let mut i = 0;
-    while i < rest.len() {
-        let key = rest[i];
-        let val = rest.get(i + 1).copied();
-        i += 2;
+    grammar::go(rest, GO_KEYWORDS, |(key, words)| {
+        // GUIs send negative times when a flag has fallen (or a clock
+        // was overdrawn by lag); they count as zero.
+        let clock = || grammar::number::<i64>(key, words).map(|v| v.max(0) as u64);
         match key {
-            "ponder" => {
-                go.ponder = true;
-                i -= 1;
-            }
-            "draw" => {
-                go.draw = true;
-                i -= 1;
-            }
-            "infinite" => {
-                go.infinite = true;
-                i -= 1;
-            }
-            "depth" if val == Some("infinite") => go.infinite = true,
-            "depth" => go.depth = Some(number("depth", val)?),
-            "nodes" => go.nodes = Some(number("nodes", val)?),
-            "time" => go.time = Some(clock("time", val)?),
-            "movestogo" => go.movestogo = Some(number("movestogo", val)?),
-            "increment" => go.increment = Some(clock("increment", val)?),
-            "opptime" => go.opptime = Some(clock("opptime", val)?),
-            "oppmovestogo" => go.oppmovestogo = Some(number("oppmovestogo", val)?),
-            "oppincrement" => go.oppincrement = Some(clock("oppincrement", val)?),
-            "perft" => go.perft = Some(number("perft", val)?),
-            other => return Err(format!("go: unknown parameter '{other}'")),
+            "ponder" => go.ponder = true,
+            "draw" => go.draw = true,
+            "infinite" => go.infinite = true,
+            "depth" if words == ["infinite"] => go.infinite = true,
+            "depth" => go.depth = Some(grammar::number(key, words)?),
+            "nodes" => go.nodes = Some(grammar::number(key, words)?),
+            "time" => go.time = Some(clock()?),
+            "movestogo" => go.movestogo = Some(grammar::number(key, words)?),
+            "increment" => go.increment = Some(clock()?),
+            "opptime" => go.opptime = Some(clock()?),
+            "oppmovestogo" => go.oppmovestogo = Some(grammar::number(key, words)?),
+            "oppincrement" => go.oppincrement = Some(clock()?),
+            _ => go.perft = Some(grammar::number(key, words)?),
         }
-    }
+        Ok(())
+    })?;
     if go.ponder && go.draw {
         return Err("go: 'ponder' and 'draw' never come together".into());
     }
@@ -199,51 +167,25 @@ impl fmt::Display for Go {
     /// (`depth`, `nodes` or the clocks) and one of `movestogo`/`increment`
     /// per clock, which the arena keeps.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("go")?;
-        if self.ponder {
-            f.write_str(" ponder")?;
-        }
-        if self.draw {
-            f.write_str(" draw")?;
-        }
-        if self.infinite {
-            f.write_str(" infinite")?;
-        }
-        let fields: [(&str, Option<u64>); 9] = [
-            ("depth", self.depth.map(u64::from)),
-            ("nodes", self.nodes),
-            ("time", self.time),
-            ("movestogo", self.movestogo.map(u64::from)),
-            ("increment", self.increment),
-            ("opptime", self.opptime),
-            ("oppmovestogo", self.oppmovestogo.map(u64::from)),
-            ("oppincrement", self.oppincrement),
-            ("perft", self.perft.map(u64::from)),
-        ];
-        for (name, value) in fields {
-            if let Some(v) = value {
-                write!(f, " {name} {v}")?;
-            }
-        }
-        Ok(())
+        let n = |v: Option<u64>| GoOut::Num(v.map(i128::from));
+        grammar::write_go(
+            f,
+            &[
+                ("ponder", GoOut::Flag(self.ponder)),
+                ("draw", GoOut::Flag(self.draw)),
+                ("infinite", GoOut::Flag(self.infinite)),
+                ("depth", n(self.depth.map(u64::from))),
+                ("nodes", n(self.nodes)),
+                ("time", n(self.time)),
+                ("movestogo", n(self.movestogo.map(u64::from))),
+                ("increment", n(self.increment)),
+                ("opptime", n(self.opptime)),
+                ("oppmovestogo", n(self.oppmovestogo.map(u64::from))),
+                ("oppincrement", n(self.oppincrement)),
+                ("perft", n(self.perft.map(u64::from))),
+            ],
+        )
     }
-}
-
-/// `fen …` or `startpos`, then the moves: `position` and `probe` share it.
-fn write_position(
-    f: &mut fmt::Formatter<'_>,
-    word: &str,
-    fen: &Option<String>,
-    moves: &[String],
-) -> fmt::Result {
-    match fen {
-        Some(fen) => write!(f, "{word} fen {fen}")?,
-        None => write!(f, "{word} startpos")?,
-    }
-    if !moves.is_empty() {
-        write!(f, " moves {}", moves.join(" "))?;
-    }
-    Ok(())
 }
 
 impl fmt::Display for Command {
@@ -267,28 +209,21 @@ impl fmt::Display for Command {
                 Some(v) => write!(f, "setoption {name} {v}"),
                 None => write!(f, "setoption {name}"),
             },
-            Command::Position { fen, moves } => write_position(f, "position", fen, moves),
+            Command::Position { fen, moves } => {
+                grammar::write_position(f, "position", Dialect::Ucci, fen, moves)
+            }
             Command::BanMoves(moves) => write!(f, "banmoves {}", moves.join(" ")),
             Command::Go(go) => write!(f, "{go}"),
             Command::PonderHit { draw: false } => f.write_str("ponderhit"),
             Command::PonderHit { draw: true } => f.write_str("ponderhit draw"),
             Command::Stop => f.write_str("stop"),
-            Command::Probe { fen, moves } => write_position(f, "probe", fen, moves),
+            Command::Probe { fen, moves } => {
+                grammar::write_position(f, "probe", Dialect::Ucci, fen, moves)
+            }
             Command::Quit => f.write_str("quit"),
             Command::Unknown(word) => f.write_str(word),
         }
     }
-}
-
-/// An `option` line's type, in UCCI's syntax (no `name` keyword).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionType {
-    Check(bool),
-    Spin { min: i64, max: i64, default: i64 },
-    Combo { vars: Vec<String>, default: String },
-    Button,
-    String(String),
-    Label(String),
 }
 
 /// What the engine prints.
@@ -320,19 +255,6 @@ pub enum Reply {
     Unknown(String),
 }
 
-/// One `info` line: the fields present are printed in UCCI's order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Info {
-    pub depth: Option<u32>,
-    /// From the side to move; 100 = a horse or cannon.
-    pub score: Option<i32>,
-    pub pv: Vec<String>,
-    pub time_ms: Option<u64>,
-    pub nodes: Option<u64>,
-    pub currmove: Option<String>,
-    pub message: Option<String>,
-}
-
 /// A `pophash` reply; all empty prints a bare `pophash`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PopHash {
@@ -341,37 +263,16 @@ pub struct PopHash {
     pub upperbound: Option<(i32, u32)>,
 }
 
-/// Keeps a message on one line: line breaks would start a new command.
-fn one_line(s: &str) -> String {
-    s.replace(['\r', '\n'], " ")
-}
+use grammar::one_line;
 
 impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::Id { kind, text } => write!(f, "id {kind} {}", one_line(text)),
-            Reply::Option { name, kind } => {
-                write!(f, "option {name} type ")?;
-                match kind {
-                    OptionType::Check(d) => write!(f, "check default {d}"),
-                    OptionType::Spin { min, max, default } => {
-                        write!(f, "spin min {min} max {max} default {default}")
-                    }
-                    OptionType::Combo { vars, default } => {
-                        f.write_str("combo")?;
-                        for v in vars {
-                            write!(f, " var {v}")?;
-                        }
-                        write!(f, " default {default}")
-                    }
-                    OptionType::Button => f.write_str("button"),
-                    OptionType::String(d) => write!(f, "string default {}", one_line(d)),
-                    OptionType::Label(d) => write!(f, "label default {}", one_line(d)),
-                }
-            }
+            Reply::Option { name, kind } => grammar::write_option(f, Dialect::Ucci, name, kind),
             Reply::UcciOk => f.write_str("ucciok"),
             Reply::ReadyOk => f.write_str("readyok"),
-            Reply::Info(info) => write!(f, "{info}"),
+            Reply::Info(info) => info.write(f, Dialect::Ucci),
             Reply::BestMove {
                 mv,
                 ponder,
@@ -410,34 +311,6 @@ impl fmt::Display for Reply {
     }
 }
 
-impl fmt::Display for Info {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("info")?;
-        if let Some(d) = self.depth {
-            write!(f, " depth {d}")?;
-        }
-        if let Some(s) = self.score {
-            write!(f, " score {s}")?;
-        }
-        if !self.pv.is_empty() {
-            write!(f, " pv {}", self.pv.join(" "))?;
-        }
-        if let Some(t) = self.time_ms {
-            write!(f, " time {t}")?;
-        }
-        if let Some(n) = self.nodes {
-            write!(f, " nodes {n}")?;
-        }
-        if let Some(m) = &self.currmove {
-            write!(f, " currmove {m}")?;
-        }
-        if let Some(m) = &self.message {
-            write!(f, " message {}", one_line(m))?;
-        }
-        Ok(())
-    }
-}
-
 /// Parses one engine line (host side: the arena reads UCCI engines with
 /// it). Never fails: what it cannot read becomes [`Reply::Unknown`].
 pub fn parse_reply(line: &str) -> Reply {
@@ -458,15 +331,12 @@ pub fn parse_reply(line: &str) -> Reply {
                 text: if rest.is_empty() {
                     String::new()
                 } else {
-                    rest_of_line(line, t[1]).to_string()
+                    grammar::rest_of_line(line, t[1]).to_string()
                 },
             }
         }
-        ["option", name, "type", rest @ ..] => match parse_option_type(rest) {
-            Some(kind) => Reply::Option {
-                name: name.to_string(),
-                kind,
-            },
+        ["option", ..] => match grammar::parse_option(line) {
+            Some((name, kind)) => Reply::Option { name, kind },
             None => unknown(),
         },
         ["ucciok"] => Reply::UcciOk,
@@ -506,115 +376,8 @@ pub fn parse_reply(line: &str) -> Reply {
             }
             Reply::PopHash(p)
         }
-        ["info", ..] => Reply::Info(parse_info(line)),
+        ["info", ..] => Reply::Info(Info::parse(line)),
         _ => unknown(),
-    }
-}
-
-/// The text of `line` after its token `word` (a slice of `line`), inner
-/// blanks kept as the engine printed them.
-fn rest_of_line<'a>(line: &'a str, word: &str) -> &'a str {
-    let end = (word.as_ptr() as usize - line.as_ptr() as usize) + word.len();
-    line.get(end..)
-        .unwrap_or("")
-        .trim_matches(|c: char| c.is_ascii_whitespace())
-}
-
-/// The words of an `option` line after `type`; `None` when malformed.
-fn parse_option_type(t: &[&str]) -> Option<OptionType> {
-    // The text after `default` to the line's end (string defaults may
-    // hold blanks; an absent one is empty).
-    let default_text = || {
-        t.iter()
-            .position(|w| *w == "default")
-            .map(|i| t[i + 1..].join(" "))
-            .unwrap_or_default()
-    };
-    let after = |key: &str| {
-        t.iter()
-            .position(|w| *w == key)
-            .and_then(|i| t.get(i + 1))
-            .copied()
-    };
-    Some(match t.first().copied()? {
-        "check" => OptionType::Check(after("default")?.parse().ok()?),
-        "spin" => OptionType::Spin {
-            min: after("min")?.parse().ok()?,
-            max: after("max")?.parse().ok()?,
-            default: after("default")?.parse().ok()?,
-        },
-        "combo" => OptionType::Combo {
-            vars: t
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1].to_string())
-                .collect(),
-            default: after("default")?.to_string(),
-        },
-        "button" => OptionType::Button,
-        "string" => OptionType::String(default_text()),
-        "label" => OptionType::Label(default_text()),
-        _ => return None,
-    })
-}
-
-/// The words that end a `pv` list or a field's value.
-const INFO_KEYWORDS: &[&str] = &[
-    "depth", "seldepth", "time", "nodes", "pv", "score", "currmove", "message", "string", "nps",
-];
-
-/// An `info` line; a malformed value drops only its field. `message` (and
-/// UCI's `string`) run to the line's end.
-fn parse_info(line: &str) -> Info {
-    let t = tokens(line);
-    let mut info = Info::default();
-    let mut i = 1;
-    while i < t.len() {
-        let next = t.get(i + 1).copied();
-        match t[i] {
-            "depth" => info.depth = next.and_then(|v| v.parse().ok()),
-            // UCCI's bare `score 31`; UCI's `score cp 31` is read too.
-            "score" => {
-                let v = if next == Some("cp") {
-                    i += 1;
-                    t.get(i + 1).copied()
-                } else {
-                    next
-                };
-                info.score = v.and_then(|v| v.parse().ok());
-            }
-            "time" => info.time_ms = next.and_then(|v| v.parse().ok()),
-            "nodes" => info.nodes = next.and_then(|v| v.parse().ok()),
-            "currmove" => info.currmove = next.map(str::to_string),
-            "pv" => {
-                let end = t[i + 1..]
-                    .iter()
-                    .position(|w| INFO_KEYWORDS.contains(w))
-                    .map_or(t.len(), |n| i + 1 + n);
-                info.pv = t[i + 1..end].iter().map(|m| m.to_string()).collect();
-                i = end;
-                continue;
-            }
-            "message" | "string" => {
-                info.message = Some(rest_of_line(line, t[i]).to_string());
-                break;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    info
-}
-
-impl Info {
-    pub fn message(text: impl Into<String>) -> Info {
-        Info {
-            message: Some(text.into()),
-            ..Info::default()
-        }
     }
 }
 
@@ -846,19 +609,19 @@ mod tests {
         assert_eq!(r(Reply::Bye), "bye");
         let info = Info {
             depth: Some(7),
-            score: Some(18),
+            score: Some(Score::Cp(18)),
             pv: vec!["h2e2".into(), "h9g7".into()],
             ..Info::default()
         };
         assert_eq!(r(Reply::Info(info)), "info depth 7 score 18 pv h2e2 h9g7");
         let info = Info {
-            time_ms: Some(2100),
+            time: Some(2100),
             nodes: Some(1800000),
             ..Info::default()
         };
         assert_eq!(r(Reply::Info(info)), "info time 2100 nodes 1800000");
         assert_eq!(
-            r(Reply::Info(Info::message("bad\nFEN"))),
+            r(Reply::Info(Info::text("bad\nFEN"))),
             "info message bad FEN"
         );
     }

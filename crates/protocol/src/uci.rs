@@ -1,16 +1,11 @@
 //! UCI (April 2006 text plus the modern extensions): the commands a GUI
 //! sends, parsed for the engine side, and printed for the host side.
 
-use crate::grammar;
-use crate::lexer::{int, tokens};
+use crate::grammar::{self, Arity, Dialect, GoOut};
+use crate::lexer::tokens;
 use std::fmt;
 
-/// Where `position` starts from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    StartPos,
-    Fen(String),
-}
+pub use crate::grammar::{Bound, Info, OptionType, Score};
 
 /// The fields of `go`. Times are in milliseconds and may be negative from
 /// sloppy GUIs; the engine clamps them.
@@ -37,10 +32,17 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Register,
     UciNewGame,
-    Position { start: Start, moves: Vec<String> },
+    /// `fen` is `None` for `startpos`.
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
     Go(Go),
     Stop,
     PonderHit,
@@ -61,20 +63,21 @@ const COMMANDS: &[&str] = &[
     "quit",
 ];
 
-const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "perft",
+/// UCI's `go` keywords and what follows each.
+pub const GO_KEYWORDS: &[(&str, Arity)] = &[
+    ("searchmoves", Arity::List),
+    ("ponder", Arity::Flag),
+    ("wtime", Arity::One),
+    ("btime", Arity::One),
+    ("winc", Arity::One),
+    ("binc", Arity::One),
+    ("movestogo", Arity::One),
+    ("depth", Arity::One),
+    ("nodes", Arity::One),
+    ("mate", Arity::One),
+    ("movetime", Arity::One),
+    ("infinite", Arity::Flag),
+    ("perft", Arity::One),
 ];
 
 /// Parses one line. `Ok(None)`: nothing to do (blank line, or no known
@@ -99,112 +102,71 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Some(&"off") => Command::Debug(false),
             Some(other) => return Err(format!("debug expects on or off, got '{other}'")),
         },
-        "setoption" => parse_setoption(line)?,
-        "position" => parse_position(args)?,
+        "setoption" => {
+            let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
+            Command::SetOption { name, value }
+        }
+        "position" => {
+            let (fen, moves) = grammar::position("position", args, Dialect::Uci)?;
+            Command::Position { fen, moves }
+        }
         "go" => Command::Go(parse_go(args)?),
         _ => return Ok(None),
     }))
 }
 
-fn parse_setoption(line: &str) -> Result<Command, String> {
-    let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
-    Ok(Command::SetOption { name, value })
-}
-
-fn parse_position(args: &[&str]) -> Result<Command, String> {
-    let moves_at = args.iter().position(|t| *t == "moves");
-    let head = &args[..moves_at.unwrap_or(args.len())];
-    let moves = moves_at
-        .map(|i| args[i + 1..].iter().map(|s| s.to_string()).collect())
-        .unwrap_or_default();
-    let start = match head.first() {
-        Some(&"startpos") if head.len() == 1 => Start::StartPos,
-        Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", head[1])),
-        Some(&"fen") if head.len() > 1 => Start::Fen(head[1..].join(" ")),
-        Some(&"fen") => return Err("position fen needs a FEN".into()),
-        Some(other) => return Err(format!("position expects startpos or fen, got '{other}'")),
-        None => return Err("position expects startpos or fen".into()),
-    };
-    Ok(Command::Position { start, moves })
-}
-
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i];
-        let val = args.get(i + 1);
-        let mut used = 2;
+    grammar::go(args, GO_KEYWORDS, |(key, words)| {
         match key {
+            // python-chess sends 0000 for "no restriction".
             "searchmoves" => {
-                let mut j = i + 1;
-                while j < args.len() && !GO_KEYWORDS.contains(&args[j]) {
-                    // python-chess sends 0000 for "no restriction".
-                    if args[j] != "0000" {
-                        go.searchmoves.push(args[j].to_string());
-                    }
-                    j += 1;
-                }
-                used = j - i;
+                go.searchmoves = words
+                    .iter()
+                    .filter(|w| **w != "0000")
+                    .map(|w| w.to_string())
+                    .collect()
             }
-            "ponder" => {
-                go.ponder = true;
-                used = 1;
-            }
-            "infinite" => {
-                go.infinite = true;
-                used = 1;
-            }
-            "wtime" => go.wtime = Some(int(key, val)?),
-            "btime" => go.btime = Some(int(key, val)?),
-            "winc" => go.winc = Some(int(key, val)?),
-            "binc" => go.binc = Some(int(key, val)?),
-            "movestogo" => go.movestogo = Some(int(key, val)?),
-            "depth" => go.depth = Some(int(key, val)?),
-            "nodes" => go.nodes = Some(int(key, val)?),
-            "mate" => go.mate = Some(int(key, val)?),
-            "movetime" => go.movetime = Some(int(key, val)?),
-            "perft" => go.perft = Some(int(key, val)?),
-            other => return Err(format!("unknown go parameter '{other}'")),
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "wtime" => go.wtime = Some(grammar::number(key, words)?),
+            "btime" => go.btime = Some(grammar::number(key, words)?),
+            "winc" => go.winc = Some(grammar::number(key, words)?),
+            "binc" => go.binc = Some(grammar::number(key, words)?),
+            "movestogo" => go.movestogo = Some(grammar::number(key, words)?),
+            "depth" => go.depth = Some(grammar::number(key, words)?),
+            "nodes" => go.nodes = Some(grammar::number(key, words)?),
+            "mate" => go.mate = Some(grammar::number(key, words)?),
+            "movetime" => go.movetime = Some(grammar::number(key, words)?),
+            _ => go.perft = Some(grammar::number(key, words)?),
         }
-        i += used;
-    }
+        Ok(())
+    })?;
     Ok(go)
 }
 
 impl fmt::Display for Go {
     /// Prints the parameters as a GUI sends them (host side).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "go")?;
-        if self.ponder {
-            write!(f, " ponder")?;
-        }
-        // i128 holds every field's range (nodes is a u64, clocks are i64)
-        // without wrapping a large count to a negative one.
-        let fields: [(&str, Option<i128>); 10] = [
-            ("wtime", self.wtime.map(i128::from)),
-            ("btime", self.btime.map(i128::from)),
-            ("winc", self.winc.map(i128::from)),
-            ("binc", self.binc.map(i128::from)),
-            ("movestogo", self.movestogo.map(i128::from)),
-            ("depth", self.depth.map(i128::from)),
-            ("nodes", self.nodes.map(i128::from)),
-            ("mate", self.mate.map(i128::from)),
-            ("movetime", self.movetime.map(i128::from)),
-            ("perft", self.perft.map(i128::from)),
-        ];
-        for (k, v) in fields {
-            if let Some(v) = v {
-                write!(f, " {k} {v}")?;
-            }
-        }
-        if self.infinite {
-            write!(f, " infinite")?;
-        }
-        if !self.searchmoves.is_empty() {
-            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
-        }
-        Ok(())
+        let n = |v: Option<i64>| GoOut::Num(v.map(i128::from));
+        grammar::write_go(
+            f,
+            &[
+                ("ponder", GoOut::Flag(self.ponder)),
+                ("wtime", n(self.wtime)),
+                ("btime", n(self.btime)),
+                ("winc", n(self.winc)),
+                ("binc", n(self.binc)),
+                ("movestogo", GoOut::Num(self.movestogo.map(i128::from))),
+                ("depth", GoOut::Num(self.depth.map(i128::from))),
+                ("nodes", GoOut::Num(self.nodes.map(i128::from))),
+                ("mate", GoOut::Num(self.mate.map(i128::from))),
+                ("movetime", n(self.movetime)),
+                ("perft", GoOut::Num(self.perft.map(i128::from))),
+                ("infinite", GoOut::Flag(self.infinite)),
+                ("searchmoves", GoOut::List(&self.searchmoves)),
+            ],
+        )
     }
 }
 
@@ -225,15 +187,8 @@ impl fmt::Display for Command {
             }
             Command::Register => f.write_str("register later"),
             Command::UciNewGame => f.write_str("ucinewgame"),
-            Command::Position { start, moves } => {
-                match start {
-                    Start::StartPos => f.write_str("position startpos")?,
-                    Start::Fen(fen) => write!(f, "position fen {fen}")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
+            Command::Position { fen, moves } => {
+                grammar::write_position(f, "position", Dialect::Uci, fen, moves)
             }
             Command::Go(go) => go.fmt(f),
             Command::Stop => f.write_str("stop"),
@@ -243,86 +198,75 @@ impl fmt::Display for Command {
     }
 }
 
-/// A score as UCI prints it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UciScore {
-    Cp(i32),
-    Mate(i32),
+/// A line from a UCI engine: printed by the engine, read by a host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// `id name …`, `id author …`.
+    Id {
+        key: String,
+        value: String,
+    },
+    UciOk,
+    ReadyOk,
+    Option {
+        name: String,
+        kind: OptionType,
+    },
+    /// `mv` is `(none)` (or `0000`) when there is no legal move.
+    BestMove {
+        mv: String,
+        ponder: Option<String>,
+    },
+    Info(Info),
+    /// Anything else: banners, debug output, garbage (kept whole).
+    Unknown(String),
 }
 
-/// Builds an `info` line field by field, in the order GUIs expect.
-#[derive(Clone, Debug, Default)]
-pub struct Info {
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    pub multipv: Option<usize>,
-    pub score: Option<UciScore>,
-    /// "lowerbound" or "upperbound".
-    pub bound: Option<&'static str>,
-    pub wdl: Option<(u32, u32, u32)>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub hashfull: Option<u32>,
-    pub tbhits: Option<u64>,
-    pub time: Option<u64>,
-    pub currmove: Option<String>,
-    pub currmovenumber: Option<usize>,
-    pub pv: Vec<String>,
-    pub string: Option<String>,
-}
-
-impl fmt::Display for Info {
+impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "info")?;
-        if let Some(d) = self.depth {
-            write!(f, " depth {d}")?;
-            if let Some(s) = self.seldepth {
-                write!(f, " seldepth {s}")?;
+        match self {
+            Reply::Id { key, value } => write!(f, "id {key} {}", grammar::one_line(value)),
+            Reply::UciOk => f.write_str("uciok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::Option { name, kind } => grammar::write_option(f, Dialect::Uci, name, kind),
+            Reply::BestMove { mv, ponder } => {
+                write!(f, "bestmove {mv}")?;
+                match ponder {
+                    Some(p) => write!(f, " ponder {p}"),
+                    None => Ok(()),
+                }
             }
+            Reply::Info(info) => info.write(f, Dialect::Uci),
+            Reply::Unknown(line) => f.write_str(line),
         }
-        if let Some(m) = self.multipv {
-            write!(f, " multipv {m}")?;
-        }
-        match self.score {
-            Some(UciScore::Cp(v)) => write!(f, " score cp {v}")?,
-            Some(UciScore::Mate(v)) => write!(f, " score mate {v}")?,
-            None => {}
-        }
-        if let (Some(b), Some(_)) = (self.bound, self.score) {
-            write!(f, " {b}")?;
-        }
-        if let Some((w, d, l)) = self.wdl {
-            write!(f, " wdl {w} {d} {l}")?;
-        }
-        if let Some(n) = self.nodes {
-            write!(f, " nodes {n}")?;
-        }
-        if let Some(n) = self.nps {
-            write!(f, " nps {n}")?;
-        }
-        if let Some(h) = self.hashfull {
-            write!(f, " hashfull {h}")?;
-        }
-        if let Some(t) = self.tbhits {
-            write!(f, " tbhits {t}")?;
-        }
-        if let Some(t) = self.time {
-            write!(f, " time {t}")?;
-        }
-        if let Some(m) = &self.currmove {
-            write!(f, " currmove {m}")?;
-        }
-        if let Some(n) = self.currmovenumber {
-            write!(f, " currmovenumber {n}")?;
-        }
-        if !self.pv.is_empty() {
-            write!(f, " pv {}", self.pv.join(" "))?;
-        }
-        if let Some(s) = &self.string {
-            // `string` must be last and must not break the line.
-            write!(f, " string {}", s.replace(['\n', '\r'], " "))?;
-        }
-        Ok(())
+    }
+}
+
+/// Parses one engine line (host side: the arena reads UCI engines with
+/// it). Never fails: what it cannot read becomes [`Reply::Unknown`].
+pub fn parse_reply(line: &str) -> Reply {
+    let line = grammar::trim_blanks(line);
+    let t = tokens(line);
+    match t.as_slice() {
+        ["id", key, ..] => Reply::Id {
+            key: key.to_string(),
+            value: grammar::rest_of_line(line, t[1]).to_string(),
+        },
+        ["uciok"] => Reply::UciOk,
+        ["readyok"] => Reply::ReadyOk,
+        ["option", ..] => match grammar::parse_option(line) {
+            Some((name, kind)) => Reply::Option { name, kind },
+            None => Reply::Unknown(line.to_string()),
+        },
+        ["bestmove", mv, rest @ ..] => Reply::BestMove {
+            mv: mv.to_string(),
+            ponder: match rest {
+                ["ponder", p, ..] => Some(p.to_string()),
+                _ => None,
+            },
+        },
+        ["info", ..] => Reply::Info(Info::parse(line)),
+        _ => Reply::Unknown(line.to_string()),
     }
 }
 
@@ -347,14 +291,14 @@ mod tests {
         assert_eq!(
             parse("position startpos moves e2e4 e7e5").unwrap(),
             Some(Command::Position {
-                start: Start::StartPos,
+                fen: None,
                 moves: vec!["e2e4".into(), "e7e5".into()],
             })
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1").unwrap(),
             Some(Command::Position {
-                start: Start::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
                 moves: vec![],
             })
         );
@@ -439,15 +383,15 @@ mod tests {
             depth: Some(5),
             seldepth: Some(7),
             multipv: Some(1),
-            score: Some(UciScore::Mate(-2)),
-            bound: Some("lowerbound"),
+            score: Some(Score::Mate(-2)),
+            bound: Some(Bound::Lower),
             nodes: Some(100),
             time: Some(3),
             pv: vec!["e2e4".into()],
             ..Default::default()
         };
         assert_eq!(
-            info.to_string(),
+            Reply::Info(info).to_string(),
             "info depth 5 seldepth 7 multipv 1 score mate -2 lowerbound nodes 100 time 3 pv e2e4"
         );
     }

@@ -3,9 +3,11 @@
 //! replies ([`Reply`]: printed by the engine, parsed by a host). Moves and
 //! SFENs travel as strings; the shogi crate checks them.
 
-use crate::grammar::{self, find_word};
+use crate::grammar::{self, Arity, Dialect, GoOut};
 use crate::lexer::tokens;
 use std::fmt;
+
+pub use crate::grammar::{Bound, Info, OptionType, Score};
 
 /// `go mate` limit: Shogidokoro's meaning, a time in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,12 +70,6 @@ pub enum Command {
     Unknown(String),
 }
 
-fn number<T: std::str::FromStr>(field: &str, tok: Option<&&str>) -> Result<T, String> {
-    let t = tok.ok_or_else(|| format!("'{field}' needs a value"))?;
-    t.parse::<T>()
-        .map_err(|_| format!("'{field}' expects a non-negative number, got '{t}'"))
-}
-
 /// Parses one GUI line. `Ok(None)` for a blank line; `Err` names what is
 /// malformed in a known command (which must then change nothing).
 pub fn parse(line: &str) -> Result<Option<Command>, String> {
@@ -86,10 +82,16 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "usi" => Command::Usi,
         "debug" => Command::Debug(rest.first() != Some(&"off")),
         "isready" => Command::IsReady,
-        "setoption" => parse_setoption(line)?,
+        "setoption" => {
+            let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
+            Command::SetOption { name, value }
+        }
         "register" => Command::Register(rest.join(" ")),
         "usinewgame" => Command::UsiNewGame,
-        "position" => parse_position(rest)?,
+        "position" => {
+            let (sfen, moves) = grammar::position("position", rest, Dialect::Usi)?;
+            Command::Position { sfen, moves }
+        }
         "go" => Command::Go(parse_go(rest)?),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
@@ -106,153 +108,81 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
     Ok(Some(cmd))
 }
 
-/// `setoption name <id> [value <x>]`: the id is one token by the USI
-/// rule, but tolerate spaces up to ` value `; the value keeps its spaces.
-fn parse_setoption(line: &str) -> Result<Command, String> {
-    let (name, value) = grammar::setoption(grammar::after_word(line, "setoption"))?;
-    Ok(Command::SetOption { name, value })
-}
-
-fn parse_position(rest: &[&str]) -> Result<Command, String> {
-    let (sfen, after) = match rest.first() {
-        Some(&"startpos") => (None, &rest[1..]),
-        Some(&"sfen") => {
-            let end = rest
-                .iter()
-                .position(|&t| t == "moves")
-                .unwrap_or(rest.len());
-            let fields = &rest[1..end];
-            if fields.len() < 3 {
-                return Err("position sfen needs <board> <side> <hand> [<move number>]".into());
-            }
-            (Some(fields.join(" ")), &rest[end..])
-        }
-        Some(other) => {
-            return Err(format!(
-                "position needs 'startpos' or 'sfen', got '{other}'"
-            ))
-        }
-        None => return Err("position needs 'startpos' or 'sfen'".into()),
-    };
-    let moves = match after.first() {
-        None => Vec::new(),
-        Some(&"moves") => after[1..].iter().map(|s| s.to_string()).collect(),
-        Some(other) => {
-            return Err(format!(
-                "expected 'moves' after the position, got '{other}'"
-            ))
-        }
-    };
-    Ok(Command::Position { sfen, moves })
-}
+/// USI's `go` keywords and what follows each (`mate` alone means
+/// `mate infinite`, as cshogi sends it).
+pub const GO_KEYWORDS: &[(&str, Arity)] = &[
+    ("ponder", Arity::Flag),
+    ("btime", Arity::One),
+    ("wtime", Arity::One),
+    ("byoyomi", Arity::One),
+    ("binc", Arity::One),
+    ("winc", Arity::One),
+    ("depth", Arity::One),
+    ("nodes", Arity::One),
+    ("movetime", Arity::One),
+    ("movestogo", Arity::One),
+    ("perft", Arity::One),
+    ("mate", Arity::Optional),
+    ("infinite", Arity::Flag),
+    ("searchmoves", Arity::List),
+];
 
 fn parse_go(rest: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
-    let mut i = 0;
-    while i < rest.len() {
-        let t = rest[i];
-        let next = rest.get(i + 1);
-        let mut skip = 2;
-        match t {
-            "ponder" => {
-                go.ponder = true;
-                skip = 1;
-            }
-            "infinite" => {
-                go.infinite = true;
-                skip = 1;
-            }
-            "btime" => go.btime = Some(number(t, next)?),
-            "wtime" => go.wtime = Some(number(t, next)?),
-            "byoyomi" => go.byoyomi = Some(number(t, next)?),
-            "binc" => go.binc = Some(number(t, next)?),
-            "winc" => go.winc = Some(number(t, next)?),
-            "depth" => go.depth = Some(number(t, next)?),
-            "nodes" => go.nodes = Some(number(t, next)?),
-            "movetime" => go.movetime = Some(number(t, next)?),
-            "movestogo" => go.movestogo = Some(number(t, next)?),
-            "perft" => go.perft = Some(number(t, next)?),
+    grammar::go(rest, GO_KEYWORDS, |(key, words)| {
+        match key {
+            "ponder" => go.ponder = true,
+            "infinite" => go.infinite = true,
+            "btime" => go.btime = Some(grammar::number(key, words)?),
+            "wtime" => go.wtime = Some(grammar::number(key, words)?),
+            "byoyomi" => go.byoyomi = Some(grammar::number(key, words)?),
+            "binc" => go.binc = Some(grammar::number(key, words)?),
+            "winc" => go.winc = Some(grammar::number(key, words)?),
+            "depth" => go.depth = Some(grammar::number(key, words)?),
+            "nodes" => go.nodes = Some(grammar::number(key, words)?),
+            "movetime" => go.movetime = Some(grammar::number(key, words)?),
+            "movestogo" => go.movestogo = Some(grammar::number(key, words)?),
+            "perft" => go.perft = Some(grammar::number(key, words)?),
             "mate" => {
-                go.mate = Some(match next {
-                    None | Some(&"infinite") => MateLimit::Infinite,
-                    Some(_) => MateLimit::Millis(number(t, next)?),
-                });
-                if next.is_none() {
-                    skip = 1;
-                }
+                go.mate = Some(match words {
+                    [] | ["infinite"] => MateLimit::Infinite,
+                    _ => MateLimit::Millis(grammar::number(key, words)?),
+                })
             }
-            "searchmoves" => {
-                let mut j = i + 1;
-                while j < rest.len() && !is_go_keyword(rest[j]) {
-                    go.searchmoves.push(rest[j].to_string());
-                    j += 1;
-                }
-                skip = j - i;
-            }
-            other => return Err(format!("unknown go parameter '{other}'")),
+            _ => go.searchmoves.extend(words.iter().map(|w| w.to_string())),
         }
-        i += skip;
-    }
+        Ok(())
+    })?;
     Ok(go)
-}
-
-fn is_go_keyword(t: &str) -> bool {
-    matches!(
-        t,
-        "ponder"
-            | "infinite"
-            | "btime"
-            | "wtime"
-            | "byoyomi"
-            | "binc"
-            | "winc"
-            | "depth"
-            | "nodes"
-            | "movetime"
-            | "movestogo"
-            | "perft"
-            | "mate"
-            | "searchmoves"
-    )
 }
 
 impl fmt::Display for Go {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "go")?;
-        if self.ponder {
-            write!(f, " ponder")?;
-        }
-        let fields: [(&str, Option<u64>); 9] = [
-            ("btime", self.btime),
-            ("wtime", self.wtime),
-            ("byoyomi", self.byoyomi),
-            ("binc", self.binc),
-            ("winc", self.winc),
-            ("depth", self.depth.map(u64::from)),
-            ("nodes", self.nodes),
-            ("movetime", self.movetime),
-            ("movestogo", self.movestogo.map(u64::from)),
-        ];
-        for (name, v) in fields {
-            if let Some(v) = v {
-                write!(f, " {name} {v}")?;
-            }
-        }
-        if let Some(n) = self.perft {
-            write!(f, " perft {n}")?;
-        }
-        match self.mate {
-            Some(MateLimit::Millis(ms)) => write!(f, " mate {ms}")?,
-            Some(MateLimit::Infinite) => write!(f, " mate infinite")?,
-            None => {}
-        }
-        if self.infinite {
-            write!(f, " infinite")?;
-        }
-        if !self.searchmoves.is_empty() {
-            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
-        }
-        Ok(())
+        let n = |v: Option<u64>| GoOut::Num(v.map(i128::from));
+        let mate = match self.mate {
+            Some(MateLimit::Millis(ms)) => Some(ms.to_string()),
+            Some(MateLimit::Infinite) => Some("infinite".to_string()),
+            None => None,
+        };
+        grammar::write_go(
+            f,
+            &[
+                ("ponder", GoOut::Flag(self.ponder)),
+                ("btime", n(self.btime)),
+                ("wtime", n(self.wtime)),
+                ("byoyomi", n(self.byoyomi)),
+                ("binc", n(self.binc)),
+                ("winc", n(self.winc)),
+                ("depth", n(self.depth.map(u64::from))),
+                ("nodes", n(self.nodes)),
+                ("movetime", n(self.movetime)),
+                ("movestogo", n(self.movestogo.map(u64::from))),
+                ("perft", n(self.perft.map(u64::from))),
+                ("mate", GoOut::Word(mate.as_deref())),
+                ("infinite", GoOut::Flag(self.infinite)),
+                ("searchmoves", GoOut::List(&self.searchmoves)),
+            ],
+        )
     }
 }
 
@@ -270,14 +200,7 @@ impl fmt::Display for Command {
             Command::Register(s) => write!(f, "register {s}"),
             Command::UsiNewGame => write!(f, "usinewgame"),
             Command::Position { sfen, moves } => {
-                match sfen {
-                    Some(s) => write!(f, "position sfen {s}")?,
-                    None => write!(f, "position startpos")?,
-                }
-                if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
-                }
-                Ok(())
+                grammar::write_position(f, "position", Dialect::Usi, sfen, moves)
             }
             Command::Go(g) => write!(f, "{g}"),
             Command::Stop => write!(f, "stop"),
@@ -291,94 +214,6 @@ impl fmt::Display for Command {
             Command::Quit => write!(f, "quit"),
             Command::Unknown(s) => write!(f, "{s}"),
         }
-    }
-}
-
-/// A score in an `info` line, from the engine's (side to move's) view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InfoScore {
-    Cp(i32),
-    /// Plies to mate: positive, the engine mates.
-    Mate(i32),
-    /// `score mate +`: the engine mates, distance unknown.
-    MatePlus,
-    /// `score mate -`: the engine is mated, distance unknown.
-    MateMinus,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    Lower,
-    Upper,
-}
-
-/// One `info` line. `string` is printed alone (never beside `pv`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Info {
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    pub time: Option<u64>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub hashfull: Option<u32>,
-    pub score: Option<InfoScore>,
-    pub bound: Option<ScoreBound>,
-    pub multipv: Option<usize>,
-    pub currmove: Option<String>,
-    pub currmovenumber: Option<usize>,
-    pub pv: Vec<String>,
-    pub string: Option<String>,
-}
-
-impl fmt::Display for Info {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "info")?;
-        if let Some(s) = &self.string {
-            return write!(f, " string {s}");
-        }
-        if let Some(d) = self.depth {
-            write!(f, " depth {d}")?;
-            if let Some(sd) = self.seldepth {
-                write!(f, " seldepth {sd}")?;
-            }
-        }
-        if let Some(k) = self.multipv {
-            write!(f, " multipv {k}")?;
-        }
-        if let Some(s) = self.score {
-            match s {
-                InfoScore::Cp(v) => write!(f, " score cp {v}")?,
-                InfoScore::Mate(v) => write!(f, " score mate {v}")?,
-                InfoScore::MatePlus => write!(f, " score mate +")?,
-                InfoScore::MateMinus => write!(f, " score mate -")?,
-            }
-            match self.bound {
-                Some(ScoreBound::Lower) => write!(f, " lowerbound")?,
-                Some(ScoreBound::Upper) => write!(f, " upperbound")?,
-                None => {}
-            }
-        }
-        if let Some(m) = &self.currmove {
-            write!(f, " currmove {m}")?;
-            if let Some(n) = self.currmovenumber {
-                write!(f, " currmovenumber {n}")?;
-            }
-        }
-        let nums: [(&str, Option<u64>); 4] = [
-            ("time", self.time),
-            ("nodes", self.nodes),
-            ("nps", self.nps),
-            ("hashfull", self.hashfull.map(u64::from)),
-        ];
-        for (name, v) in nums {
-            if let Some(v) = v {
-                write!(f, " {name} {v}")?;
-            }
-        }
-        if !self.pv.is_empty() {
-            write!(f, " pv {}", self.pv.join(" "))?;
-        }
-        Ok(())
     }
 }
 
@@ -406,11 +241,7 @@ pub enum Checkmate {
 pub enum Reply {
     IdName(String),
     IdAuthor(String),
-    /// An `option` declaration; `rest` is everything after `type`.
-    Option {
-        name: String,
-        rest: String,
-    },
+    Option { name: String, kind: OptionType },
     UsiOk,
     ReadyOk,
     Info(Info),
@@ -424,10 +255,10 @@ impl fmt::Display for Reply {
         match self {
             Reply::IdName(n) => write!(f, "id name {n}"),
             Reply::IdAuthor(a) => write!(f, "id author {a}"),
-            Reply::Option { name, rest } => write!(f, "option name {name} type {rest}"),
+            Reply::Option { name, kind } => grammar::write_option(f, Dialect::Usi, name, kind),
             Reply::UsiOk => write!(f, "usiok"),
             Reply::ReadyOk => write!(f, "readyok"),
-            Reply::Info(i) => write!(f, "{i}"),
+            Reply::Info(i) => i.write(f, Dialect::Usi),
             Reply::BestMove(BestMove::Move { mv, ponder }) => match ponder {
                 Some(p) => write!(f, "bestmove {mv} ponder {p}"),
                 None => write!(f, "bestmove {mv}"),
@@ -447,22 +278,16 @@ impl fmt::Display for Reply {
 /// it). Never fails: what it cannot read
 /// becomes [`Reply::Unknown`].
 pub fn parse_reply(line: &str) -> Reply {
-    let line = line.trim();
+    let line = grammar::trim_blanks(line);
     let toks = tokens(line);
     match toks.as_slice() {
-        ["id", "name", ..] => Reply::IdName(after_words(line, 2)),
-        ["id", "author", ..] => Reply::IdAuthor(after_words(line, 2)),
-        ["option", "name", ..] => {
-            // Names may hold spaces in other engines: read up to ` type `.
-            let body = after_words(line, 2);
-            match find_word(&body, "type") {
-                Some(i) => Reply::Option {
-                    name: body[..i].trim().to_string(),
-                    rest: body[i + 4..].trim().to_string(),
-                },
-                None => Reply::Unknown(line.to_string()),
-            }
-        }
+        ["id", "name", ..] => Reply::IdName(grammar::rest_of_line(line, toks[1]).to_string()),
+        ["id", "author", ..] => Reply::IdAuthor(grammar::rest_of_line(line, toks[1]).to_string()),
+        // Names may hold spaces in other engines: read up to ` type `.
+        ["option", "name", ..] => match grammar::parse_option(line) {
+            Some((name, kind)) => Reply::Option { name, kind },
+            None => Reply::Unknown(line.to_string()),
+        },
         ["usiok"] => Reply::UsiOk,
         ["readyok"] => Reply::ReadyOk,
         ["bestmove", "resign", ..] => Reply::BestMove(BestMove::Resign),
@@ -482,79 +307,9 @@ pub fn parse_reply(line: &str) -> Reply {
         ["checkmate", moves @ ..] => Reply::Checkmate(Checkmate::Moves(
             moves.iter().map(|s| s.to_string()).collect(),
         )),
-        ["info", rest @ ..] => Reply::Info(parse_info(rest, line)),
+        ["info", ..] => Reply::Info(Info::parse(line)),
         _ => Reply::Unknown(line.to_string()),
     }
-}
-
-/// The text after the first `n` words of `line`.
-fn after_words(line: &str, n: usize) -> String {
-    let mut s = line.trim_start();
-    for _ in 0..n {
-        s = s.trim_start();
-        let end = s.find(|c: char| c.is_ascii_whitespace()).unwrap_or(s.len());
-        s = &s[end..];
-    }
-    s.trim().to_string()
-}
-
-fn parse_info(rest: &[&str], line: &str) -> Info {
-    let mut info = Info::default();
-    let mut i = 0;
-    while i < rest.len() {
-        let next = rest.get(i + 1).copied();
-        let num = |t: Option<&str>| t.and_then(|t| t.parse::<u64>().ok());
-        match rest[i] {
-            "string" => {
-                let idx = find_word(line, "string").map_or(line.len(), |p| p + 6);
-                info.string = Some(line[idx.min(line.len())..].trim().to_string());
-                return info;
-            }
-            "pv" => {
-                info.pv = rest[i + 1..].iter().map(|s| s.to_string()).collect();
-                return info;
-            }
-            "depth" => info.depth = num(next).map(|v| v as u32),
-            "seldepth" => info.seldepth = num(next).map(|v| v as u32),
-            "time" => info.time = num(next),
-            "nodes" => info.nodes = num(next),
-            "nps" => info.nps = num(next),
-            "hashfull" => info.hashfull = num(next).map(|v| v as u32),
-            "multipv" => info.multipv = num(next).map(|v| v as usize),
-            "currmove" => info.currmove = next.map(str::to_string),
-            "currmovenumber" => info.currmovenumber = num(next).map(|v| v as usize),
-            "score" => {
-                let kind = next;
-                let val = rest.get(i + 2).copied();
-                info.score = match (kind, val) {
-                    (Some("cp"), Some(v)) => v.parse().ok().map(InfoScore::Cp),
-                    (Some("mate"), Some("+")) => Some(InfoScore::MatePlus),
-                    (Some("mate"), Some("-")) => Some(InfoScore::MateMinus),
-                    (Some("mate"), Some(v)) => v.parse().ok().map(InfoScore::Mate),
-                    _ => None,
-                };
-                i += 3;
-                match rest.get(i).copied() {
-                    Some("lowerbound") => {
-                        info.bound = Some(ScoreBound::Lower);
-                        i += 1;
-                    }
-                    Some("upperbound") => {
-                        info.bound = Some(ScoreBound::Upper);
-                        i += 1;
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    info
 }
 
 #[cfg(test)]
@@ -676,7 +431,7 @@ mod tests {
             parse_reply("option name Debug Log File type string default"),
             Reply::Option {
                 name: "Debug Log File".into(),
-                rest: "string default".into()
+                kind: OptionType::String(String::new())
             }
         );
     }

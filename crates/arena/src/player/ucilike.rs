@@ -39,7 +39,7 @@ impl Dialect {
             Dialect::Uci => match uci::parse_reply(line) {
                 uci::Reply::UciOk => Line::Ok,
                 uci::Reply::ReadyOk => Line::ReadyOk,
-                uci::Reply::Info(i) => Line::Info(i),
+                uci::Reply::Info(i) => Line::Info(uci::search_info(&i)),
                 uci::Reply::BestMove { mv, .. } if mv == "(none)" || mv == "0000" => {
                     Line::Answer(Answer::NoMove, None)
                 }
@@ -96,11 +96,7 @@ impl Dialect {
     fn position(self, start: Option<&str>, moves: &[String]) -> String {
         let (fen, moves) = (start.map(str::to_string), moves.to_vec());
         match self {
-            Dialect::Uci => uci::Command::Position {
-                start: fen.map_or(uci::Start::StartPos, uci::Start::Fen),
-                moves,
-            }
-            .to_string(),
+            Dialect::Uci => uci::Command::Position { fen, moves }.to_string(),
             Dialect::Ucci => ucci::Command::Position { fen, moves }.to_string(),
             Dialect::Usi => usi::Command::Position { sfen: fen, moves }.to_string(),
         }

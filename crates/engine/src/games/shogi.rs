@@ -1,9 +1,11 @@
 //! Shogi glue: the `bench`, `legal` and `perft` subcommands.
 
-use crate::session::{AbGame, Flags};
+use crate::session::{AbGame, Flags, Tsume};
 use crate::{BenchArgs, PerftArgs, PositionArgs};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 use tengen_games::Perft;
-use tengen_shogi::{Color, Game, Move, SearchEval};
+use tengen_shogi::{Color, Game, Move, SearchEval, TsumeLimits, TsumeResult};
 
 /// Shogi as the USI front-end's session sees it.
 pub struct ShogiGame;
@@ -40,6 +42,36 @@ impl AbGame for ShogiGame {
 
     fn first_player_to_move(pos: &Game) -> bool {
         pos.board().side_to_move() == Color::Black
+    }
+
+    fn position(sfen: Option<&str>, moves: &[String], _flags: Flags) -> Result<Game, String> {
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        Game::from_usi(sfen.unwrap_or("startpos"), &moves)
+    }
+
+    fn can_declare_win(pos: &Game) -> bool {
+        pos.board().can_declare_win()
+    }
+
+    fn solve_mate(
+        pos: &Game,
+        time: Option<Duration>,
+        stop: &AtomicBool,
+        entries: usize,
+    ) -> Option<(Tsume<Move>, u64)> {
+        let limits = TsumeLimits {
+            time,
+            nodes: None,
+            stop: Some(stop),
+            max_entries: entries,
+        };
+        let mut solver = tengen_shogi::dfpn::Solver::new(limits);
+        let answer = match solver.solve(pos) {
+            TsumeResult::Mate(line) => Tsume::Mate(line),
+            TsumeResult::NoMate => Tsume::NoMate,
+            TsumeResult::Timeout => Tsume::Timeout,
+        };
+        Some((answer, solver.nodes()))
     }
 }
 

@@ -53,6 +53,10 @@ impl AbGame for XiangqiGame {
     fn first_player_to_move(pos: &Board) -> bool {
         pos.side_to_move() == Color::Red
     }
+
+    fn set_move_limit(pos: &mut Board, plies: u32) {
+        pos.set_move_limit(plies);
+    }
 }
 
 /// The position of `--position` and `--moves` (ICCS), every step checked.

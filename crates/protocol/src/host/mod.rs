@@ -10,6 +10,8 @@ pub mod ucci;
 pub mod uci;
 pub mod usi;
 
+use crate::grammar::{Info, Score};
+
 /// An evaluation an engine reported, from the side to move's view (as
 /// UCI, UCCI and USI all define it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,73 +50,24 @@ pub struct SearchInfo {
     pub string: Option<String>,
 }
 
-/// Parses the tokens after `info` (UCI, UCCI and USI share the layout).
-/// `keywords` are the field names that end a `pv` list.
-pub(crate) fn parse_info(tokens: &[&str], keywords: &[&str]) -> SearchInfo {
-    let mut info = SearchInfo::default();
-    let mut i = 0;
-    let num = |t: Option<&&str>| t.and_then(|s| s.parse::<i64>().ok());
-    while i < tokens.len() {
-        let key = tokens[i].to_ascii_lowercase();
-        i += 1;
-        match key.as_str() {
-            "depth" => info.depth = num(tokens.get(i)).and_then(|v| u32::try_from(v).ok()),
-            "seldepth" => info.seldepth = num(tokens.get(i)).and_then(|v| u32::try_from(v).ok()),
-            "nodes" => info.nodes = num(tokens.get(i)).and_then(|v| u64::try_from(v).ok()),
-            "nps" => info.nps = num(tokens.get(i)).and_then(|v| u64::try_from(v).ok()),
-            "time" => info.time_ms = num(tokens.get(i)).and_then(|v| u64::try_from(v).ok()),
-            "multipv" => info.multipv = num(tokens.get(i)).and_then(|v| u32::try_from(v).ok()),
-            "score" => {
-                // `score cp 31`, `score mate -3`, UCCI's bare `score 31`,
-                // USI's `score mate +` (mate found, length unknown).
-                let kind = tokens.get(i).map(|s| s.to_ascii_lowercase());
-                match kind.as_deref() {
-                    Some("cp") => {
-                        info.score = num(tokens.get(i + 1))
-                            .and_then(|v| i32::try_from(v).ok())
-                            .map(EngineScore::Cp);
-                        i += 2;
-                    }
-                    Some("mate") => {
-                        let raw = tokens.get(i + 1).copied().unwrap_or("");
-                        info.score = match raw {
-                            "+" => Some(EngineScore::Mate(1)),
-                            "-" => Some(EngineScore::Mate(-1)),
-                            _ => raw.parse::<i32>().ok().map(EngineScore::Mate),
-                        };
-                        i += 2;
-                    }
-                    _ => {
-                        info.score = num(tokens.get(i))
-                            .and_then(|v| i32::try_from(v).ok())
-                            .map(EngineScore::Cp);
-                        i += 1;
-                    }
-                }
-                continue;
-            }
-            "pv" => {
-                while i < tokens.len() && !keywords.contains(&tokens[i]) {
-                    info.pv.push(tokens[i].to_string());
-                    i += 1;
-                }
-                continue;
-            }
-            "string" => {
-                info.string = Some(tokens[i..].join(" "));
-                break;
-            }
-            _ => continue,
-        }
-        i += 1;
+/// What a controller keeps from an `info` line of any dialect.
+pub fn search_info(info: &Info) -> SearchInfo {
+    SearchInfo {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score.map(|s| match s {
+            Score::Cp(cp) => EngineScore::Cp(cp),
+            Score::Mate(n) => EngineScore::Mate(n),
+            Score::MatePlus => EngineScore::Mate(1),
+            Score::MateMinus => EngineScore::Mate(-1),
+        }),
+        nodes: info.nodes,
+        nps: info.nps,
+        time_ms: info.time,
+        multipv: info.multipv.and_then(|m| u32::try_from(m).ok()),
+        pv: info.pv.clone(),
+        string: info.string.clone(),
     }
-    info
-}
-
-/// Splits a line into whitespace-separated tokens (any run of spaces and
-/// tabs; a trailing CR is dropped with the rest of the blanks).
-pub(crate) fn tokens(line: &str) -> Vec<&str> {
-    line.split_ascii_whitespace().collect()
 }
 
 #[cfg(test)]
@@ -123,24 +76,27 @@ mod tests {
 
     #[test]
     fn info_fields_and_pv() {
-        let t = tokens("depth 12 seldepth 18 score cp -31 upperbound nodes 12345 nps 900 time 15 pv e2e4 e7e5 hashfull 3");
-        let info = parse_info(&t, &["hashfull", "nodes"]);
-        assert_eq!(info.depth, Some(12));
-        assert_eq!(info.seldepth, Some(18));
-        assert_eq!(info.score, Some(EngineScore::Cp(-31)));
-        assert_eq!(info.nodes, Some(12345));
-        assert_eq!(info.time_ms, Some(15));
-        assert_eq!(info.pv, vec!["e2e4", "e7e5"]);
+        let info = Info::parse("info depth 12 seldepth 18 score cp -31 upperbound nodes 12345 nps 900 time 15 pv e2e4 e7e5 hashfull 3");
+        let seen = search_info(&info);
+        assert_eq!(seen.depth, Some(12));
+        assert_eq!(seen.seldepth, Some(18));
+        assert_eq!(seen.score, Some(EngineScore::Cp(-31)));
+        assert_eq!(seen.nodes, Some(12345));
+        assert_eq!(seen.time_ms, Some(15));
+        assert_eq!(seen.pv, vec!["e2e4", "e7e5"]);
+        assert_eq!(info.hashfull, Some(3));
     }
 
     #[test]
     fn mate_scores_and_garbage() {
-        let info = parse_info(&tokens("score mate -3 depth x"), &[]);
+        let info = search_info(&Info::parse("info score mate -3 depth x"));
         assert_eq!(info.score, Some(EngineScore::Mate(-3)));
         assert_eq!(info.depth, None);
         assert!(EngineScore::Mate(-3).as_cp() < -99_000);
         assert!(EngineScore::Mate(2).as_cp() > 99_000);
-        let info = parse_info(&tokens("string hello world"), &[]);
-        assert_eq!(info.string.as_deref(), Some("hello world"));
+        let info = search_info(&Info::parse("info string hello  world"));
+        assert_eq!(info.string.as_deref(), Some("hello  world"));
+        let info = search_info(&Info::parse("info score mate + nodes 3"));
+        assert_eq!(info.score, Some(EngineScore::Mate(1)));
     }
 }

@@ -1,29 +1,18 @@
 //! UCCI (xiangqi), controller side. The arena always turns on
 //! `usemillisec`, so every time below is in milliseconds.
 
-use super::{EngineScore, SearchInfo};
-
 /// Commands and replies are the engine side's own types: one definition of
 /// UCCI's messages, parsed and printed the same way by engine and host.
 pub use crate::ucci::{parse_reply, Command, Go, Info, Reply};
 
 /// What the arena keeps from an `info` line (the same view it has of UCI
 /// and USI engines). UCCI scores are bare numbers, from the side to move.
-pub fn search_info(info: &Info) -> SearchInfo {
-    SearchInfo {
-        depth: info.depth,
-        score: info.score.map(EngineScore::Cp),
-        nodes: info.nodes,
-        time_ms: info.time_ms,
-        pv: info.pv.clone(),
-        string: info.message.clone(),
-        ..SearchInfo::default()
-    }
-}
+pub use super::search_info;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::EngineScore;
 
     #[test]
     fn go_follows_the_grammar() {
@@ -65,7 +54,9 @@ mod tests {
         );
         assert_eq!(parse_reply("ucciok"), Reply::UcciOk);
         assert_eq!(parse_reply("bestmove"), Reply::Unknown("bestmove".into()));
-        let Reply::Info(i) = parse_reply("info depth 3 score cp 25 pv a0a1 b0c2 nodes 9") else {
+        let Reply::Info(i) =
+            parse_reply("info depth 3 seldepth 6 score cp 25 pv a0a1 b0c2 nodes 9 nps 90")
+        else {
             panic!("not info");
         };
         let seen = search_info(&i);
@@ -73,6 +64,8 @@ mod tests {
             (seen.depth, seen.score, seen.nodes),
             (Some(3), Some(EngineScore::Cp(25)), Some(9))
         );
+        // Pikafish prints these; the arena once lost them.
+        assert_eq!((seen.seldepth, seen.nps), (Some(6), Some(90)));
         assert_eq!(seen.pv, ["a0a1", "b0c2"]);
         // The flags the arena once dropped: a draw offer with a ponder
         // move, and a resignation.

@@ -1,76 +1,13 @@
 //! UCI, controller side: the commands a GUI prints and the replies it
 //! reads (chess; the UCCI and USI dialects have their own files).
 
-use super::{parse_info, tokens, SearchInfo};
+/// Commands and replies are the engine side's own types: one definition of
+/// UCI's messages, parsed and printed the same way by engine and host.
+pub use crate::uci::{parse_reply, Command, Go, Info, Reply, Score};
 
-/// Commands are the engine side's own types: one definition of UCI's
-/// messages, parsed by the engine and printed by the controller.
-pub use crate::uci::{Command, Go, Start};
-
-/// A line from a UCI engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reply {
-    Id {
-        key: String,
-        value: String,
-    },
-    UciOk,
-    ReadyOk,
-    /// The option line, kept whole (the arena only lists them).
-    Option(String),
-    BestMove {
-        mv: String,
-        ponder: Option<String>,
-    },
-    Info(SearchInfo),
-    /// Anything else: banners, debug output, garbage.
-    Other(String),
-}
-
-/// Field names that end a `pv` list on an `info` line.
-pub const INFO_KEYWORDS: &[&str] = &[
-    "depth",
-    "seldepth",
-    "time",
-    "nodes",
-    "pv",
-    "multipv",
-    "score",
-    "currmove",
-    "currmovenumber",
-    "hashfull",
-    "nps",
-    "tbhits",
-    "sbhits",
-    "cpuload",
-    "string",
-    "refutation",
-    "currline",
-    "wdl",
-];
-
-/// Parses one engine line. Never fails: unknown lines are `Other`.
-pub fn parse_reply(line: &str) -> Reply {
-    let t = tokens(line);
-    match t.first().copied() {
-        Some("id") if t.len() >= 2 => Reply::Id {
-            key: t[1].to_string(),
-            value: t[2..].join(" "),
-        },
-        Some("uciok") => Reply::UciOk,
-        Some("readyok") => Reply::ReadyOk,
-        Some("option") => Reply::Option(t[1..].join(" ")),
-        Some("bestmove") if t.len() >= 2 => Reply::BestMove {
-            mv: t[1].to_string(),
-            ponder: match (t.get(2), t.get(3)) {
-                (Some(&"ponder"), Some(m)) => Some(m.to_string()),
-                _ => None,
-            },
-        },
-        Some("info") => Reply::Info(parse_info(&t[1..], INFO_KEYWORDS)),
-        _ => Reply::Other(line.trim_end().to_string()),
-    }
-}
+/// What the arena keeps from an `info` line (the same view it has of UCCI
+/// and USI engines).
+pub use super::search_info;
 
 #[cfg(test)]
 mod tests {
@@ -80,12 +17,12 @@ mod tests {
     #[test]
     fn prints_commands_as_guis_do() {
         let pos = Command::Position {
-            start: Start::StartPos,
+            fen: None,
             moves: vec!["e2e4".into(), "e7e5".into()],
         };
         assert_eq!(pos.to_string(), "position startpos moves e2e4 e7e5");
         let fen = Command::Position {
-            start: Start::Fen("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+            fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
             moves: vec![],
         };
         assert_eq!(fen.to_string(), "position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
@@ -128,14 +65,17 @@ mod tests {
                 value: "Stockfish 15.1".into()
             }
         );
-        match parse_reply("info depth 3 score mate 2 pv a1a8 wdl 1000 0 0") {
+        match parse_reply("info depth 3 seldepth 5 score mate 2 pv a1a8 wdl 1000 0 0 nps 7") {
             Reply::Info(i) => {
-                assert_eq!(i.score, Some(EngineScore::Mate(2)));
-                assert_eq!(i.pv, vec!["a1a8"]);
+                let seen = search_info(&i);
+                assert_eq!(seen.score, Some(EngineScore::Mate(2)));
+                assert_eq!(seen.pv, vec!["a1a8"]);
+                assert_eq!((seen.seldepth, seen.nps), (Some(5), Some(7)));
+                assert_eq!(i.wdl, Some((1000, 0, 0)));
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(parse_reply("bestmove"), Reply::Other("bestmove".into()));
-        assert_eq!(parse_reply(""), Reply::Other(String::new()));
+        assert_eq!(parse_reply("bestmove"), Reply::Unknown("bestmove".into()));
+        assert_eq!(parse_reply(""), Reply::Unknown(String::new()));
     }
 }

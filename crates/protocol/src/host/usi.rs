@@ -1,36 +1,18 @@
 //! USI (shogi), controller side. Note the colours: `b` is sente (black,
 //! moves first), `w` is gote.
 
-use super::{EngineScore, SearchInfo};
-
 /// Commands and replies are the engine side's own types: one definition of
 /// USI's messages, parsed and printed the same way by engine and host.
-pub use crate::usi::{parse_reply, BestMove, Command, GameResult, Go, Info, InfoScore, Reply};
+pub use crate::usi::{parse_reply, BestMove, Command, GameResult, Go, Info, Reply, Score};
 
 /// What the arena keeps from an `info` line (the same view it has of UCI
 /// and UCCI engines). A mate of unknown length counts as mate in one.
-pub fn search_info(info: &Info) -> SearchInfo {
-    SearchInfo {
-        depth: info.depth,
-        seldepth: info.seldepth,
-        score: info.score.map(|s| match s {
-            InfoScore::Cp(cp) => EngineScore::Cp(cp),
-            InfoScore::Mate(n) => EngineScore::Mate(n),
-            InfoScore::MatePlus => EngineScore::Mate(1),
-            InfoScore::MateMinus => EngineScore::Mate(-1),
-        }),
-        nodes: info.nodes,
-        nps: info.nps,
-        time_ms: info.time,
-        multipv: info.multipv.and_then(|m| u32::try_from(m).ok()),
-        pv: info.pv.clone(),
-        string: info.string.clone(),
-    }
-}
+pub use super::search_info;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::EngineScore;
 
     #[test]
     fn prints_and_parses() {
