@@ -265,6 +265,17 @@ impl Tournament {
         )
     }
 
+    /// One empty tally per pair of engines that meet.
+    fn empty_stats(&self) -> Vec<EncounterStats> {
+        self.encounters()
+            .into_iter()
+            .map(|e| EncounterStats {
+                engines: e,
+                ..Default::default()
+            })
+            .collect()
+    }
+
     /// This run's journal header.
     fn header(&self) -> Header {
         Header::new(&self.identity(), self.shard, self.pgnout.is_some())
@@ -367,14 +378,7 @@ impl Tournament {
             .map(|_| games.last().map_or(0, |e| e.record_end));
         let mut pgn = self.open_record(resumed)?;
 
-        let mut stats: Vec<EncounterStats> = self
-            .encounters()
-            .into_iter()
-            .map(|e| EncounterStats {
-                engines: e,
-                ..Default::default()
-            })
-            .collect();
+        let mut stats = self.empty_stats();
         let mut sprt_state = None;
         let all = self.schedule();
         for e in &games {
@@ -653,14 +657,7 @@ impl Tournament {
         }
         games.sort_by_key(|(e, _, _)| e.game);
 
-        let mut stats: Vec<EncounterStats> = self
-            .encounters()
-            .into_iter()
-            .map(|e| EncounterStats {
-                engines: e,
-                ..Default::default()
-            })
-            .collect();
+        let mut stats = self.empty_stats();
         let mut sprt_state = None;
         let mut pgn = self.open_record(None)?;
         let mut journal = match self.journal_path() {

@@ -187,34 +187,6 @@ impl Evaluator<Board> for ChessEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_nnue::features::FeatureSet;
-
-    fn toy_network(seed: u64) -> Network {
-        let mut s = seed | 1;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let hidden = 32;
-        Network {
-            game: Chess::GAME,
-            feature_set: Chess::ID,
-            inputs: Chess::INPUTS,
-            hidden,
-            buckets: Chess::OUTPUT_BUCKETS,
-            scale: 400,
-            ft_w: (0..Chess::INPUTS * hidden)
-                .map(|_| (next() % 301) as i16 - 150)
-                .collect(),
-            ft_b: (0..hidden).map(|_| (next() % 101) as i16).collect(),
-            out_w: (0..Chess::OUTPUT_BUCKETS * 2 * hidden)
-                .map(|_| next() as i8)
-                .collect(),
-            out_b: vec![0; Chess::OUTPUT_BUCKETS],
-        }
-    }
 
     /// Walks every legal move two plies deep from positions with
     /// castling (both sides, Chess960 too), en passant, promotions with
@@ -223,7 +195,7 @@ mod tests {
     /// each take-back.
     #[test]
     fn incremental_evaluation_equals_a_fresh_one_on_every_move() {
-        let net = Arc::new(toy_network(21));
+        let net = Arc::new(Network::random::<Chess>(32, 21));
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -285,7 +257,7 @@ mod tests {
         let _ = std::fs::create_dir_all(&dir);
         let good = dir.join("good.nnue");
         let bad = dir.join("xiangqi.nnue");
-        let net = toy_network(5);
+        let net = Network::random::<Chess>(32, 5);
         std::fs::write(&good, net.to_bytes()).unwrap_or_else(|e| panic!("{e}"));
         let mut xq = net.clone();
         xq.game = 2;

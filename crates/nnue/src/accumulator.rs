@@ -265,7 +265,6 @@ impl<F: FeatureSet> Accumulators<F> {
 mod tests {
     use super::*;
     use crate::features::Chess;
-    use crate::network::tests::random;
 
     /// A toy chess board for the test: pieces by square, no rules.
     fn apply(board: &mut Vec<(u8, u8)>, c: &Change) {
@@ -286,7 +285,7 @@ mod tests {
     /// null moves and take-backs, at every instruction-set level.
     #[test]
     fn incremental_equals_fresh() {
-        let net = Arc::new(random::<Chess>(64, 11));
+        let net = Arc::new(Network::random::<Chess>(64, 11));
         for level in simd::available() {
             let mut board: Vec<(u8, u8)> =
                 vec![(4, 5), (12, 0), (6, 1), (60, 13), (51, 8), (57, 9), (27, 4)];
@@ -346,7 +345,7 @@ mod tests {
 
     #[test]
     fn levels_agree_on_evaluations() {
-        let net = Arc::new(random::<Chess>(128, 17));
+        let net = Arc::new(Network::random::<Chess>(128, 17));
         let board: Vec<(u8, u8)> = vec![(0, 3), (4, 5), (9, 0), (36, 4), (44, 12), (62, 13)];
         let results: Vec<i32> = simd::available()
             .into_iter()

@@ -112,6 +112,37 @@ fn game_name(id: u8) -> String {
 }
 
 impl Network {
+    /// A small random network for feature set `F`, from `seed`: the
+    /// games' incremental-update tests and tools use it (no trained
+    /// network is needed to check that updates equal a fresh evaluation).
+    pub fn random<F: FeatureSet>(hidden: usize, seed: u64) -> Network {
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        Network {
+            game: F::GAME,
+            feature_set: F::ID,
+            inputs: F::INPUTS,
+            hidden,
+            buckets: F::OUTPUT_BUCKETS,
+            scale: DEFAULT_SCALE,
+            ft_w: (0..F::INPUTS * hidden)
+                .map(|_| (next() % 201) as i16 - 100)
+                .collect(),
+            ft_b: (0..hidden).map(|_| (next() % 201) as i16 - 50).collect(),
+            out_w: (0..F::OUTPUT_BUCKETS * 2 * hidden)
+                .map(|_| next() as i8)
+                .collect(),
+            out_b: (0..F::OUTPUT_BUCKETS)
+                .map(|_| (next() % 20_000) as i32 - 10_000)
+                .collect(),
+        }
+    }
+
     /// Reads a network for feature set `F`, checking everything.
     pub fn from_bytes<F: FeatureSet>(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < HEADER + 8 {
@@ -285,53 +316,24 @@ impl Network {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::features::{Chess, Xiangqi};
 
-    /// A small random network for feature set `F`.
-    pub(crate) fn random<F: FeatureSet>(hidden: usize, seed: u64) -> Network {
-        let mut s = seed | 1;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        Network {
-            game: F::GAME,
-            feature_set: F::ID,
-            inputs: F::INPUTS,
-            hidden,
-            buckets: F::OUTPUT_BUCKETS,
-            scale: DEFAULT_SCALE,
-            ft_w: (0..F::INPUTS * hidden)
-                .map(|_| (next() % 201) as i16 - 100)
-                .collect(),
-            ft_b: (0..hidden).map(|_| (next() % 201) as i16 - 50).collect(),
-            out_w: (0..F::OUTPUT_BUCKETS * 2 * hidden)
-                .map(|_| next() as i8)
-                .collect(),
-            out_b: (0..F::OUTPUT_BUCKETS)
-                .map(|_| (next() % 20_000) as i32 - 10_000)
-                .collect(),
-        }
-    }
-
     #[test]
     fn a_network_round_trips_through_its_file() {
-        let net = random::<Chess>(32, 5);
+        let net = Network::random::<Chess>(32, 5);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes::<Chess>(&bytes), Ok(net));
     }
 
     #[test]
     fn wrong_files_are_refused_with_a_reason() {
-        let net = random::<Chess>(32, 9);
+        let net = Network::random::<Chess>(32, 9);
         let bytes = net.to_bytes();
         let refused = |b: &[u8]| Network::from_bytes::<Chess>(b).err().unwrap_or_default();
         // Another game's network.
-        let xq = random::<Xiangqi>(32, 9).to_bytes();
+        let xq = Network::random::<Xiangqi>(32, 9).to_bytes();
         assert!(
             refused(&xq).contains("a xiangqi network, not a chess one"),
             "{}",
@@ -363,7 +365,7 @@ pub(crate) mod tests {
 
     #[test]
     fn output_matches_a_direct_computation() {
-        let net = random::<Chess>(32, 3);
+        let net = Network::random::<Chess>(32, 3);
         let us: Vec<i16> = (0..32).map(|i| i * 13 - 100).collect();
         let them: Vec<i16> = (0..32).map(|i| 300 - i * 7).collect();
         let mut sum = 0i64;

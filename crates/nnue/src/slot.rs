@@ -57,7 +57,6 @@ impl Default for Slot {
 mod tests {
     use super::*;
     use crate::features::{Chess, Xiangqi};
-    use crate::network::tests::random;
 
     #[test]
     fn a_slot_loads_fitting_files_and_keeps_its_network_on_refusal() {
@@ -65,8 +64,10 @@ mod tests {
         let _ = std::fs::create_dir_all(&dir);
         let chess = dir.join("chess.nnue");
         let xq = dir.join("xq.nnue");
-        std::fs::write(&chess, random::<Chess>(16, 1).to_bytes()).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&xq, random::<Xiangqi>(16, 1).to_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&chess, Network::random::<Chess>(16, 1).to_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&xq, Network::random::<Xiangqi>(16, 1).to_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
         let slot = Slot::new();
         assert!(slot.get().is_none());
         let line = slot

@@ -134,41 +134,13 @@ impl Evaluator<Board> for XiangqiNetEval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_nnue::features::FeatureSet;
-
-    fn toy_network(seed: u64) -> Network {
-        let mut s = seed | 1;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let hidden = 32;
-        Network {
-            game: Xiangqi::GAME,
-            feature_set: Xiangqi::ID,
-            inputs: Xiangqi::INPUTS,
-            hidden,
-            buckets: Xiangqi::OUTPUT_BUCKETS,
-            scale: 400,
-            ft_w: (0..Xiangqi::INPUTS * hidden)
-                .map(|_| (next() % 301) as i16 - 150)
-                .collect(),
-            ft_b: (0..hidden).map(|_| (next() % 101) as i16).collect(),
-            out_w: (0..Xiangqi::OUTPUT_BUCKETS * 2 * hidden)
-                .map(|_| next() as i8)
-                .collect(),
-            out_b: vec![0; Xiangqi::OUTPUT_BUCKETS],
-        }
-    }
 
     /// Every legal move two plies deep (general moves across palace
     /// buckets and mirroring included): the incremental evaluation equals
     /// a fresh one, also after take-backs.
     #[test]
     fn incremental_evaluation_equals_a_fresh_one_on_every_move() {
-        let net = Arc::new(toy_network(33));
+        let net = Arc::new(Network::random::<Xiangqi>(32, 33));
         let fens = [
             crate::board::START_FEN,
             "3k5/4a4/4b4/9/2b6/9/9/4B4/4A4/3AK4 w",
