@@ -13,6 +13,7 @@ pub mod score;
 pub mod signals;
 pub mod timeman;
 pub mod tt;
+pub mod workers;
 
 pub use limits::SearchLimits;
 pub use report::{Bound, Report};

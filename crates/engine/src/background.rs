@@ -10,8 +10,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
+use tengen_core::workers;
 use tengen_gomoku::search::{
     Event as GomokuEvent, Limits as GomokuLimits, SearchResult as GomokuResult,
     Searcher as GomokuSearcher,
@@ -30,27 +30,22 @@ pub enum Incoming {
 }
 
 pub struct Job<T> {
-    handle: JoinHandle<T>,
+    handle: workers::Handle<T>,
     stop: Arc<AtomicBool>,
 }
 
 impl<T: Send + 'static> Job<T> {
-    /// Starts `work` on a thread of its own; it should return soon after
-    /// the flag it gets turns true.
+    /// Starts `work` on a worker thread (kept between jobs: see
+    /// `tengen_core::workers`); it should return soon after the flag it
+    /// gets turns true.
     pub fn start(
         name: &str,
         work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
     ) -> Result<Job<T>, String> {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        // Deep recursion in the alpha-beta and threat searches needs more
-        // than the default 2 MB.
-        std::thread::Builder::new()
-            .name(name.into())
-            .stack_size(32 << 20)
-            .spawn(move || work(flag))
-            .map(|handle| Job { handle, stop })
-            .map_err(|e| format!("cannot start the search thread: {e}"))
+        let handle = workers::run(name, move || work(flag))?;
+        Ok(Job { handle, stop })
     }
 
     pub fn stop(&self) {
@@ -61,10 +56,10 @@ impl<T: Send + 'static> Job<T> {
         self.handle.is_finished()
     }
 
-    /// Waits for the job; `None` when its thread panicked (the caller
-    /// starts afresh rather than taking the engine down).
+    /// Waits for the job; `None` when it panicked (the caller starts
+    /// afresh rather than taking the engine down).
     pub fn join(self) -> Option<T> {
-        self.handle.join().ok()
+        self.handle.join()
     }
 
     /// Waits for the job while reading `input`: every line (and the end of

@@ -75,6 +75,13 @@ pub trait AbGame: Send + 'static {
     /// `drawmoves`); games without such a rule ignore it.
     fn set_move_limit(_pos: &mut Self::Pos, _plies: u32) {}
 
+    /// Loads a network file for this game's evaluation (`EvalFile`):
+    /// the line to show, or why the file was refused while the
+    /// evaluation stays as it was.
+    fn load_eval_file(_path: &str) -> Result<String, String> {
+        Err("this game has no learned evaluation".into())
+    }
+
     /// Whether the side to move may declare a win now (shogi's
     /// entering-king rule, USI `bestmove win`).
     fn can_declare_win(_pos: &Self::Pos) -> bool {

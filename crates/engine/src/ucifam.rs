@@ -82,6 +82,15 @@ fn options(d: Dialect) -> Options {
                     ),
                 )
                 .add("UCI_AnalyseMode", check(false))
+                // A network file for the evaluation (chess or xiangqi, by
+                // the file's header); `<default>` and `<empty>` are the
+                // built-in hand-made evaluation.
+                .add(
+                    "EvalFile",
+                    OptionKind::String {
+                        default: "<default>".into(),
+                    },
+                )
                 .add(
                     "UCI_Variant",
                     OptionKind::Combo {
@@ -128,6 +137,13 @@ fn options(d: Dialect) -> Options {
                     },
                 );
             }
+            // UCCI names its options in lower case; as UCI's `EvalFile`.
+            o.add(
+                "evalfile",
+                OptionKind::String {
+                    default: "<default>".into(),
+                },
+            );
             o.add("newgame", OptionKind::Button);
         }
     }
@@ -603,7 +619,9 @@ impl<G: AbGame> Frontend<G> {
                 }
                 Ok(())
             }
-            ("EvalFile", OptionValue::Text(path)) => tengen_shogi::nnue::load(path.trim()),
+            ("EvalFile" | "evalfile", OptionValue::Text(path)) => {
+                G::load_eval_file(&path).map(|line| self.say(&line))
+            }
             ("drawmoves", OptionValue::Int(moves)) => {
                 G::set_move_limit(&mut self.pos, 2 * moves as u32);
                 Ok(())

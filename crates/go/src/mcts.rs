@@ -11,8 +11,9 @@ use crate::patterns;
 use crate::playout::{self, is_bad_self_atari, Rng, LADDER_STEPS};
 use crate::reading;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tengen_core::workers;
 
 /// RAVE equivalence: visits after which AMAF and real values weigh equally.
 const RAVE_EQUIV: f64 = 3000.0;
@@ -69,6 +70,7 @@ impl Node {
 }
 
 /// Shared search state.
+#[derive(Default)]
 struct Tree {
     nodes: Vec<Node>,
     /// Ownership sum (black +1, white -1) over root playouts, per point.
@@ -201,8 +203,7 @@ impl Searcher {
         filter: &RootFilter,
         poll: &mut dyn FnMut(&dyn Fn() -> Analysis) -> bool,
     ) -> Analysis {
-        let stop = AtomicBool::new(false);
-        let stop = &stop;
+        let stop = Arc::new(AtomicBool::new(false));
         let start = Instant::now();
         let root_board = game.board().clone();
         let mut tree = self.reuse(game, color).unwrap_or_else(|| Tree {
@@ -230,44 +231,50 @@ impl Searcher {
             tree.nodes[0].children = kids;
         }
         let passes = trailing_passes(game);
-        let shared = Mutex::new(tree);
-        let done = AtomicU64::new(0);
         let threads = limits.threads.max(1);
         let seed = self.seed ^ (game.moves().len() as u64 * 0x9E37_79B9);
-        let finished = AtomicBool::new(false);
         let komi = game.komi();
-        let out_of_budget = || {
-            stop.load(Ordering::Relaxed)
-                || limits
-                    .playouts
-                    .is_some_and(|n| done.load(Ordering::Relaxed) >= n)
-                || limits.time.is_some_and(|t| start.elapsed() >= t)
-        };
-        std::thread::scope(|s| {
-            for t in 0..threads {
-                let shared = &shared;
-                let root_board = &root_board;
-                let done = &done;
-                let finished = &finished;
-                let out_of_budget = &out_of_budget;
-                s.spawn(move || {
+        let run = Arc::new(Run {
+            tree: Mutex::new(tree),
+            root_board,
+            color,
+            komi,
+            passes,
+            done: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
+            stop: stop.clone(),
+            playouts: limits.playouts,
+            time: limits.time,
+            start,
+        });
+        // Threads 1.. are kept workers (`tengen_core::workers`: a thread
+        // started per move would leave the allocator an arena per move);
+        // thread 0 is this one, which also polls between iterations.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|t| {
+                let run = run.clone();
+                workers::run("go-search", move || {
                     let mut rng = Rng::new(seed.wrapping_add(t as u64 * 0x1234_5678_9ABC));
-                    while !finished.load(Ordering::Relaxed) && !out_of_budget() {
-                        one_iteration(shared, root_board, color, komi, passes, &mut rng);
-                        done.fetch_add(1, Ordering::Relaxed);
+                    while !run.finished.load(Ordering::Relaxed) && !run.out_of_budget() {
+                        run.iteration(&mut rng);
                     }
-                });
-            }
-            // The calling thread polls until the budget ends.
-            while !out_of_budget() {
-                std::thread::sleep(Duration::from_millis(3));
+                })
+                .ok()
+            })
+            .collect();
+        let mut rng = Rng::new(seed);
+        let mut polled = Instant::now();
+        while !run.out_of_budget() {
+            run.iteration(&mut rng);
+            if polled.elapsed() >= POLL {
+                polled = Instant::now();
                 let now = || {
-                    let tree = lock(&shared);
+                    let tree = lock(&run.tree);
                     analyse(
                         &tree,
-                        &root_board,
+                        &run.root_board,
                         komi,
-                        done.load(Ordering::Relaxed),
+                        run.done.load(Ordering::Relaxed),
                         start,
                     )
                 };
@@ -275,18 +282,64 @@ impl Searcher {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            finished.store(true, Ordering::Relaxed);
-        });
-        let tree = shared.into_inner().unwrap_or_else(|p| p.into_inner());
-        let a = analyse(
-            &tree,
-            &root_board,
-            komi,
-            done.load(Ordering::Relaxed),
-            start,
-        );
+        }
+        run.finished.store(true, Ordering::Relaxed);
+        for h in helpers {
+            h.join();
+        }
+        let done = run.done.load(Ordering::Relaxed);
+        // The helpers dropped their handles on the run before they
+        // finished, so this is the only one left.
+        let (tree, root_board) = match Arc::try_unwrap(run) {
+            Ok(r) => (
+                r.tree.into_inner().unwrap_or_else(|p| p.into_inner()),
+                r.root_board,
+            ),
+            Err(r) => (std::mem::take(&mut *lock(&r.tree)), r.root_board.clone()),
+        };
+        let a = analyse(&tree, &root_board, komi, done, start);
         self.tree = Some((game.moves().to_vec(), game.size(), komi.to_bits(), tree));
         a
+    }
+}
+
+/// How often the searching thread hands the caller the analysis so far.
+const POLL: Duration = Duration::from_millis(3);
+
+/// One search's shared state: the tree and what bounds the search.
+struct Run {
+    tree: Mutex<Tree>,
+    root_board: Board,
+    color: Color,
+    komi: f64,
+    passes: u32,
+    done: AtomicU64,
+    finished: AtomicBool,
+    stop: Arc<AtomicBool>,
+    playouts: Option<u64>,
+    time: Option<Duration>,
+    start: Instant,
+}
+
+impl Run {
+    fn out_of_budget(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .playouts
+                .is_some_and(|n| self.done.load(Ordering::Relaxed) >= n)
+            || self.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    fn iteration(&self, rng: &mut Rng) {
+        one_iteration(
+            &self.tree,
+            &self.root_board,
+            self.color,
+            self.komi,
+            self.passes,
+            rng,
+        );
+        self.done.fetch_add(1, Ordering::Relaxed);
     }
 }
 

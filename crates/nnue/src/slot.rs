@@ -24,12 +24,17 @@ impl Slot {
     }
 
     /// Loads a network file for feature set `F` into the slot; an empty
-    /// path, `<empty>` or `none` empties it (the hand-made evaluation). A
+    /// path, `<empty>`, `<default>` or `none` empties it (the hand-made
+    /// evaluation, which stays the built-in one until a network beats it). A
     /// file that does not fit `F` is refused with the reason and the slot
     /// keeps what it had. Returns a line describing the evaluation now.
     pub fn load<F: FeatureSet>(&self, path: &str) -> Result<String, String> {
         let path = path.trim();
-        if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+        if path.is_empty()
+            || path == "<empty>"
+            || path == "<default>"
+            || path.eq_ignore_ascii_case("none")
+        {
             self.set(None);
             return Ok("evaluation: hand-made".into());
         }
@@ -88,6 +93,13 @@ mod tests {
         assert!(slot.get().is_some());
         assert_eq!(
             slot.load::<Chess>("<empty>").ok().as_deref(),
+            Some("evaluation: hand-made")
+        );
+        assert!(slot.get().is_none());
+        // `<default>` (what GUIs send back) is the built-in evaluation.
+        assert!(slot.load::<Chess>(&chess.to_string_lossy()).is_ok());
+        assert_eq!(
+            slot.load::<Chess>("<default>").ok().as_deref(),
             Some("evaluation: hand-made")
         );
         assert!(slot.get().is_none());

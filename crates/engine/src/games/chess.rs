@@ -9,9 +9,13 @@ pub struct ChessGame;
 
 impl AbGame for ChessGame {
     type Pos = Board;
-    /// The network loaded with `--eval-file` (or, after the lead wires
-    /// it, UCI `EvalFile`), else the hand-made evaluation.
+    /// The network loaded with `--eval-file` or UCI `EvalFile`, else the
+    /// hand-made evaluation.
     type Eval = ChessEval;
+
+    fn load_eval_file(path: &str) -> Result<String, String> {
+        tengen_chess::nnue::load_eval_file(path)
+    }
 
     fn startpos() -> Board {
         Board::startpos()

@@ -14,6 +14,15 @@ impl AbGame for ShogiGame {
     type Pos = Game;
     type Eval = SearchEval;
 
+    fn load_eval_file(path: &str) -> Result<String, String> {
+        let path = path.trim();
+        tengen_shogi::nnue::load(path)?;
+        Ok(match tengen_shogi::nnue::current() {
+            Some(net) => format!("evaluation: network {path} (hidden {})", net.hidden()),
+            None => "evaluation: hand-made".into(),
+        })
+    }
+
     fn startpos() -> Game {
         Game::startpos()
     }

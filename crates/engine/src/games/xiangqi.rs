@@ -22,8 +22,13 @@ fn notation(flags: Flags) -> Notation {
 
 impl AbGame for XiangqiGame {
     type Pos = Board;
-    /// The network loaded with `--eval-file`, else the hand-made one.
+    /// The network loaded with `--eval-file` or `EvalFile` (UCI, UCCI),
+    /// else the hand-made one.
     type Eval = XiangqiNetEval;
+
+    fn load_eval_file(path: &str) -> Result<String, String> {
+        tengen_xiangqi::nnue::load_eval_file(path)
+    }
 
     fn startpos() -> Board {
         Board::startpos()

@@ -1,0 +1,110 @@
+"""`EvalFile` over the protocols: a network file made by `tengen datagen`
+and `tengen-train` is loaded with `setoption`, changes the search, and
+`<empty>` brings the hand-made evaluation back; files that do not fit
+the game are refused in the protocol's own way and change nothing."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import _binary
+from test_uci import Raw
+
+
+def _train(tengen_bin, tmp, game, seed):
+    data, net = tmp / f"{game}-data", tmp / f"{game}-net"
+    subprocess.run([tengen_bin, "datagen", "--game", game, "--nodes", "300", "--games", "2",
+                    "--out", str(data), "--seed", str(seed)],
+                   check=True, capture_output=True, timeout=300)
+    subprocess.run([_binary("TENGEN_TRAIN_BIN", "tengen-train"), "--data", str(data),
+                    "--out", str(net), "--hidden", "16", "--epochs", "1", "--threads", "1"],
+                   check=True, capture_output=True, timeout=300)
+    path = net / "latest.nnue"
+    assert path.exists()
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def nets(tengen_bin, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("nets")
+    return {"chess": _train(tengen_bin, tmp, "chess", 1),
+            "xiangqi": _train(tengen_bin, tmp, "xiangqi", 2)}
+
+
+def _nodes(r, go="go depth 6"):
+    """The node count of the last info line before bestmove, searched
+    from a cleared table so that equal evaluations give equal counts."""
+    r.send("ucinewgame")
+    r.send("isready")
+    r.expect(lambda l: l == "readyok")
+    r.send("position startpos moves e2e4 e7e5 g1f3")
+    r.send(go)
+    _, seen = r.expect(lambda l: l.startswith("bestmove"), timeout=60)
+    nodes = [l.split(" nodes ")[1].split()[0] for l in seen if " nodes " in l]
+    assert nodes, seen
+    return int(nodes[-1])
+
+
+def test_uci_evalfile_loads_changes_the_search_and_goes_back(tengen_bin, nets):
+    r = Raw(tengen_bin)
+    try:
+        r.send("uci")
+        _, seen = r.expect(lambda l: l == "uciok")
+        assert "option name EvalFile type string default <default>" in seen
+        hand = _nodes(r)
+        r.send(f"setoption name EvalFile value {nets['chess']}")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "evaluation: network" in line and "3072 inputs" in line, line
+        net = _nodes(r)
+        assert net != hand, "the network did not change the search"
+        # A xiangqi network in a chess session is refused; the chess
+        # network stays.
+        r.send(f"setoption name EvalFile value {nets['xiangqi']}")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "refused" in line, line
+        assert _nodes(r) == net
+        r.send("setoption name EvalFile value /no/such/file.nnue")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "refused" in line and "/no/such/file.nnue" in line, line
+        assert _nodes(r) == net
+        r.send("setoption name EvalFile value <empty>")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "hand-made" in line, line
+        assert _nodes(r) == hand
+    finally:
+        r.close()
+
+
+def test_ucci_evalfile_loads_a_xiangqi_network(tengen_bin, nets):
+    r = Raw(tengen_bin)
+    try:
+        r.send("ucci")
+        _, seen = r.expect(lambda l: l == "ucciok")
+        assert "option evalfile type string default <default>" in seen
+        r.send(f"setoption evalfile {nets['chess']}")
+        line, _ = r.expect(lambda l: l.startswith("info"))
+        assert "refused" in line, line
+        r.send(f"setoption evalfile {nets['xiangqi']}")
+        line, _ = r.expect(lambda l: l.startswith("info"))
+        assert "evaluation: network" in line, line
+        r.send("position startpos moves h2e2")
+        r.send("go depth 4")
+        line, _ = r.expect(lambda l: l.startswith("bestmove"), timeout=60)
+        assert len(line.split()[1]) == 4
+    finally:
+        r.close()
+
+
+def test_eval_file_flag_and_bench(tengen_bin, nets):
+    """`--eval-file` with `bench` searches with the network (a different
+    node count) and a bad file is an error with exit status 2."""
+    def bench(*extra):
+        out = subprocess.run([tengen_bin, *extra, "bench", "--game", "chess", "--depth", "4"],
+                             capture_output=True, text=True, timeout=300)
+        return out
+    hand, net = bench(), bench("--eval-file", nets["chess"])
+    assert hand.returncode == 0 and net.returncode == 0, (hand.stderr, net.stderr)
+    sig = lambda o: [l for l in o.stdout.splitlines() if "nodes" in l.lower()][-1]
+    assert sig(hand) != sig(net)
+    bad = bench("--eval-file", os.devnull)
+    assert bad.returncode != 0 and bad.stderr.strip()
