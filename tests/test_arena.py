@@ -82,14 +82,21 @@ def test_stockfish_vs_glaurung_pgn_reads_back(arena_bin, tmp_path):
     assert "Score of sf vs glaurung" in out and "Elo difference" in out
 
 
-@pytest.mark.parametrize("mode,verdict,termination", [
-    ("illegal", "makes an illegal move", "rules infraction"),
-    ("crash", "disconnects", "abandoned"),
-    ("hang", "loses on time", "time forfeit"),
-    ("slow", "loses on time", "time forfeit"),
-    ("nomove", "claims to have no move", "rules infraction"),
+def faults(summary, name):
+    """The summary's fault counts of one engine, zeros left out."""
+    [f] = [f for f in summary["faults"] if f["engine"] == name]
+    return {k: v for k, v in f.items() if k != "engine" and v}
+
+
+@pytest.mark.parametrize("mode,verdict,termination,kind", [
+    ("illegal", "makes an illegal move", "rules infraction", "illegal"),
+    ("crash", "disconnects", "abandoned", "crash"),
+    ("hang", "loses on time", "time forfeit", "time"),
+    ("slow", "loses on time", "time forfeit", "time"),
+    ("nomove", "claims to have no move", "rules infraction", "false_claim"),
 ])
-def test_broken_engine_gets_the_right_verdict(arena_bin, tmp_path, mode, verdict, termination):
+def test_broken_engine_gets_the_right_verdict(arena_bin, tmp_path, mode, verdict, termination,
+                                              kind):
     # Two games: the broken engine loses both, so it was restarted (or
     # recovered) after the first fault and the match carried on.
     out, games, summary = run_arena(arena_bin, tmp_path, broken(mode, after=2) + broken("good")[:-1] + [
@@ -108,6 +115,9 @@ def test_broken_engine_gets_the_right_verdict(arena_bin, tmp_path, mode, verdict
     enc = summary["encounters"][0]
     assert (enc["wins"], enc["losses"]) == (0, 2)
     assert all(verdict in r["reason"] for r in summary["games"])
+    # The soak's tally: two faults of that kind, none for the good engine.
+    assert faults(summary, "broken-" + mode) == {kind: 2, "total": 2}
+    assert faults(summary, "good") == {}
 
 
 def test_garbage_output_is_not_a_fault_and_transcript(arena_bin, tmp_path):
@@ -885,6 +895,7 @@ def test_engine_that_never_starts_loses_every_game(arena_bin, tmp_path, mode, wh
         assert g.headers["Termination"] == "abandoned"
         assert "could not start" in g.comment and why in g.comment, g.comment
     assert summary["encounters"][0]["losses"] == 4
+    assert faults(summary, "broken-" + mode) == {"start": 4, "total": 4}
 
 
 @pytest.mark.parametrize("mode", ["flood", "partial"])
@@ -898,6 +909,7 @@ def test_flooding_and_split_lines_are_not_faults(arena_bin, tmp_path, mode):
         check_game_is_legal(g)
         assert g.headers["Termination"] == "adjudication", (g.headers, g.end().comment)
     assert summary["encounters"][0]["draws"] == 2
+    assert faults(summary, "broken-" + mode) == {}
 
 
 def test_engine_that_ignores_stop_and_ponderhit_loses_on_time(arena_bin, tmp_path):

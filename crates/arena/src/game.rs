@@ -447,6 +447,60 @@ mod tests {
         assert_eq!(end, Ending::win(Side::Second, "First resigns"));
     }
 
+    /// Every way the game loop ends a game on an engine's fault writes a
+    /// reason that reads back as that fault (the soak's counts come from
+    /// the reasons); endings that are no fault read back as none.
+    #[test]
+    fn fault_reasons_read_back_as_their_kind() {
+        use crate::record::FaultKind;
+        let thought = |answer| {
+            Ok(Thought {
+                answer,
+                elapsed: Duration::ZERO,
+                score: None,
+                depth: None,
+            })
+        };
+        let cases: Vec<(Result<Thought, Fault>, Option<FaultKind>)> = vec![
+            (answer("7", 0, None), Some(FaultKind::Illegal)),
+            (Err(Fault::Timeout), Some(FaultKind::Time)),
+            // Spent more than the whole clock: the referee's flag.
+            (answer("a", 5_000, None), Some(FaultKind::Time)),
+            (
+                Err(Fault::Crashed("the engine exited".into())),
+                Some(FaultKind::Crash),
+            ),
+            (
+                Err(Fault::Protocol("'bestmove' loses on time".into())),
+                Some(FaultKind::Protocol),
+            ),
+            (thought(Answer::NoMove), Some(FaultKind::FalseClaim)),
+            (thought(Answer::Resign), None),
+        ];
+        for (reply, kind) in cases {
+            let (mut a, mut b) = (scripted(vec![reply]), scripted(vec![]));
+            let (_, end) = run_toy(&mut a, &mut b, &spec(Some("1+0")), 20);
+            assert_eq!(end.outcome, Outcome::Win(Side::Second), "{}", end.reason);
+            assert_eq!(FaultKind::of_reason(&end.reason), kind, "{}", end.reason);
+        }
+        for reason in [
+            "adjudication: First resigns by score",
+            "aborted: illegal opening move K: no",
+            "toy game over",
+            "Black wins by 3.5 points",
+        ] {
+            assert_eq!(FaultKind::of_reason(reason), None, "{reason}");
+        }
+        assert_eq!(
+            FaultKind::of_reason("White (sf) could not start: no uciok"),
+            Some(FaultKind::Start)
+        );
+        assert_eq!(
+            FaultKind::of_reason("pela fails the swap2 opening: timeout"),
+            Some(FaultKind::Swap2)
+        );
+    }
+
     #[test]
     fn an_engine_ponders_on_its_expected_reply_only_while_the_game_goes_on() {
         // The toy's only "legal" reply is "a": an engine expecting "a"

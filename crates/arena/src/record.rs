@@ -60,6 +60,79 @@ impl Ending {
     }
 }
 
+/// An engine's fault that ended a game: what a soak counts per engine.
+/// Read back from the ending's reason, which the game loop and the swap2
+/// step write in one fixed form each (`game::fault_ending` and its
+/// neighbours), so that records, journals and merged shards, which keep
+/// only the reason, all count the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// Lost on time, or never answered.
+    Time,
+    /// The process exited or closed its output.
+    Crash,
+    /// A line the protocol does not allow, or a reply that is not one.
+    Protocol,
+    /// A move the rules refuse (renju's forbidden points included).
+    Illegal,
+    /// Claimed to have no move while it had one.
+    FalseClaim,
+    /// Did not start or failed its handshake.
+    Start,
+    /// Failed the swap2 opening negotiation.
+    Swap2,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 7] = [
+        FaultKind::Time,
+        FaultKind::Crash,
+        FaultKind::Protocol,
+        FaultKind::Illegal,
+        FaultKind::FalseClaim,
+        FaultKind::Start,
+        FaultKind::Swap2,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Time => "time",
+            FaultKind::Crash => "crash",
+            FaultKind::Protocol => "protocol",
+            FaultKind::Illegal => "illegal",
+            FaultKind::FalseClaim => "false_claim",
+            FaultKind::Start => "start",
+            FaultKind::Swap2 => "swap2",
+        }
+    }
+
+    /// The fault a game's reason names, if any. The phrase that comes
+    /// first decides, so an engine's own words quoted after it (a bad
+    /// line that says "loses on time") cannot change the verdict.
+    pub fn of_reason(reason: &str) -> Option<FaultKind> {
+        if reason.starts_with("adjudication:") || reason.starts_with("aborted:") {
+            return None;
+        }
+        const PHRASES: [(&str, FaultKind); 7] = [
+            (" loses on time", FaultKind::Time),
+            (" disconnects: ", FaultKind::Crash),
+            (" breaks the protocol: ", FaultKind::Protocol),
+            (" makes an illegal move: ", FaultKind::Illegal),
+            (
+                " claims to have no move, but has legal moves",
+                FaultKind::FalseClaim,
+            ),
+            (" could not start: ", FaultKind::Start),
+            (" fails the swap2 opening: ", FaultKind::Swap2),
+        ];
+        PHRASES
+            .iter()
+            .filter_map(|&(phrase, kind)| reason.find(phrase).map(|at| (at, kind)))
+            .min_by_key(|&(at, _)| at)
+            .map(|(_, kind)| kind)
+    }
+}
+
 /// What a game tells an engine when it starts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSetup {

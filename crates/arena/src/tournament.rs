@@ -10,7 +10,7 @@ use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
 use crate::progress::{Progress, Snapshot};
-use crate::record::{Adjudication, Ending, GameRecord, Opening, Outcome, Side};
+use crate::record::{Adjudication, Ending, FaultKind, GameRecord, Opening, Outcome, Side};
 use crate::referee::Referee;
 use crate::rng::Rng;
 use crate::stats::{Pentanomial, Sprt, SprtModel, SprtVerdict, Wdl};
@@ -875,6 +875,21 @@ impl Tournament {
             }
             _ => None,
         };
+        let faults = fault_counts(self.engines.len(), games)
+            .into_iter()
+            .zip(&self.engines)
+            .map(|(n, e)| JsonFaults {
+                engine: &e.name,
+                total: n.iter().sum(),
+                time: n[0],
+                crash: n[1],
+                protocol: n[2],
+                illegal: n[3],
+                false_claim: n[4],
+                start: n[5],
+                swap2: n[6],
+            })
+            .collect();
         let games = games
             .iter()
             .map(|r| JsonGame {
@@ -894,6 +909,7 @@ impl Tournament {
             protocols: self.engines.iter().map(|e| e.proto.name()).collect(),
             encounters,
             sprt,
+            faults,
             games,
         };
         // Plain data with string keys cannot fail to serialise; were it
@@ -915,7 +931,42 @@ struct JsonSummary<'a> {
     encounters: Vec<JsonEncounter<'a>>,
     /// `null` without an SPRT.
     sprt: Option<JsonSprt>,
+    /// Per engine, in `engines` order: the games it lost by a fault.
+    faults: Vec<JsonFaults<'a>>,
     games: Vec<JsonGame<'a>>,
+}
+
+/// One engine's faults, by kind (`record::FaultKind`).
+#[derive(Serialize)]
+struct JsonFaults<'a> {
+    engine: &'a str,
+    total: u32,
+    time: u32,
+    crash: u32,
+    protocol: u32,
+    illegal: u32,
+    false_claim: u32,
+    start: u32,
+    swap2: u32,
+}
+
+/// Per engine index, the games it lost by each kind of fault (in
+/// `FaultKind::ALL` order), read from the games' reasons.
+fn fault_counts(engines: usize, games: &[Entry]) -> Vec<[u32; 7]> {
+    let mut counts = vec![[0u32; 7]; engines];
+    for g in games {
+        let (Some(kind), Some(Outcome::Win(winner))) =
+            (FaultKind::of_reason(&g.reason), g.outcome())
+        else {
+            continue;
+        };
+        let loser = g.seats[winner.other().index()];
+        let k = FaultKind::ALL.iter().position(|&f| f == kind).unwrap_or(0);
+        if let Some(c) = counts.get_mut(loser) {
+            c[k] += 1;
+        }
+    }
+    counts
 }
 
 /// One pair of engines, from the view of the first.
@@ -1188,7 +1239,16 @@ mod tests {
             plies: 0,
             record_end: 0,
         };
-        let (encounters, games) = (vec![ab, ac], vec![game]);
+        // c, second, loses on time to a: one time fault for c.
+        let flag = Entry {
+            game: 8,
+            seats: [0, 2],
+            players: ["a".into(), "c".into()],
+            result: result_text(Outcome::Win(Side::First)).into(),
+            reason: "Black loses on time".into(),
+            ..game.clone()
+        };
+        let (encounters, games) = (vec![ab, ac], vec![game, flag]);
         let json = |t: &Tournament| {
             t.json(&encounters, &games, Some((-1.25, SprtVerdict::Continue)))
                 .unwrap()
@@ -1254,6 +1314,23 @@ mod tests {
         );
         assert_eq!(g["result"], "0-1");
         assert_eq!(g["reason"], "White's flag \"fell\"");
+        // Faults per engine, in engine order; the first game's reason is
+        // no fault the arena writes.
+        let f = &v["faults"];
+        assert_eq!(f.as_array().map(Vec::len), Some(3));
+        assert_eq!(
+            (f[0]["engine"].as_str(), &f[0]["total"]),
+            (Some("a"), &0.into())
+        );
+        assert_eq!(
+            (f[1]["engine"].as_str(), &f[1]["total"]),
+            (Some("b"), &0.into())
+        );
+        assert_eq!(
+            (f[2]["time"].as_u64(), f[2]["total"].as_u64()),
+            (Some(1), Some(1))
+        );
+        assert_eq!(f[2]["crash"], 0);
         // Without an SPRT the field is there, as null.
         t.sprt = None;
         let v: serde_json::Value = serde_json::from_str(&json(&t)).unwrap();
