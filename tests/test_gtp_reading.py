@@ -125,6 +125,41 @@ def test_move_stack_matches_gnugo(pair):
                 "trymove w B3", "tryko w B3", "color C3", "popgo", "color C3"])
 
 
+def manhattan(v, w):
+    col = lambda x: "ABCDEFGHJKLMNOPQRST".index(x[0].upper())
+    return abs(col(v) - col(w)) + abs(int(v[1:]) - int(w[1:]))
+
+
+@needs_gnugo
+def test_search_area_matches_gnugo(pair):
+    """GNU Go's search area: the same replies (errors included, where GNU
+    Go 3.8 does not crash), and genmove of both engines inside the
+    diamond of radius 6."""
+    t, g = pair
+    same(pair, SETUP + [
+        "limit_search", "limit_search x", "limit_search 1 2", "limit_search 0",
+        "set_search_diamond", "set_search_diamond Z9", "set_search_limit E5",
+        "reset_search_mask", "known_command set_search_diamond",
+    ])
+    t.cmd("tengen-playouts 300")
+    for e in (t, g):
+        assert e.cmd("set_search_diamond A1") == (True, "")
+        for color in "bw":
+            ok, mv = e.cmd("genmove " + color)
+            assert ok and manhattan(mv, "A1") <= 6, mv
+    # Off again: the mask stays but no longer binds.
+    assert t.cmd("limit_search 0") == (True, "")
+    assert t.cmd("reg_genmove b")[0]
+    # Limited to an empty mask: tengen passes (GNU Go 3.8 resigns).
+    t.cmd("reset_search_mask")
+    t.cmd("limit_search 1")
+    assert t.cmd("genmove b") == (True, "pass")
+    # restricted_genmove inside the area: only the points in both.
+    t.cmd("set_search_limit J9")
+    t.cmd("set_search_limit H9")
+    assert t.cmd("restricted_genmove w J9 A1") == (True, "J9")
+
+
 def test_move_stack_is_dropped_by_moves(tengen_bin):
     t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
     try:

@@ -26,6 +26,7 @@ use tengen_go::sgf;
 use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
+mod search_area;
 mod tactics;
 
 const COMMANDS: &[&str] = &[
@@ -152,6 +153,8 @@ struct Session {
     fixed_playouts: Option<u64>,
     /// Positions pushed by `trymove`/`tryko` (see `tactics`).
     try_stack: Vec<tengen_go::board::Board>,
+    /// GNU Go's search area for genmove (see `search_area`).
+    area: search_area::SearchArea,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -255,6 +258,7 @@ impl Session {
             setup_undo: Vec::new(),
             fixed_playouts: None,
             try_stack: Vec::new(),
+            area: search_area::SearchArea::default(),
         }
     }
 
@@ -278,7 +282,11 @@ impl Session {
         if tactics::MUTATING.contains(&cmd.name.as_str()) {
             self.try_stack.clear();
         }
-        if let Some(result) = self.tactical(&cmd.name, a) {
+        let size = self.game.size();
+        if let Some(result) = self.tactical(&cmd.name, a).or_else(|| {
+            self.area
+                .command(&cmd.name, a, size, self.game.board().points())
+        }) {
             return Some(match result {
                 Ok(text) => Response::success(id, text),
                 Err(text) => Response::failure(id, text),
@@ -290,12 +298,17 @@ impl Session {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "known_command" => Ok(a
                 .first()
-                .map(|n| COMMANDS.contains(&n.as_str()) || tactics::COMMANDS.contains(&n.as_str()))
+                .map(|n| {
+                    [COMMANDS, tactics::COMMANDS, search_area::COMMANDS]
+                        .iter()
+                        .any(|list| list.contains(&n.as_str()))
+                })
                 .unwrap_or(false)
                 .to_string()),
             "list_commands" | "help" => Ok(COMMANDS
                 .iter()
                 .chain(tactics::COMMANDS)
+                .chain(search_area::COMMANDS)
                 .copied()
                 .collect::<Vec<_>>()
                 .join("\n")),
@@ -597,6 +610,7 @@ impl Session {
         let rule = self.game.ko_rule();
         self.game = Game::new(n, komi);
         self.game.set_ko_rule(rule);
+        self.area.clear_mask();
         self.setup_undo.clear();
         self.reset_search();
         Ok(String::new())
@@ -854,7 +868,15 @@ impl Session {
     ) -> (Option<Analysis>, String) {
         let start = Instant::now();
         let limits = self.limits(c);
-        let (mv, analysis) = self.choose(c, &limits, cleanup, allow, stream, id);
+        // The points the move may take: `allow` (restricted_genmove)
+        // within GNU Go's search area, when one is set.
+        let restrict: Option<Vec<Point>> = match (self.area.allowed(), allow) {
+            (None, []) => None,
+            (None, some) => Some(some.to_vec()),
+            (Some(mask), []) => Some(mask.to_vec()),
+            (Some(mask), some) => Some(some.iter().copied().filter(|p| mask.contains(p)).collect()),
+        };
+        let (mv, analysis) = self.choose(c, &limits, cleanup, restrict.as_deref(), stream, id);
         let text = match mv {
             None => "resign".to_string(),
             Some(m) => {
@@ -883,13 +905,13 @@ impl Session {
         (analysis, text)
     }
 
-    /// `None` means resign.
+    /// `None` means resign. `restrict`: only these points (and pass).
     fn choose(
         &mut self,
         c: Color,
         limits: &Limits,
         cleanup: bool,
-        allow: &[Point],
+        restrict: Option<&[Point]>,
         stream: Option<&Stream>,
         id: Option<u64>,
     ) -> (Option<Move>, Option<Analysis>) {
@@ -907,13 +929,14 @@ impl Session {
             }
         };
         // Ending the game now wins under Tromp-Taylor: pass.
-        if opp_passed && winning_as_is && !cleanup && allow.is_empty() && stream.is_none() {
+        if opp_passed && winning_as_is && !cleanup && restrict.is_none() && stream.is_none() {
             return (Some(Move::Pass), None);
         }
         let filter = RootFilter {
-            allow: allow.to_vec(),
+            allow: restrict.unwrap_or_default().to_vec(),
             avoid: Vec::new(),
             no_pass: cleanup,
+            pass_only: restrict.is_some_and(<[Point]>::is_empty),
         };
         let out = self.out.clone();
         let mut last_report = Instant::now();
@@ -1206,7 +1229,7 @@ impl Session {
         let filter = RootFilter {
             allow,
             avoid,
-            no_pass: false,
+            ..RootFilter::default()
         };
         let limits = Limits {
             playouts: None,

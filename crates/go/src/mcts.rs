@@ -124,6 +124,8 @@ pub struct RootFilter {
     pub avoid: Vec<Point>,
     /// KGS cleanup: no pass while the opponent has stones we own.
     pub no_pass: bool,
+    /// No point at all, only pass (a search area with no point in it).
+    pub pass_only: bool,
 }
 
 /// The player: keeps its tree between moves.
@@ -377,6 +379,7 @@ fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> 
     let b = game.board();
     let mut v: Vec<Move> = b
         .points()
+        .filter(|_| !filter.pass_only)
         .filter(|p| filter.allow.is_empty() || filter.allow.contains(p))
         .filter(|p| !filter.avoid.contains(p))
         .filter(|&p| !b.is_eyeish(color, p))
