@@ -479,6 +479,71 @@ def test_seki_is_listed_and_never_dead(eng, rows, seki):
     assert ours[0] == theirs[0] and float(ours[2:]) == float(theirs[2:]), (ours, theirs)
 
 
+RULES_CASES = [
+    # A finished 5x5 game with one prisoner: territory B+4, area B+5.
+    ("boardsize 5;komi 0;play b c1;play w a1;play b c2;play w d1;play b c3;play w d2;"
+     "play b c4;play w d3;play b c5;play w d4;play b b1;play w d5;play b a2;play w pass;"
+     "play b pass"),
+    # Two handicap stones: White's bonus is N under Chinese rules (B+3),
+    # none under Japanese (B+5).
+    ("boardsize 5;komi 0;set_free_handicap c1 c2;play w d1;play b c3;play w d2;play b c4;"
+     "play w d3;play b c5;play w d4;play b pass;play w d5;play b pass;play w pass"),
+]
+
+
+@pytest.mark.skipif(debian_game("gnugo") is None, reason="GNU Go is not installed")
+@pytest.mark.parametrize("case", range(len(RULES_CASES) + 2))
+def test_rules_and_final_score_match_gnugo(eng, case):
+    """`kata-set-rules japanese` (territory, seki taxed) and `chinese`
+    (area, White's bonus N) score as GNU Go does under its Japanese
+    (default) and Chinese rules, on finished games and the two seki
+    positions (the third has a dead group whose status the two engines
+    judge differently, which is not a question of rules)."""
+    for rules, flags in [("japanese", []), ("chinese", ["--chinese-rules"])]:
+        ref = Gtp([debian_game("gnugo"), "--mode", "gtp"] + flags)
+        try:
+            for e in (eng, ref):
+                e.ok("clear_board")
+                if case < len(RULES_CASES):
+                    for line in RULES_CASES[case].split(";"):
+                        e.ok(line)
+                else:
+                    _setup_diagram(e, SEKI_POSITIONS[case - len(RULES_CASES)][0])
+            eng.ok("kata-set-rules " + rules)
+            ours, theirs = eng.ok("final_score"), ref.ok("final_score")
+        finally:
+            ref.close()
+        assert ours[0] == theirs[0] and float(ours[2:] or 0) == float(theirs[2:] or 0), \
+            (rules, ours, theirs)
+
+
+def test_katago_rules_commands(eng):
+    assert eng.ok("kata-get-rules") == (
+        '{"friendlyPassOk":true,"hasButton":false,"ko":"POSITIONAL","scoring":"AREA",'
+        '"suicide":false,"tax":"NONE","whiteHandicapBonus":"0"}')
+    eng.ok("kata-set-rules japanese")
+    assert '"scoring":"TERRITORY"' in eng.ok("kata-get-rules")
+    # The ko rule is the one tengen-ko_rule shows and plays.
+    assert eng.ok("tengen-ko_rule") == "simple"
+    eng.ok('kata-set-rules {"ko":"SITUATIONAL", "scoring":"AREA"}')
+    assert eng.ok("tengen-ko_rule") == "situational"
+    eng.ok("kata-set-rule whiteHandicapBonus N-1")
+    assert '"whiteHandicapBonus":"N-1"' in eng.ok("kata-get-rules")
+    before = eng.ok("kata-get-rules")
+    for bad in ["kata-set-rules tromp-taylor", "kata-set-rules stone-scoring",
+                "kata-set-rules klingon", 'kata-set-rules {"ko":', "kata-set-rule ko",
+                "kata-set-rule tax MOST", "kata-set-rule hasButton true", "kgs-rules"]:
+        assert eng.fail(bad)
+        assert eng.ok("kata-get-rules") == before, bad
+    eng.ok("kgs-rules new_zealand")
+    assert '"ko":"SITUATIONAL"' in eng.ok("kata-get-rules")
+    eng.ok("kgs-rules chinese")
+    assert '"ko":"POSITIONAL","scoring":"AREA"' in eng.ok("kata-get-rules")
+    # A new board size keeps the rules.
+    eng.ok("boardsize 13")
+    assert '"whiteHandicapBonus":"N"' in eng.ok("kata-get-rules")
+
+
 def test_sgf_round_trip(eng, tmp_path):
     eng.ok("boardsize 9")
     eng.ok("clear_board")

@@ -22,6 +22,7 @@ use tengen_core::TimeManager;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
 use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
 use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
+use tengen_go::rules::Rules;
 use tengen_go::sgf;
 use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
@@ -90,6 +91,9 @@ const COMMANDS: &[&str] = &[
     "advance_random_seed",
     "clear_cache",
     "kgs-rules",
+    "kata-get-rules",
+    "kata-set-rules",
+    "kata-set-rule",
     "kgs-game_over",
     "lz-analyze",
     "kata-analyze",
@@ -441,7 +445,8 @@ impl Session {
                 self.reset_search();
                 Ok(String::new())
             }
-            "kgs-rules" => Ok(String::new()),
+            "kgs-rules" | "kata-set-rules" | "kata-set-rule" => self.set_rules(&cmd.name, a),
+            "kata-get-rules" => Ok(self.game.rules().to_json()),
             "kgs-game_over" | "stop" | "gogui-interrupt" => Ok(String::new()),
             "lz-analyze" | "kata-analyze" | "analyze" => {
                 return self.analyze(cmd);
@@ -607,9 +612,9 @@ impl Session {
             return Err("unacceptable size".into());
         }
         let komi = self.game.komi();
-        let rule = self.game.ko_rule();
+        let rules = self.game.rules();
         self.game = Game::new(n, komi);
-        self.game.set_ko_rule(rule);
+        self.game.set_rules(rules);
         self.area.clear_mask();
         self.setup_undo.clear();
         self.reset_search();
@@ -1032,7 +1037,42 @@ impl Session {
 
     fn final_score(&mut self) -> Score {
         let (st, _) = self.dead_stones();
-        self.game.score_without(&st.dead)
+        self.game.final_score(&st.dead, &st.seki)
+    }
+
+    /// `kata-set-rules`, `kata-set-rule`, `kgs-rules`: the new rules, or
+    /// why they are refused (the old ones stay).
+    fn set_rules(&mut self, name: &str, a: &[String]) -> Result<String, Fail> {
+        let current = self.game.rules();
+        let rules = match name {
+            "kata-set-rules" => Rules::parse(&a.join(" "), current)?,
+            "kata-set-rule" => {
+                let [key, value] = a else {
+                    return Err("Expected two arguments for kata-set-rule".into());
+                };
+                let mut r = current;
+                r.set(key, value)?;
+                r
+            }
+            // kgsGtp's names: KGS's Chinese rules use positional superko,
+            // and its New Zealand rules are played without suicide here.
+            _ => match a.first().map(String::as_str) {
+                Some("chinese") => Rules::named("chinese-kgs"),
+                Some("new_zealand") => Rules::named("new-zealand").map(|r| Rules {
+                    suicide: false,
+                    ..r
+                }),
+                Some(other) => Rules::named(other),
+                None => None,
+            }
+            .ok_or_else(|| format!("Unknown rules '{}'", a.join(" ")))?,
+        };
+        if let Some(why) = rules.unsupported() {
+            return Err(format!("Rules not supported: {why}"));
+        }
+        self.game.set_rules(rules);
+        self.reset_search();
+        Ok(String::new())
     }
 
     fn estimate_score(&mut self) -> String {
@@ -1131,7 +1171,9 @@ impl Session {
         let rec = sgf::parse(&text).map_err(|_| "cannot load file".to_string())?;
         let (game, next) = sgf::load(&rec, upto, self.game.ko_rule())
             .map_err(|_| "cannot load file".to_string())?;
+        let rules = self.game.rules();
         self.game = game;
+        self.game.set_rules(rules);
         self.reset_search();
         Ok(next.name().to_string())
     }

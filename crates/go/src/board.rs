@@ -58,7 +58,7 @@ impl Color {
         }
     }
 
-    fn cell(self) -> Cell {
+    pub fn cell(self) -> Cell {
         match self {
             Color::Black => Cell::Black,
             Color::White => Cell::White,
@@ -710,6 +710,55 @@ impl Board {
             }
         }
         area
+    }
+
+    /// The empty regions after removing `dead` stones (dead stones' points
+    /// join them): for each, the only colour it borders (if one), whether
+    /// it borders a stone of `seki`, and its size.
+    pub fn empty_regions(
+        &self,
+        dead: &[Point],
+        seki: &[Point],
+    ) -> Vec<(Option<Color>, bool, usize)> {
+        let mut cells = self.cells;
+        for &d in dead {
+            cells[d.index()] = Cell::Empty;
+        }
+        let mut seen = [false; POINTS];
+        let mut out = Vec::new();
+        let mut stack: Vec<Point> = Vec::new();
+        for p in self.points() {
+            if cells[p.index()] != Cell::Empty || seen[p.index()] {
+                continue;
+            }
+            let (mut b, mut w, mut touches_seki, mut size) = (false, false, false, 0usize);
+            seen[p.index()] = true;
+            stack.push(p);
+            while let Some(q) = stack.pop() {
+                size += 1;
+                for n in q.neighbors() {
+                    match cells[n.index()] {
+                        Cell::Empty if !seen[n.index()] => {
+                            seen[n.index()] = true;
+                            stack.push(n);
+                        }
+                        Cell::Black | Cell::White => {
+                            b |= cells[n.index()] == Cell::Black;
+                            w |= cells[n.index()] == Cell::White;
+                            touches_seki |= seki.contains(&n);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let owner = match (b, w) {
+                (true, false) => Some(Color::Black),
+                (false, true) => Some(Color::White),
+                _ => None,
+            };
+            out.push((owner, touches_seki, size));
+        }
+        out
     }
 
     /// Owner of every point after removing `dead` stones: stones own their

@@ -2,6 +2,7 @@
 //! (superko history, undo stack, passes), komi and handicap.
 
 use crate::board::{Board, Color, Illegal, Move, Point, WHITE_TO_MOVE_KEY};
+use crate::rules::{Rules, Scoring, Tax};
 use std::fmt;
 
 /// How repetition is forbidden.
@@ -64,7 +65,8 @@ pub fn fmt_num(x: f64) -> String {
 pub struct Game {
     board: Board,
     komi: f64,
-    ko_rule: KoRule,
+    /// The ko rule, scoring and handicap bonus (`rules.rs`).
+    rules: Rules,
     /// Board states before each move, for `undo`.
     undo: Vec<Board>,
     moves: Vec<Played>,
@@ -82,7 +84,7 @@ impl Game {
         let mut g = Game {
             board,
             komi,
-            ko_rule: KoRule::Positional,
+            rules: Rules::default(),
             undo: Vec::new(),
             moves: Vec::new(),
             seen: Vec::new(),
@@ -110,12 +112,32 @@ impl Game {
     }
 
     pub fn ko_rule(&self) -> KoRule {
-        self.ko_rule
+        self.rules.ko
     }
 
     pub fn set_ko_rule(&mut self, r: KoRule) {
-        self.ko_rule = r;
+        self.rules.ko = r;
         self.rebuild_seen();
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Sets the whole rule set (the ko rule included); the position stays.
+    pub fn set_rules(&mut self, r: Rules) {
+        self.rules = r;
+        self.rebuild_seen();
+    }
+
+    /// White's handicap bonus under the rules, in points.
+    pub fn white_bonus(&self) -> f64 {
+        self.rules.bonus_points(self.handicap.len())
+    }
+
+    /// What White is given in all: komi and the handicap bonus.
+    pub fn compensation(&self) -> f64 {
+        self.komi + self.white_bonus()
     }
 
     pub fn to_move(&self) -> Color {
@@ -151,7 +173,7 @@ impl Game {
     pub fn clear(&mut self) {
         *self = Game {
             komi: self.komi,
-            ko_rule: self.ko_rule,
+            rules: self.rules,
             ..Game::new(self.size(), self.komi)
         };
         self.rebuild_seen();
@@ -159,7 +181,7 @@ impl Game {
 
     fn key(&self, next: Color) -> u64 {
         let h = self.board.hash();
-        match (self.ko_rule, next) {
+        match (self.rules.ko, next) {
             (KoRule::Situational, Color::White) => h ^ WHITE_TO_MOVE_KEY,
             _ => h,
         }
@@ -173,7 +195,7 @@ impl Game {
         } else {
             Color::White
         };
-        let rule = self.ko_rule;
+        let rule = self.rules.ko;
         let key = |b: &Board, next: Color| match (rule, next) {
             (KoRule::Situational, Color::White) => b.hash() ^ WHITE_TO_MOVE_KEY,
             _ => b.hash(),
@@ -189,10 +211,10 @@ impl Game {
     /// Full legality under the game's rules.
     pub fn check(&self, c: Color, m: Move) -> Result<(), Illegal> {
         self.board.check(c, m)?;
-        if let (Move::Play(_), KoRule::Positional | KoRule::Situational) = (m, self.ko_rule) {
+        if let (Move::Play(_), KoRule::Positional | KoRule::Situational) = (m, self.rules.ko) {
             let mut b = self.board.clone();
             b.play(c, m);
-            let h = match (self.ko_rule, c.opp()) {
+            let h = match (self.rules.ko, c.opp()) {
                 (KoRule::Situational, Color::White) => b.hash() ^ WHITE_TO_MOVE_KEY,
                 _ => b.hash(),
             };
@@ -257,6 +279,36 @@ impl Game {
     pub fn score_without(&self, dead: &[Point]) -> Score {
         let a = self.board.area_with(dead);
         Score(a[0] as f64 - a[1] as f64 - self.komi)
+    }
+
+    /// The final score under the game's rules, `dead` stones removed and
+    /// `seki` stones alive in seki: area (stones and surrounded points)
+    /// or territory (surrounded points and prisoners: captures and dead
+    /// stones), a region around a seki group counting for nobody under the
+    /// seki tax; minus komi and White's handicap bonus.
+    pub fn final_score(&self, dead: &[Point], seki: &[Point]) -> Score {
+        let white = self.compensation();
+        if self.rules.scoring == Scoring::Area {
+            let a = self.board.area_with(dead);
+            return Score(a[0] as f64 - a[1] as f64 - white);
+        }
+        let taxed = |region_touches_seki: bool| region_touches_seki && self.rules.tax == Tax::Seki;
+        let mut points = [0f64; 2];
+        for (owner, touches_seki, size) in self.board.empty_regions(dead, seki) {
+            if let Some(c) = owner {
+                if !taxed(touches_seki) {
+                    points[c.index()] += size as f64;
+                }
+            }
+        }
+        for c in [Color::Black, Color::White] {
+            let dead_of_other = dead
+                .iter()
+                .filter(|&&p| self.board.cell(p) == c.opp().cell())
+                .count();
+            points[c.index()] += (self.board.captures(c) as usize + dead_of_other) as f64;
+        }
+        Score(points[0] - points[1] - white)
     }
 
     /// Places setup stones (handicap, SGF); they cannot be undone.
@@ -334,6 +386,50 @@ mod tests {
 
     fn mv(s: &str, size: usize) -> Move {
         parse_vertex(s, size).unwrap_or(Move::Pass)
+    }
+
+    /// A finished 5x5 game with one prisoner, scored under each rule
+    /// set: area counts stones, territory counts prisoners, and White's
+    /// handicap bonus follows the rules.
+    #[test]
+    fn final_score_follows_the_rules() {
+        let mut g = Game::new(5, 0.0);
+        let moves = "c1 a1 c2 d1 c3 d2 c4 d3 c5 d4 b1 d5 a2";
+        for (i, m) in moves.split(' ').enumerate() {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert!(g.play(c, mv(m, 5)).is_ok(), "{m}");
+        }
+        let score = |g: &Game, name: &str| {
+            let mut g = g.clone();
+            g.set_rules(Rules::named(name).unwrap_or_default());
+            g.final_score(&[], &[]).0
+        };
+        assert_eq!(score(&g, "chinese"), 5.0);
+        assert_eq!(score(&g, "japanese"), 4.0);
+        // White's d-file stones dead: area takes their points, territory
+        // counts them as prisoners too.
+        let dead: Vec<Point> = ["d1", "d2", "d3", "d4", "d5"]
+            .iter()
+            .filter_map(|v| match mv(v, 5) {
+                Move::Play(p) => Some(p),
+                Move::Pass => None,
+            })
+            .collect();
+        let mut j = g.clone();
+        j.set_rules(Rules::named("japanese").unwrap_or_default());
+        assert_eq!(j.final_score(&dead, &[]).0, (8.0 + 10.0 + 1.0 + 5.0) - 0.0);
+        let mut h = Game::new(9, 0.5);
+        assert!(h.set_handicap(&[mv("c3", 9), mv("g7", 9)].map(|m| match m {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        })));
+        assert_eq!(score(&h, "chinese"), 81.0 - 0.5 - 2.0);
+        assert_eq!(score(&h, "aga"), 81.0 - 0.5 - 1.0);
+        assert_eq!(score(&h, "japanese"), 79.0 - 0.5);
     }
 
     #[test]

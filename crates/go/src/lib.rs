@@ -9,5 +9,6 @@ pub mod patterns;
 pub mod perft;
 pub mod playout;
 pub mod reading;
+pub mod rules;
 pub mod sgf;
 pub mod status;

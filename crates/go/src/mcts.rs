@@ -162,7 +162,7 @@ impl Searcher {
     /// at the current position.
     fn reuse(&mut self, game: &Game, color: Color) -> Option<Tree> {
         let (moves, size, komi_bits, tree) = self.tree.take()?;
-        if size != game.size() || komi_bits != game.komi().to_bits() {
+        if size != game.size() || komi_bits != game.compensation().to_bits() {
             return None;
         }
         let now = game.moves();
@@ -235,7 +235,7 @@ impl Searcher {
         let passes = trailing_passes(game);
         let threads = limits.threads.max(1);
         let seed = self.seed ^ (game.moves().len() as u64 * 0x9E37_79B9);
-        let komi = game.komi();
+        let komi = game.compensation();
         let run = Arc::new(Run {
             tree: Mutex::new(tree),
             root_board,
