@@ -235,6 +235,20 @@ fn parse_float(s: Option<&String>) -> Result<f64, Fail> {
         .ok_or_else(syntax)
 }
 
+/// Our own clock says the flag fell, yet the controller asks for more
+/// moves (its clock forgives latency, or it sends no `time_left`): in
+/// sudden death, play at once until `time_left` says otherwise; in
+/// byo-yomi, go on as in a fresh period. (Zero time left in a Canadian
+/// period never ran out again when no `time_left` came, so every later
+/// move was played in 5 ms.)
+fn after_overrun(clock: &mut Clock) {
+    match clock.control().overtime {
+        Overtime::None => clock.set_reported(Duration::ZERO, 0),
+        Overtime::Japanese { period, .. } => clock.set_reported(period, 1),
+        Overtime::Canadian { period, stones } => clock.set_reported(period, stones.max(1)),
+    }
+}
+
 fn join_points(v: &[Point]) -> String {
     v.iter()
         .map(|&p| vertex_name(p))
@@ -897,14 +911,7 @@ impl Session {
         // Our own clock estimate, until the controller sends time_left.
         if let Some(clock) = &mut self.clocks[c.index()] {
             if clock.charge(start.elapsed(), Duration::ZERO).is_err() {
-                // Past our own estimate of the flag: play at once until the
-                // controller's `time_left` says otherwise.
-                let due = match clock.control().overtime {
-                    Overtime::None => 0,
-                    Overtime::Japanese { .. } => 1,
-                    Overtime::Canadian { .. } => clock.stones_left().max(1),
-                };
-                clock.set_reported(Duration::ZERO, due);
+                after_overrun(clock);
             }
         }
         (analysis, text)
@@ -1385,6 +1392,33 @@ fn gogui_commands() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `time_settings 0 1 1` (the arena's `st=1`) and a move that ran a
+    /// little over the period: the next move still gets its period.
+    #[test]
+    fn an_overrun_in_byo_yomi_starts_a_fresh_period() {
+        let s = Duration::from_secs;
+        for control in [
+            Control::gtp(s(0), s(1), 1),
+            Control::gtp(s(0), s(30), 5),
+            Some(Control::kgs_byoyomi(s(0), s(1), 3)),
+        ] {
+            let Some(control) = control else {
+                panic!("a valid control")
+            };
+            let mut clock = Clock::new(control);
+            assert!(clock
+                .charge(Duration::from_millis(30_500), Duration::ZERO)
+                .is_err());
+            after_overrun(&mut clock);
+            assert!(clock.usable() >= Duration::from_millis(900), "{control:?}");
+        }
+        // Sudden death: nothing left, play at once.
+        let mut clock = Clock::new(Control::sudden_death(s(1)));
+        assert!(clock.charge(s(2), Duration::ZERO).is_err());
+        after_overrun(&mut clock);
+        assert_eq!(clock.usable(), Duration::ZERO);
+    }
 
     fn session() -> Session {
         let (_tx, rx) = std::sync::mpsc::channel();
