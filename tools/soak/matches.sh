@@ -43,7 +43,7 @@ case $game in
   shogi)
     args=(-variant shogi -engine cmd="$tengen" name=tengen option.USI_Hash=16
           -engine cmd=/usr/games/fairy-stockfish name=fairy-stockfish option.UCI_Variant=shogi
-          -each proto=usi tc=0+b250 timemargin=200 -openings plies=2 -maxmoves 300)
+          -each proto=usi tc=0+b0.3 timemargin=200 -openings plies=2 -maxmoves 300)
     ext=csa ;;
   go)
     args=(-variant go -boardsize 9 -komi 7
