@@ -337,6 +337,8 @@ impl Session {
                 self.game.clear();
                 self.setup_undo.clear();
                 self.reset_search();
+                // The last game's search tree is gone: give its memory back.
+                crate::memory::release_free_memory();
                 Ok(String::new())
             }
             "komi" => parse_float(a.first()).map(|k| {

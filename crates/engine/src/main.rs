@@ -10,6 +10,7 @@ mod games;
 mod gomocup;
 mod gtp;
 mod io;
+mod memory;
 mod session;
 mod skill;
 mod ucifam;
