@@ -744,6 +744,12 @@ pub enum Reply {
     /// Old engines' `My move is: e2e4` (read by the host; never printed
     /// by tengen).
     MyMoveIs(String),
+    /// The GNU Chess 4 form (GNU Shogi): `12. ... 7g7f` for the engine's
+    /// own move; whatever follows the move (a score) is dropped.
+    NumberedMove {
+        number: u32,
+        mv: String,
+    },
     Pong(i64),
     /// `Illegal move (reason): MOVE` or `Illegal move: MOVE`.
     IllegalMove {
@@ -784,6 +790,7 @@ impl fmt::Display for Reply {
             }
             Reply::Move(m) => write!(f, "move {m}"),
             Reply::MyMoveIs(m) => write!(f, "My move is: {m}"),
+            Reply::NumberedMove { number, mv } => write!(f, "{number}. ... {mv}"),
             Reply::Pong(n) => write!(f, "pong {n}"),
             Reply::IllegalMove { reason, mv } => match reason {
                 Some(r) => write!(f, "Illegal move ({}): {mv}", paren_safe(r)),
@@ -944,6 +951,14 @@ impl Reply {
                 }
             }
             return unknown();
+        }
+        if let [num, "...", mv, ..] = toks[..] {
+            if let Some(number) = num.strip_suffix('.').and_then(|n| n.parse::<u32>().ok()) {
+                return Reply::NumberedMove {
+                    number,
+                    mv: mv.to_string(),
+                };
+            }
         }
         // A thinking line: four numbers, then the rest.
         if toks.len() >= 4 {
@@ -1146,6 +1161,7 @@ mod tests {
             "tellusererror Illegal position",
             "Hint: e2e4",
             "# debug text",
+            "3. ... 7g7f",
         ] {
             let r = Reply::parse(line);
             assert!(!matches!(r, Reply::Unknown(_)), "{line}: {r:?}");
@@ -1166,6 +1182,14 @@ mod tests {
             })
         );
         assert!(matches!(Reply::parse("move"), Reply::Unknown(_)));
+        assert_eq!(
+            Reply::parse("1. ... 3a3b -3010"),
+            Reply::NumberedMove {
+                number: 1,
+                mv: "3a3b".into()
+            }
+        );
+        assert!(matches!(Reply::parse("1. 7g7f 0"), Reply::Unknown(_)));
     }
 
     #[test]

@@ -356,7 +356,8 @@ impl CecpPlayer {
     }
 
     /// Brings the engine's board to `start` + `moves` (in force mode).
-    fn catch_up(&mut self, start: Option<&str>, moves: &[String]) -> Result<(), Fault> {
+    /// Returns the moves sent, as the engine reads them.
+    fn catch_up(&mut self, start: Option<&str>, moves: &[String]) -> Result<Vec<String>, Fault> {
         self.send(&Command::Force)?;
         let in_sync = match &self.board {
             Some((s, seen)) => {
@@ -383,8 +384,10 @@ impl CecpPlayer {
             0
         };
         let mut pos = self.chess_board(start, &moves[..from]);
+        let mut sent = Vec::new();
         for mv in &moves[from..] {
             let wire = self.to_wire(mv, pos.as_ref());
+            sent.push(wire.clone());
             let cmd = if self.features.usermove {
                 Command::UserMove(wire)
             } else {
@@ -398,7 +401,7 @@ impl CecpPlayer {
             }
         }
         self.board = Some((start.map(str::to_string), moves.to_vec()));
-        Ok(())
+        Ok(sent)
     }
 
     /// The start position as XBoard writes it for this variant.
@@ -528,13 +531,16 @@ fn xboard_to_usi(xb: &str) -> Option<String> {
 enum Line {
     Answer(Answer, String),
     Score(EngineScore, u32),
-    Refused(String),
+    /// `Illegal move`: the move and our account of it.
+    Refused(String, String),
     Other,
 }
 
 fn read(line: &str, side: Side) -> Line {
     match Reply::parse(line) {
-        Reply::Move(m) | Reply::MyMoveIs(m) => Line::Answer(Answer::Move(m.clone()), m),
+        Reply::Move(m) | Reply::MyMoveIs(m) | Reply::NumberedMove { mv: m, .. } => {
+            Line::Answer(Answer::Move(m.clone()), m)
+        }
         Reply::Resign => Line::Answer(Answer::Resign, String::new()),
         Reply::Result { result, .. } => {
             // A claim in place of a move: giving up when it says we lost.
@@ -552,13 +558,15 @@ fn read(line: &str, side: Side) -> Line {
             };
             Line::Score(score, t.ply)
         }
-        Reply::IllegalMove { reason, mv } => Line::Refused(format!(
-            "the engine refused {mv}{}",
-            reason.map(|r| format!(" ({r})")).unwrap_or_default()
-        )),
-        Reply::Error { reason, command } => {
-            Line::Refused(format!("the engine refused '{command}': {reason}"))
-        }
+        Reply::IllegalMove { reason, mv } => Line::Refused(
+            mv.clone(),
+            format!(
+                "the engine refused {mv}{}",
+                reason.map(|r| format!(" ({r})")).unwrap_or_default()
+            ),
+        ),
+        // `Error` answers a command the engine does not know (version 1
+        // engines meet `variant`, `post`...): nothing to act on.
         _ => Line::Other,
     }
 }
@@ -603,7 +611,7 @@ impl Player for CecpPlayer {
         if let Some(p) = self.conn.proc.as_mut() {
             p.drain();
         }
-        self.catch_up(req.start, req.moves)?;
+        let sent_moves = self.catch_up(req.start, req.moves)?;
         let me = &req.clocks[req.to_move.index()];
         let opp = &req.clocks[req.to_move.other().index()];
         if self.setup.time_settings.is_some() && me.movetime_ms.is_none() {
@@ -625,7 +633,10 @@ impl Player for CecpPlayer {
                     None
                 }
                 Line::Answer(a, raw) => Some(Ok((a, raw))),
-                Line::Refused(why) => Some(Err(why)),
+                // Only a refusal of a move sent now counts: version 1
+                // engines call unknown commands illegal moves too.
+                Line::Refused(mv, why) if sent_moves.contains(&mv) => Some(Err(why)),
+                Line::Refused(..) => None,
                 Line::Other => None,
             });
         match result {
@@ -784,7 +795,11 @@ mod tests {
         ));
         assert!(matches!(
             read("Illegal move: e2e5", Side::First),
-            Line::Refused(_)
+            Line::Refused(..)
+        ));
+        assert!(matches!(
+            read("1. ... 7g7f -3020", Side::First),
+            Line::Answer(Answer::Move(_), _)
         ));
         assert!(matches!(read("tellics say hi", Side::First), Line::Other));
     }
