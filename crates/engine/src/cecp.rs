@@ -92,10 +92,12 @@ struct Settings {
     variant: Variant,
 }
 
+/// The engine's options, one word each: python-chess reads an option's
+/// name as the first word of its declaration.
 fn options() -> Options {
     let mut o = Options::new();
     o.add(
-        "Move Overhead",
+        "MoveOverhead",
         OptionKind::Spin {
             default: 30,
             min: 0,
@@ -111,7 +113,7 @@ fn options() -> Options {
             max: 64,
         },
     )
-    .add("Clear Hash", OptionKind::Button);
+    .add("ClearHash", OptionKind::Button);
     o
 }
 
@@ -628,7 +630,7 @@ impl<G: CecpGame> Frontend<G> {
                 return;
             }
         };
-        if name.trim().eq_ignore_ascii_case("Clear Hash") || stored == OptionValue::Pressed {
+        if name.trim().eq_ignore_ascii_case("ClearHash") || stored == OptionValue::Pressed {
             self.quiesce();
             self.session.with_searcher(|x| x.clear());
             s.options = old;
@@ -723,7 +725,7 @@ impl<G: CecpGame> Frontend<G> {
     }
 
     fn limits(&self, s: &Settings) -> SearchLimits {
-        let overhead = Duration::from_millis(s.options.int("Move Overhead").max(0) as u64);
+        let overhead = Duration::from_millis(s.options.int("MoveOverhead").max(0) as u64);
         let plies = (self.history.len() - 1) as u32;
         let game_ply = G::game_ply(self.pos());
         let mut limits = SearchLimits {

@@ -242,7 +242,8 @@ impl CecpPlayer {
     /// `new`, the variant, the clock and force mode.
     fn start_game(&mut self) -> Result<(), Fault> {
         self.send(&Command::New)?;
-        if self.variant != Variant::Chess {
+        // Version 1 engines play one game and know no `variant`.
+        if self.variant != Variant::Chess && self.features.v2 {
             self.send(&Command::Variant(self.variant.name().into()))?;
         }
         match self.setup.time_settings {
@@ -256,13 +257,17 @@ impl CecpPlayer {
         if let Some(d) = self.conn.cfg.depth {
             self.send(&Command::Sd(d))?;
         }
-        self.send(&Command::Post)?;
-        let pondering = if self.conn.cfg.ponder {
-            Command::Hard
-        } else {
-            Command::Easy
-        };
-        self.send(&pondering)?;
+        // In version 1 (GNU Chess 4, GNU Shogi) `post` and `easy` are
+        // toggles whose state is unknown: only version 2 engines get them.
+        if self.features.v2 {
+            self.send(&Command::Post)?;
+            let pondering = if self.conn.cfg.ponder {
+                Command::Hard
+            } else {
+                Command::Easy
+            };
+            self.send(&pondering)?;
+        }
         self.send(&Command::Force)?;
         self.board = None;
         Ok(())
