@@ -2,7 +2,9 @@
 or more per command, edit and analyze mode included), by python-chess's
 XBoard client, and tengen-arena driving CECP engines (Phalanx, Fairy-Max,
 MaxQi, GNU Shogi) with records read back."""
+import io
 import json
+import shutil
 import re
 import subprocess
 import time
@@ -602,3 +604,91 @@ def test_arena_shogi_over_cecp(arena_bin, tengen_bin, tmp_path):
             assert board.is_legal(m)
             board.push(m)
         assert len(rec.moves) >= 3
+
+
+# --- a real XBoard under Xvfb ------------------------------------------------------------------
+
+XBOARD = debian_game("xboard")
+XVFB_RUN = shutil.which("xvfb-run")
+
+
+def xboard_match(tengen_bin, tmp_path, opponent, variant, pgn):
+    """A two-game XBoard match (tengen first, `opponent` second), with
+    XBoard's saved PGN and its debug log."""
+    settings = tmp_path / "xboard.ini"
+    debug = tmp_path / "xboard-debug.txt"
+    cmd = [XVFB_RUN, "-a", XBOARD, "-variant", variant,
+           "-fcp", tengen_bin, "-fd", str(tmp_path), "-scp", opponent, "-sd", str(tmp_path),
+           "-mm", "-mg", "2", "-tc", "0:05", "-inc", "0.05", "-adjudicateDrawMoves", "60",
+           "-sgf", str(pgn), "-popupExitMessage", "false", "-xponder",
+           "-settingsFile", str(settings), "-saveSettingsFile", str(settings),
+           "-saveSettingsOnExit", "false", "-debug", "-nameOfDebugFile", str(debug)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    log = debug.read_text(errors="replace")
+    # tengen never refused a command or a move, and XBoard took all of its.
+    ours = [l for l in log.splitlines() if "<first" in l]
+    assert ours and not any("Error (" in l or "Illegal move" in l for l in ours), ours[-20:]
+    return pgn.read_text(), log
+
+
+def pgn_games(text, first_tag="[Event"):
+    return [first_tag + p if i else p for i, p in enumerate(text.split("\n\n" + first_tag)) if p.strip()]
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB_RUN and FAIRYMAX), reason="needs xboard, xvfb and fairymax")
+def test_xboard_chess_match_against_fairymax(tengen_bin, tmp_path):
+    text, log = xboard_match(tengen_bin, tmp_path, FAIRYMAX, "normal", tmp_path / "games.pgn")
+    f = io.StringIO(text)
+    games = []
+    while (g := chess.pgn.read_game(f)) is not None:
+        games.append(g)
+    assert len(games) == 2
+    assert [g.headers["White"].split()[0] for g in games] == ["tengen", "Fairy-Max"]
+    for g in games:
+        assert not g.errors
+        board = g.board()
+        for m in g.mainline_moves():
+            assert board.is_legal(m)
+            board.push(m)
+        assert g.headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+        if board.is_checkmate():
+            assert g.headers["Result"] == ("0-1" if board.turn == chess.WHITE else "1-0")
+    assert ">first : protover 2" in log or "protover 2" in log
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB_RUN and MAXQI), reason="needs xboard, xvfb and maxqi")
+def test_xboard_xiangqi_match_against_maxqi(tengen_bin, tmp_path):
+    import cchess
+    text, log = xboard_match(tengen_bin, tmp_path, MAXQI, "xiangqi", tmp_path / "xq.pgn")
+    games = pgn_games(text)
+    assert len(games) == 2
+    assert re.search(r">first : variant xiangqi", log)
+    for n, g in enumerate(games):
+        assert '[Variant "xiangqi"]' in g
+        assert re.search(r'\[Result "(1-0|0-1|1/2-1/2)"\]', g)
+        # The moves tengen sent were XBoard's coordinates (ICCS, ranks 0-9)
+        # and XBoard replayed every one of them into its record.
+    ours = re.findall(r"<first : move (\S+)", log)
+    assert ours and all(re.fullmatch(r"[a-i][0-9][a-i][0-9]", m) for m in ours)
+    # Replay the engines' moves of each game with cchess's rules.
+    for game_moves in split_by_new(log):
+        board = cchess.ChessBoard(cchess.FULL_INIT_FEN)
+        for mv in game_moves:
+            assert board.is_valid_iccs_move(mv), (mv, game_moves)
+            board.move_iccs(mv)
+            board.next_turn()
+
+
+def split_by_new(log):
+    """The moves both engines played, per game, in order, from XBoard's
+    debug log (`move X` from an engine; a game starts at `>first : new`)."""
+    games, cur = [], None
+    for line in log.splitlines():
+        if re.search(r">first : new$", line):
+            cur = []
+            games.append(cur)
+        m = re.search(r"<(first|second) ?: move (\S+)", line)
+        if m and cur is not None:
+            cur.append(m.group(2))
+    return [g for g in games if g]
