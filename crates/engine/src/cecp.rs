@@ -310,7 +310,7 @@ impl<G: CecpGame> Frontend<G> {
             };
             self.sync();
             if self.edit.is_some() {
-                self.edit_line(&line);
+                self.edit_line(&line, settings);
                 continue;
             }
             let cmd = match Command::parse(&line) {
@@ -888,7 +888,7 @@ impl<G: CecpGame> Frontend<G> {
             });
     }
 
-    fn edit_line(&mut self, line: &str) {
+    fn edit_line(&mut self, line: &str, s: &Settings) {
         let parsed = match EditLine::parse(line) {
             Ok(Some(e)) => e,
             Ok(None) => return,
@@ -922,6 +922,7 @@ impl<G: CecpGame> Frontend<G> {
                     Ok(p) => {
                         self.set_history(p);
                         self.game_over = false;
+                        self.restart_analysis(s);
                     }
                     Err(e) => self.reply(Reply::TellUserError(format!("Illegal position: {e}"))),
                 }
