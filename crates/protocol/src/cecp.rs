@@ -729,8 +729,8 @@ pub fn mate_score(moves: i32) -> i32 {
 /// The moves to mate a thinking score means, if it is a mate score.
 pub fn score_mate(score: i32) -> Option<i32> {
     match score {
-        s if s >= 100_000 && s < 101_000 => Some(s - 100_000),
-        s if s <= -100_000 && s > -101_000 => Some(s + 100_000),
+        s if (100_000..101_000).contains(&s) => Some(s - 100_000),
+        s if (-100_999..=-100_000).contains(&s) => Some(s + 100_000),
         _ => None,
     }
 }

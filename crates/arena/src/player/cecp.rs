@@ -306,7 +306,7 @@ impl CecpPlayer {
 
     /// The engine's move in arena notation; anything unreadable stays as
     /// it is for the referee to refuse.
-    fn from_wire(&self, mv: &str, pos: Option<&tengen_chess::Board>) -> String {
+    fn arena_move(&self, mv: &str, pos: Option<&tengen_chess::Board>) -> String {
         match self.variant {
             Variant::Chess | Variant::Fischer => {
                 let chess960 = self.variant == Variant::Fischer;
@@ -649,7 +649,7 @@ impl Player for CecpPlayer {
                 let answer = match answer {
                     Answer::Move(_) => {
                         let pos = self.chess_board(req.start, req.moves);
-                        let mv = self.from_wire(&raw, pos.as_ref());
+                        let mv = self.arena_move(&raw, pos.as_ref());
                         if let Some((_, seen)) = self.board.as_mut() {
                             seen.push(mv.clone());
                         }
