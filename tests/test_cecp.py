@@ -590,8 +590,8 @@ def test_arena_shogi_over_cecp(arena_bin, tengen_bin, tmp_path):
         "-engine", "cmd=" + GNUSHOGI, "name=gnushogi",
         # GNU Shogi spends its whole clock on one move under `level 0`:
         # a moves-per-period control keeps it quick.
-        "-each", "proto=xboard", "tc=40/20", "timemargin=1000", "-games", "2",
-        "-maxmoves", "16", "-openings", "plies=2", "-srand", "4"], "games.csa",
+        "-each", "proto=xboard", "tc=40/10", "timemargin=1000", "-games", "2",
+        "-maxmoves", "12", "-openings", "plies=2", "-srand", "4"], "games.csa",
         slow_opponent=True)
     assert "tengen#1 > variant shogi" in log
     # tengen speaks XBoard's coordinates, GNU Shogi (version 1) its own.
