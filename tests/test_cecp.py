@@ -612,14 +612,14 @@ XBOARD = debian_game("xboard")
 XVFB_RUN = shutil.which("xvfb-run")
 
 
-def xboard_match(tengen_bin, tmp_path, opponent, variant, pgn):
+def xboard_match(tengen_bin, tmp_path, opponent, variant, pgn, games=2, tc="0:05"):
     """A two-game XBoard match (tengen first, `opponent` second), with
     XBoard's saved PGN and its debug log."""
     settings = tmp_path / "xboard.ini"
     debug = tmp_path / "xboard-debug.txt"
     cmd = [XVFB_RUN, "-a", XBOARD, "-variant", variant,
            "-fcp", tengen_bin, "-fd", str(tmp_path), "-scp", opponent, "-sd", str(tmp_path),
-           "-mm", "-mg", "2", "-tc", "0:05", "-inc", "0.05", "-adjudicateDrawMoves", "60",
+           "-mm", "-mg", str(games), "-tc", tc, "-inc", "0.05", "-adjudicateDrawMoves", "60",
            "-sgf", str(pgn), "-popupExitMessage", "false", "-xponder",
            "-settingsFile", str(settings), "-saveSettingsFile", str(settings),
            "-saveSettingsOnExit", "false", "-debug", "-nameOfDebugFile", str(debug)]
@@ -627,7 +627,8 @@ def xboard_match(tengen_bin, tmp_path, opponent, variant, pgn):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     log = debug.read_text(errors="replace")
     # tengen never refused a command or a move, and XBoard took all of its.
-    ours = [l for l in log.splitlines() if "<first" in l]
+    ours = [l for l in log.splitlines() if re.search(r"<(first|second) ?:", l)
+            and (opponent == tengen_bin or "<first" in l)]
     assert ours and not any("Error (" in l or "Illegal move" in l for l in ours), ours[-20:]
     return pgn.read_text(), log
 
@@ -692,3 +693,30 @@ def split_by_new(log):
         if m and cur is not None:
             cur.append(m.group(2))
     return [g for g in games if g]
+
+
+def xboard_shogi_to_usi(m):
+    sq = lambda f, r: "%d%s" % (9 - (ord(f) - 97), chr(97 + 9 - int(r)))
+    if m[1] == "@":
+        return m[0] + "*" + sq(m[2], m[3])
+    return sq(m[0], m[1]) + sq(m[2], m[3]) + ("+" if m.endswith("+") else "")
+
+
+@pytest.mark.skipif(not (XBOARD and XVFB_RUN), reason="needs xboard and xvfb")
+def test_xboard_shogi_game_tengen_vs_tengen(tengen_bin, tmp_path):
+    """XBoard checks every move's legality itself (testLegality is on by
+    default): a shogi game between two tengens must go through with no
+    move refused on either side, in XBoard's coordinates."""
+    import cshogi
+    text, log = xboard_match(tengen_bin, tmp_path, tengen_bin, "shogi", tmp_path / "s.pgn",
+                             games=1, tc="0:02")
+    assert '[Variant "shogi"]' in text
+    assert re.search(r'\[Result "(1-0|0-1|1/2-1/2)"\]', text)
+    games = split_by_new(log)
+    assert len(games) == 1 and len(games[0]) >= 10
+    board = cshogi.Board()
+    for m in games[0]:
+        assert re.fullmatch(r"[a-i][1-9][a-i][1-9][+]?|[PLNSGBR]@[a-i][1-9]", m), m
+        usi = xboard_shogi_to_usi(m)
+        assert board.is_legal(board.move_from_usi(usi)), (m, usi)
+        board.push_usi(usi)
