@@ -32,6 +32,9 @@ use tengen_protocol::host::EngineScore;
 /// its features.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
+/// How long a move may trail a result claim that is not a resignation.
+const CLAIM_GRACE: Duration = Duration::from_millis(500);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Variant {
     Chess,
@@ -644,6 +647,23 @@ impl Player for CecpPlayer {
                 Line::Refused(..) => None,
                 Line::Other => None,
             });
+        // A claim that is not a resignation may come just before the move
+        // it goes with (a draw claimed by the repeating move): a moment's
+        // grace for that move before the claim stands as "no move".
+        let result = match result {
+            Ok((Ok((Answer::NoMove, raw)), at)) => {
+                let grace = (Instant::now() + CLAIM_GRACE).min(sent + req.timeout);
+                let late = self.conn.wait_for(grace, |l| match read(l, side) {
+                    Line::Answer(a @ Answer::Move(_), m) => Some((a, m)),
+                    _ => None,
+                });
+                match late {
+                    Ok((answer, at)) => Ok((Ok(answer), at)),
+                    Err(_) => Ok((Ok((Answer::NoMove, raw)), at)),
+                }
+            }
+            other => other,
+        };
         match result {
             Ok((Ok((answer, raw)), at)) => {
                 let answer = match answer {
