@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   need=()
-  for pkg in stockfish gnuchess glaurung fairy-stockfish gnugo; do
+  for pkg in stockfish gnuchess glaurung fairy-stockfish gnugo phalanx fairymax gnushogi xboard xvfb xauth; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done
   if [ ${#need[@]} -gt 0 ]; then

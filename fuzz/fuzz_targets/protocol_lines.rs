@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tengen_protocol::{agi, gomocup, gtp, host, ucci, uci, usi};
+use tengen_protocol::{agi, cecp, gomocup, gtp, host, ucci, uci, usi};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -26,5 +26,8 @@ fuzz_target!(|data: &[u8]| {
         let _ = host::uci::parse_reply(line);
         let _ = host::usi::parse_reply(line);
         let _ = gtp_reader.feed(line);
+        let _ = cecp::Command::parse(line);
+        let _ = cecp::EditLine::parse(line);
+        let _ = cecp::Reply::parse(line);
     }
 });

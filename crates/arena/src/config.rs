@@ -20,7 +20,7 @@ usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAM
        tengen-arena -config match.toml
 
 engine keys (for -engine and -each):
-  cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp|gomocup|agi
+  cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp|gomocup|agi|xboard
   option.NAME=VALUE  initstr=LINE (repeatable)  tc=TC  st=SECONDS  depth=N  nodes=N
   timemargin=MS  handshake=MS  restart=on|off  ponder=on|off (UCI, USI, UCCI)
   TC: [moves/]base[+inc] in seconds (40/60+0.5, 10+0.1), +bP[xN] byo-yomi,

@@ -72,6 +72,7 @@ pub fn detect(line: &str) -> Detected {
         "uci" => return Detected::Protocol(Protocol::Uci),
         "ucci" => return Detected::Protocol(Protocol::Ucci),
         "usi" => return Detected::Protocol(Protocol::Usi),
+        "xboard" => return Detected::Protocol(Protocol::Cecp),
         "quit" => return Detected::Quit,
         _ => {}
     }
@@ -105,6 +106,7 @@ mod tests {
         assert_eq!(detect("uci"), Detected::Protocol(Protocol::Uci));
         assert_eq!(detect("  ucci  "), Detected::Protocol(Protocol::Ucci));
         assert_eq!(detect("usi"), Detected::Protocol(Protocol::Usi));
+        assert_eq!(detect("xboard"), Detected::Protocol(Protocol::Cecp));
         assert_eq!(detect("AGI"), Detected::Protocol(Protocol::Agi));
         assert_eq!(detect("agi"), Detected::Protocol(Protocol::Agi));
         assert_eq!(detect("START 15"), Detected::Protocol(Protocol::Gomocup));

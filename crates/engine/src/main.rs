@@ -1,8 +1,9 @@
 //! `tengen`: one engine for chess, xiangqi, shogi, Go and gomoku/renju,
-//! speaking UCI, UCCI, USI, GTP, AGI and Gomocup.
+//! speaking UCI, UCCI, USI, GTP, AGI, Gomocup and CECP (xboard).
 
 mod agi;
 mod background;
+mod cecp;
 mod datagen;
 mod detect;
 mod evalfile;
@@ -29,7 +30,7 @@ use tengen_protocol::grammar::Dialect;
 )]
 struct Cli {
     /// Speak this protocol instead of detecting it from the first line
-    /// (uci, ucci, usi, gtp, agi, gomocup).
+    /// (uci, ucci, usi, gtp, agi, gomocup, xboard; `cecp` is xboard).
     #[arg(long, global = false)]
     protocol: Option<Protocol>,
     /// Play this game (chess, xiangqi, shogi, go, gomoku); by default the
@@ -170,7 +171,7 @@ fn run_engine(protocol: Option<Protocol>, game: Option<Game>) -> u8 {
                 }
                 Detected::Unknown => {
                     eprintln!(
-                        "tengen: cannot tell the protocol from '{}'; start with uci, ucci, usi, agi, a GTP or a Gomocup command, or pass --protocol",
+                        "tengen: cannot tell the protocol from '{}'; start with uci, ucci, usi, xboard, agi, a GTP or a Gomocup command, or pass --protocol",
                         line.trim()
                     );
                 }
@@ -185,6 +186,7 @@ fn run_engine(protocol: Option<Protocol>, game: Option<Game>) -> u8 {
         Protocol::Gtp => gtp::run(start, input, out),
         Protocol::Agi => agi::run(start, input, out),
         Protocol::Gomocup => gomocup::run(start, input, out),
+        Protocol::Cecp => cecp::run(start, input, out),
     }
 }
 
@@ -231,7 +233,7 @@ mod tests {
             };
             assert_eq!(args.pos.game, game);
         }
-        for p in ["uci", "ucci", "usi", "gtp", "agi", "gomocup"] {
+        for p in ["uci", "ucci", "usi", "gtp", "agi", "gomocup", "xboard"] {
             let cli = Cli::try_parse_from(["tengen", "--protocol", p])
                 .unwrap_or_else(|e| panic!("{p}: {e}"));
             assert_eq!(cli.protocol.map(Protocol::name), Some(p));
@@ -244,6 +246,9 @@ mod tests {
             err.contains("unknown game 'standard' (expected chess, xiangqi, shogi, go or gomoku)"),
             "{err}"
         );
-        assert!(Cli::try_parse_from(["tengen", "--protocol", "cecp"]).is_err());
+        let cli =
+            Cli::try_parse_from(["tengen", "--protocol", "cecp"]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(cli.protocol, Some(Protocol::Cecp));
+        assert!(Cli::try_parse_from(["tengen", "--protocol", "telnet"]).is_err());
     }
 }

@@ -13,16 +13,19 @@ pub enum Protocol {
     Gtp,
     Agi,
     Gomocup,
+    /// CECP, the xboard/WinBoard protocol (`xboard`, also `cecp`).
+    Cecp,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 6] = [
+    pub const ALL: [Protocol; 7] = [
         Protocol::Uci,
         Protocol::Ucci,
         Protocol::Usi,
         Protocol::Gtp,
         Protocol::Agi,
         Protocol::Gomocup,
+        Protocol::Cecp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -33,6 +36,7 @@ impl Protocol {
             Protocol::Gtp => "gtp",
             Protocol::Agi => "agi",
             Protocol::Gomocup => "gomocup",
+            Protocol::Cecp => "xboard",
         }
     }
 
@@ -45,6 +49,7 @@ impl Protocol {
             Protocol::Usi => &[Game::Shogi],
             Protocol::Gtp => &[Game::Go],
             Protocol::Agi | Protocol::Gomocup => &[Game::Gomoku],
+            Protocol::Cecp => &[Game::Chess, Game::Xiangqi, Game::Shogi],
         }
     }
 
@@ -75,11 +80,16 @@ impl FromStr for Protocol {
         if s == "pbrain" {
             return Ok(Protocol::Gomocup);
         }
+        if s == "cecp" || s == "winboard" {
+            return Ok(Protocol::Cecp);
+        }
         Protocol::ALL
             .into_iter()
             .find(|p| p.name() == s)
             .ok_or_else(|| {
-                format!("unknown protocol '{s}' (expected uci, ucci, usi, gtp, agi or gomocup)")
+                format!(
+                    "unknown protocol '{s}' (expected uci, ucci, usi, gtp, agi, gomocup or xboard)"
+                )
             })
     }
 }
@@ -95,9 +105,15 @@ mod tests {
             assert_eq!(p.name().to_uppercase().parse::<Protocol>(), Ok(p));
         }
         assert_eq!("PBrain".parse::<Protocol>(), Ok(Protocol::Gomocup));
+        assert_eq!("cecp".parse::<Protocol>(), Ok(Protocol::Cecp));
+        assert_eq!("XBoard".parse::<Protocol>(), Ok(Protocol::Cecp));
+        assert!(Protocol::Cecp.speaks(Game::Shogi));
         assert_eq!(
             "telnet".parse::<Protocol>(),
-            Err("unknown protocol 'telnet' (expected uci, ucci, usi, gtp, agi or gomocup)".into())
+            Err(
+                "unknown protocol 'telnet' (expected uci, ucci, usi, gtp, agi, gomocup or xboard)"
+                    .into()
+            )
         );
     }
 

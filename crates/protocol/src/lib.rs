@@ -6,6 +6,7 @@
 //! checked by the game crates.
 
 pub mod agi;
+pub mod cecp;
 pub mod gomocup;
 pub mod grammar;
 pub mod gtp;

@@ -174,7 +174,12 @@ impl Referee for ShogiReferee {
     }
 
     fn setup(&self) -> GameSetup {
-        GameSetup::default()
+        // Named for engines that play several games over one protocol
+        // (CECP's `variant shogi`); USI engines ignore it.
+        GameSetup {
+            variant: Some(tengen_games::Game::Shogi.name()),
+            ..GameSetup::default()
+        }
     }
 
     fn record(&self, game: &GameRecord) -> String {

@@ -5,6 +5,7 @@
 //! into a [`Fault`] the game can rule on.
 
 mod agi;
+mod cecp;
 mod gomocup;
 mod gtp;
 mod ucilike;
@@ -17,6 +18,7 @@ use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
+pub use cecp::CecpPlayer;
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};
@@ -185,6 +187,7 @@ pub fn make_player(
         Protocol::Gtp => Box::new(GtpPlayer::new(cfg.clone(), label, transcript)),
         Protocol::Gomocup => Box::new(GomocupPlayer::new(cfg.clone(), label, transcript)),
         Protocol::Agi => Box::new(AgiPlayer::new(cfg.clone(), label, transcript)),
+        Protocol::Cecp => Box::new(CecpPlayer::new(cfg.clone(), label, transcript)),
     }
 }
 
