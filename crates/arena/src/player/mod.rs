@@ -5,6 +5,7 @@
 //! into a [`Fault`] the game can rule on.
 
 mod agi;
+mod analysis;
 mod gomocup;
 mod gtp;
 mod ucilike;
@@ -17,6 +18,7 @@ use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
+pub use analysis::{make_analyser, AnalysisEvent, AnalysisRequest, Analyser};
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};

@@ -527,6 +527,77 @@ impl Player for UciLikePlayer {
     }
 }
 
+/// Live analysis over the UCI family: `MultiPV`, `position`, `go
+/// infinite`, the `info` lines as they come, `stop`.
+impl super::Analyser for UciLikePlayer {
+    fn start(&mut self, req: &super::AnalysisRequest<'_>) -> Result<(), String> {
+        if self.pondering.is_some() {
+            self.stop_pondering().map_err(|e| fault_text(&e))?;
+        }
+        self.new_game(req.setup)?;
+        let multipv = req.multipv.max(1).to_string();
+        let line = self.dialect.set_option("MultiPV", &multipv);
+        self.conn.send(&line).map_err(|e| fault_text(&e))?;
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.position_line(req.start, req.moves);
+        self.conn.send(&position).map_err(|e| fault_text(&e))?;
+        let go = match self.dialect {
+            Dialect::Uci => uci::Command::Go(uci::Go {
+                infinite: true,
+                ..uci::Go::default()
+            })
+            .to_string(),
+            Dialect::Ucci => ucci::Command::Go(ucci::Go {
+                infinite: true,
+                ..ucci::Go::default()
+            })
+            .to_string(),
+            Dialect::Usi => usi::Command::Go(usi::Go {
+                infinite: true,
+                ..usi::Go::default()
+            })
+            .to_string(),
+        };
+        self.conn.send(&go).map_err(|e| fault_text(&e))?;
+        Ok(())
+    }
+
+    fn poll(&mut self, deadline: Instant) -> Result<Option<super::AnalysisEvent>, Fault> {
+        use super::AnalysisEvent;
+        let dialect = self.dialect;
+        let got = self.conn.wait_for(deadline, |l| match dialect.parse(l) {
+            Line::Info(i) => Some(AnalysisEvent::Info(i)),
+            Line::Answer(Answer::Move(mv), _) => Some(AnalysisEvent::Done(Some(mv))),
+            Line::Answer(..) => Some(AnalysisEvent::Done(None)),
+            _ => None,
+        });
+        let xq = self.uci_xiangqi();
+        let arena = |mv: String| if xq { uci_to_iccs(&mv) } else { mv };
+        match got {
+            Ok((AnalysisEvent::Info(mut i), _)) => {
+                i.pv = i.pv.into_iter().map(arena).collect();
+                Ok(Some(AnalysisEvent::Info(i)))
+            }
+            Ok((AnalysisEvent::Done(mv), _)) => Ok(Some(AnalysisEvent::Done(mv.map(arena)))),
+            Err(Fault::Timeout) => Ok(None),
+            Err(e) => {
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), Fault> {
+        self.stop_pondering()
+    }
+
+    fn quit(&mut self) {
+        self.conn.shutdown("quit");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

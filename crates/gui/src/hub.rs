@@ -1,0 +1,891 @@
+//! The one game the server holds, shared by every open tab: its referee
+//! (the arena's, so legality and endings are the arena's rules), the
+//! moves, the clocks, the engine that plays, and the live analysis. Every
+//! change is broadcast as a full state to all tabs; a reloaded page gets
+//! the state again and so finds the game where it was.
+//!
+//! Engines are blocking (the arena's players), so each engine search and
+//! each analysis runs on its own thread; their results come back through
+//! [`Hub`] methods that check the game has not moved on meanwhile.
+
+use crate::config::Engine;
+use crate::games::{self, Kind};
+use crate::msg::{ClientMsg, ClockState, EngineInfo, Line, MoveEntry, Score, Seat, ServerMsg, State};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tengen_arena::clock::{Clock, ClockView, TimeControl};
+use tengen_arena::player::{
+    make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, MoveRequest, Player,
+};
+use tengen_arena::record::{Ending, GameSetup, Outcome, Side};
+use tengen_arena::referee::Referee;
+use tengen_arena::variant::make_referee;
+use tengen_protocol::host::{EngineScore, SearchInfo};
+use tengen_games::Protocol;
+use tokio::sync::broadcast;
+
+/// How long an engine may think with no clock before it counts as hung.
+const NO_CLOCK_HANG: Duration = Duration::from_secs(120);
+/// Process latency forgiven on an engine's clock.
+const MARGIN_MS: u64 = 200;
+
+/// An engine seat: the player and the game it was last prepared for.
+struct Seated {
+    player: Box<dyn Player>,
+    game_id: u64,
+}
+
+struct Table {
+    id: u64,
+    kind: Kind,
+    size: u32,
+    referee: Box<dyn Referee>,
+    start: Option<String>,
+    moves: Vec<MoveEntry>,
+    players: [String; 2],
+    human: [bool; 2],
+    engine: Option<Arc<Mutex<Seated>>>,
+    tc: Option<TimeControl>,
+    clocks: Option<[Clock; 2]>,
+    turn_start: Instant,
+    result: Option<Ending>,
+    thinking: bool,
+    /// Bumped whenever a search in flight stops mattering (take back,
+    /// resign, new game).
+    epoch: u64,
+}
+
+/// The analysis thread's inbox.
+enum Job {
+    Position {
+        kind: Kind,
+        size: u32,
+        game_id: u64,
+        ply: usize,
+        setup: GameSetup,
+        start: Option<String>,
+        moves: Vec<String>,
+        first_to_move: bool,
+    },
+    Stop,
+    Quit,
+}
+
+struct Analysis {
+    engine: String,
+    kind: Kind,
+    multipv: u32,
+    inbox: mpsc::Sender<Job>,
+    /// Whether it follows the game (a new position restarts it).
+    following: bool,
+}
+
+struct Inner {
+    next_id: u64,
+    table: Table,
+    analysis: Option<Analysis>,
+    last_analysis: Option<String>,
+}
+
+pub struct Hub {
+    engines: Vec<Engine>,
+    tx: broadcast::Sender<String>,
+    inner: Mutex<Inner>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn side_of(i: usize) -> Side {
+    if i == 0 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// `st=0.5` (seconds a move) or the arena's syntax (`5+3`, `60+b10`).
+pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
+    let s = s.trim();
+    if let Some(secs) = s.strip_prefix("st=") {
+        let v: f64 = secs
+            .parse()
+            .map_err(|_| format!("bad time control '{s}': seconds a move"))?;
+        if !(v.is_finite() && v > 0.0 && v <= 3600.0) {
+            return Err(format!("bad time control '{s}': seconds out of range"));
+        }
+        return Ok(TimeControl::movetime((v * 1000.0).round() as u64));
+    }
+    TimeControl::parse(s)
+}
+
+impl Table {
+    fn blank(id: u64) -> Result<Table, String> {
+        let kind = Kind::Chess;
+        let referee = make_referee(&kind.variant(0, 7.5))?;
+        Ok(Table {
+            id,
+            kind,
+            size: 0,
+            referee,
+            start: None,
+            moves: Vec::new(),
+            players: ["You".into(), "You".into()],
+            human: [true, true],
+            engine: None,
+            tc: None,
+            clocks: None,
+            turn_start: Instant::now(),
+            result: None,
+            thinking: false,
+            epoch: 0,
+        })
+    }
+
+    fn to_move(&self) -> usize {
+        self.referee.side_to_move().index()
+    }
+
+    fn wires(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.wire.clone()).collect()
+    }
+
+    fn clock_views(&self) -> [ClockView; 2] {
+        match &self.clocks {
+            Some([a, b]) => [a.view(), b.view()],
+            None => [ClockView::default(); 2],
+        }
+    }
+
+    fn clock_state(&self) -> Option<ClockState> {
+        let clocks = self.clocks.as_ref()?;
+        let running = (self.result.is_none()).then(|| self.to_move());
+        let mut left = [clocks[0].view().left_ms, clocks[1].view().left_ms];
+        if let Some(tc) = self.tc.filter(|tc| tc.movetime_ms.is_some()) {
+            left = [tc.movetime_ms.unwrap_or(0); 2];
+        }
+        if let Some(i) = running {
+            left[i] = left[i].saturating_sub(ms(self.turn_start.elapsed()));
+        }
+        Some(ClockState {
+            left_ms: left,
+            running,
+        })
+    }
+
+    fn state(&self) -> Result<State, String> {
+        let wires = self.wires();
+        let board = games::view(self.kind, self.start.as_deref(), &wires, self.size)?;
+        let to_move = self.to_move();
+        let mut legal = Vec::new();
+        if self.result.is_none() && self.human[to_move] && !self.thinking {
+            for w in self.referee.legal_moves() {
+                if let Some(s) = games::spot(self.kind, &w, self.size) {
+                    legal.push(s);
+                }
+            }
+            if self.kind == Kind::Go {
+                legal.extend(games::spot(self.kind, "pass", self.size));
+            }
+        }
+        let (result, reason) = match &self.result {
+            Some(e) => (
+                Some(
+                    match e.outcome {
+                        Outcome::Win(Side::First) => "1-0",
+                        Outcome::Win(Side::Second) => "0-1",
+                        Outcome::Draw => "1/2-1/2",
+                    }
+                    .to_string(),
+                ),
+                Some(e.reason.clone()),
+            ),
+            None => (None, None),
+        };
+        Ok(State {
+            game: self.kind,
+            game_id: self.id,
+            ply: self.moves.len(),
+            size: self.size,
+            sides: games::side_names(self.kind),
+            players: self.players.clone(),
+            human: self.human,
+            to_move,
+            board,
+            legal,
+            last: self
+                .moves
+                .last()
+                .and_then(|m| games::spot(self.kind, &m.wire, self.size)),
+            moves: self.moves.clone(),
+            thinking: self.thinking,
+            clock: self.clock_state(),
+            result,
+            reason,
+        })
+    }
+
+    /// Plays a wire move already known to come from the side to move.
+    fn play(&mut self, wire: &str) -> Result<(), String> {
+        let text = self.referee.play(wire)?;
+        self.moves.push(MoveEntry {
+            wire: wire.to_string(),
+            text,
+        });
+        self.turn_start = Instant::now();
+        if self.result.is_none() {
+            self.result = self.referee.ending();
+        }
+        Ok(())
+    }
+
+    /// Charges the side to move for the time since its turn began;
+    /// `false` when its flag fell (the game is then over).
+    fn charge(&mut self, human: bool, used_ms: u64) -> bool {
+        let side = self.to_move();
+        let movetime = self.tc.is_some_and(|tc| tc.movetime_ms.is_some());
+        if human && movetime {
+            return true;
+        }
+        let Some(clocks) = self.clocks.as_mut() else {
+            return true;
+        };
+        let margin = if human { 0 } else { MARGIN_MS };
+        if clocks[side].charge(used_ms, margin).is_err() {
+            let names = games::side_names(self.kind);
+            self.result = Some(Ending::win(
+                side_of(side).other(),
+                format!("{} loses on time", names[side]),
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Replays all but the last `n` moves.
+    fn take_back(&mut self, n: usize) -> Result<(), String> {
+        let keep = self.moves.len().saturating_sub(n);
+        let moves: Vec<String> = self.moves[..keep].iter().map(|m| m.wire.clone()).collect();
+        self.referee.reset(self.start.as_deref())?;
+        self.moves.clear();
+        self.result = None;
+        for w in moves {
+            self.play(&w)?;
+        }
+        self.result = None;
+        self.result = self.referee.ending();
+        Ok(())
+    }
+}
+
+impl Hub {
+    pub fn new(engines: Vec<Engine>) -> Result<Arc<Hub>, String> {
+        let (tx, _) = broadcast::channel(256);
+        Ok(Arc::new(Hub {
+            engines,
+            tx,
+            inner: Mutex::new(Inner {
+                next_id: 2,
+                table: Table::blank(1)?,
+                analysis: None,
+                last_analysis: None,
+            }),
+        }))
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+        self.tx.subscribe()
+    }
+
+    /// What a new tab gets first: the engines, the game, the analysis.
+    pub fn greeting(&self) -> Vec<String> {
+        let hello = ServerMsg::Hello {
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineInfo {
+                    name: e.name.clone(),
+                    games: e.games.iter().map(|(k, _)| *k).collect(),
+                    analyses: e
+                        .games
+                        .iter()
+                        .filter(|(_, p)| matches!(p, Protocol::Uci | Protocol::Ucci | Protocol::Usi))
+                        .map(|(k, _)| *k)
+                        .collect(),
+                })
+                .collect(),
+            games: Kind::ALL.to_vec(),
+        };
+        let inner = lock(&self.inner);
+        let mut out = vec![hello.json(), self.state_json(&inner.table)];
+        out.extend(inner.last_analysis.clone());
+        out
+    }
+
+    fn state_json(&self, t: &Table) -> String {
+        match t.state() {
+            Ok(s) => ServerMsg::State(Box::new(s)).json(),
+            Err(e) => ServerMsg::error(format!("cannot show the position: {e}")).json(),
+        }
+    }
+
+    fn broadcast(&self, text: String) {
+        // No receiver is no error: nobody is watching.
+        let _ = self.tx.send(text);
+    }
+
+    /// Handles one page message; `Err` goes back to that page only.
+    pub fn handle(self: &Arc<Self>, msg: ClientMsg) -> Result<Option<String>, String> {
+        let mut inner = lock(&self.inner);
+        match msg {
+            ClientMsg::Sync => return Ok(Some(self.state_json(&inner.table))),
+            ClientMsg::New {
+                game,
+                engine,
+                human,
+                tc,
+                size,
+            } => self.new_game(&mut inner, game, engine, human, tc, size)?,
+            ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
+            ClientMsg::Vertex { x, y, ply } => {
+                let t = &inner.table;
+                let wire = games::wire_of_vertex(t.kind, x, y, t.size)
+                    .ok_or_else(|| format!("({x}, {y}) is not a point of this board"))?;
+                self.human_move(&mut inner, &wire, ply)?
+            }
+            ClientMsg::Undo => {
+                let t = &mut inner.table;
+                if t.moves.is_empty() {
+                    return Err("nothing to take back".into());
+                }
+                if t.human == [false, false] {
+                    return Err("the engines are playing; start a new game instead".into());
+                }
+                // Back to the human's turn: the human's move while the
+                // engine thinks on it; else the last move, and the human's
+                // before it when an engine made the last one.
+                let last_mover = 1 - t.to_move();
+                let n = if t.thinking || t.human[last_mover] || t.moves.len() < 2 {
+                    1
+                } else {
+                    2
+                };
+                t.epoch += 1;
+                t.thinking = false;
+                t.take_back(n)?;
+                // The undone time is not given back; the clock restarts.
+                t.turn_start = Instant::now();
+            }
+            ClientMsg::Resign => {
+                let t = &mut inner.table;
+                if t.result.is_some() {
+                    return Err("the game is already over".into());
+                }
+                let side = if t.human[t.to_move()] {
+                    t.to_move()
+                } else if t.human[0] {
+                    0
+                } else if t.human[1] {
+                    1
+                } else {
+                    return Err("no human plays this game".into());
+                };
+                let names = games::side_names(t.kind);
+                t.result = Some(Ending::win(
+                    side_of(side).other(),
+                    format!("{} resigns", names[side]),
+                ));
+                t.epoch += 1;
+                t.thinking = false;
+            }
+            ClientMsg::Analyse { engine, multipv } => {
+                self.start_analysis(&mut inner, &engine, multipv.unwrap_or(3).clamp(1, 8))?;
+                return Ok(None);
+            }
+            ClientMsg::Stop => {
+                match inner.analysis.as_mut() {
+                    Some(a) => {
+                        a.following = false;
+                        let _ = a.inbox.send(Job::Stop);
+                    }
+                    None => return Err("no analysis is running".into()),
+                }
+                return Ok(None);
+            }
+        }
+        self.changed(&mut inner);
+        Ok(None)
+    }
+
+    /// After any change of the game: tell every tab, let the engine move,
+    /// move the analysis along.
+    fn changed(self: &Arc<Self>, inner: &mut Inner) {
+        self.kick(&mut inner.table);
+        self.broadcast(self.state_json(&inner.table));
+        let t = &inner.table;
+        if let Some(a) = inner.analysis.as_ref() {
+            if a.following {
+                if a.kind == t.kind {
+                    let _ = a.inbox.send(position_job(t));
+                } else {
+                    let _ = a.inbox.send(Job::Quit);
+                    inner.analysis = None;
+                    inner.last_analysis = None;
+                }
+            }
+        }
+    }
+
+    fn new_game(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        kind: Kind,
+        engine: Option<String>,
+        human: Option<Seat>,
+        tc: Option<String>,
+        size: Option<u32>,
+    ) -> Result<(), String> {
+        let (sizes, default_size) = kind.sizes();
+        let size = size.unwrap_or(default_size);
+        if kind.sizes().1 != 0 && !sizes.contains(&size) {
+            return Err(format!(
+                "board size {size} is outside {}..{}",
+                sizes.start(),
+                sizes.end()
+            ));
+        }
+        let tc = match tc.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(s) => Some(parse_tc(s)?),
+        };
+        let human = human.unwrap_or(Seat::First);
+        let mut humans = match human {
+            Seat::First => [true, false],
+            Seat::Second => [false, true],
+            Seat::Both => [true, true],
+        };
+        let mut players = ["You".to_string(), "You".to_string()];
+        let mut seated = None;
+        match engine.as_deref() {
+            None | Some("") => humans = [true, true],
+            Some(name) => {
+                let e = self
+                    .engines
+                    .iter()
+                    .find(|e| e.name == name)
+                    .ok_or_else(|| format!("no engine is named '{name}'"))?;
+                let cfg = e
+                    .config(kind)
+                    .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
+                for (i, h) in humans.iter().enumerate() {
+                    if !h {
+                        players[i] = name.to_string();
+                    }
+                }
+                if humans != [true, true] {
+                    seated = Some(Arc::new(Mutex::new(Seated {
+                        player: make_player(&cfg, name.to_string(), None),
+                        game_id: 0,
+                    })));
+                }
+            }
+        }
+        let referee = make_referee(&kind.variant(size, 7.5))?;
+        let id = inner.next_id;
+        inner.next_id += 1;
+        let old_epoch = inner.table.epoch;
+        if let Some(old) = inner.table.engine.take() {
+            // Its process ends on a thread of its own: a search in flight
+            // must finish first.
+            std::thread::spawn(move || lock(&old).player.quit());
+        }
+        inner.table = Table {
+            id,
+            kind,
+            size,
+            referee,
+            start: None,
+            moves: Vec::new(),
+            players,
+            human: humans,
+            engine: seated,
+            tc,
+            clocks: tc.map(|tc| [Clock::new(tc), Clock::new(tc)]),
+            turn_start: Instant::now(),
+            result: None,
+            thinking: false,
+            epoch: old_epoch + 1,
+        };
+        Ok(())
+    }
+
+    fn human_move(self: &Arc<Self>, inner: &mut Inner, wire: &str, ply: usize) -> Result<(), String> {
+        let t = &mut inner.table;
+        if t.result.is_some() {
+            return Err("the game is over".into());
+        }
+        if ply != t.moves.len() {
+            return Err(format!(
+                "that move was made at ply {ply}, but the game is at ply {}",
+                t.moves.len()
+            ));
+        }
+        if !t.human[t.to_move()] || t.thinking {
+            return Err("it is the engine's turn".into());
+        }
+        if wire.len() > 16 {
+            return Err("that is not a move".into());
+        }
+        // Try the move on a copy first: a refused move changes nothing.
+        let used = ms(t.turn_start.elapsed());
+        let mut probe = make_referee(&t.kind.variant(t.size, 7.5))?;
+        probe.reset(t.start.as_deref())?;
+        for m in &t.moves {
+            probe.play(&m.wire)?;
+        }
+        probe
+            .play(wire)
+            .map_err(|e| format!("illegal move {wire}: {e}"))?;
+        if !t.charge(true, used) {
+            return Ok(());
+        }
+        t.play(wire)?;
+        Ok(())
+    }
+
+    /// Starts the engine's search when it is to move.
+    fn kick(self: &Arc<Self>, t: &mut Table) {
+        if t.result.is_some() || t.thinking {
+            return;
+        }
+        let side = t.to_move();
+        if t.human[side] {
+            return;
+        }
+        let Some(seat) = t.engine.clone() else {
+            return;
+        };
+        t.thinking = true;
+        let (id, epoch) = (t.id, t.epoch);
+        let setup = GameSetup {
+            time_settings: t.tc,
+            ..t.referee.setup()
+        };
+        let start = t.start.clone();
+        let moves = t.wires();
+        let clocks = t.clock_views();
+        let cleanup = t.referee.in_cleanup();
+        let timeout = match &t.clocks {
+            Some(c) => Duration::from_millis(c[side].allowance_ms() + MARGIN_MS),
+            None => NO_CLOCK_HANG,
+        };
+        let hub = Arc::clone(self);
+        std::thread::spawn(move || {
+            let mut seat = lock(&seat);
+            if seat.game_id != id {
+                if let Err(e) = seat.player.new_game(&setup) {
+                    drop(seat);
+                    hub.engine_failed(id, epoch, format!("the engine could not start: {e}"));
+                    return;
+                }
+                seat.game_id = id;
+            }
+            let req = MoveRequest {
+                start: start.as_deref(),
+                moves: &moves,
+                to_move: side_of(side),
+                clocks,
+                timeout,
+                cleanup,
+            };
+            let began = Instant::now();
+            let answer = seat.player.think(&req);
+            let elapsed = answer
+                .as_ref()
+                .map(|t| t.elapsed)
+                .unwrap_or_else(|_| began.elapsed());
+            drop(seat);
+            hub.engine_done(id, epoch, answer.map(|t| t.answer), elapsed);
+        });
+    }
+
+    fn engine_failed(self: &Arc<Self>, id: u64, epoch: u64, why: String) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id != id || t.epoch != epoch {
+            return;
+        }
+        t.thinking = false;
+        let side = t.to_move();
+        t.result = Some(Ending::win(side_of(side).other(), why.clone()));
+        self.broadcast(ServerMsg::error(why).json());
+        self.changed(&mut inner);
+    }
+
+    fn engine_done(
+        self: &Arc<Self>,
+        id: u64,
+        epoch: u64,
+        answer: Result<Answer, Fault>,
+        elapsed: Duration,
+    ) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id != id || t.epoch != epoch {
+            return;
+        }
+        t.thinking = false;
+        let side = t.to_move();
+        let names = games::side_names(t.kind);
+        let loses = |why: String| Some(Ending::win(side_of(side).other(), why));
+        match answer {
+            Ok(Answer::Move(mv)) => {
+                if t.charge(false, ms(elapsed)) {
+                    if let Err(e) = t.play(&mv) {
+                        t.result = loses(format!("{} plays an illegal move {mv}: {e}", names[side]));
+                    }
+                }
+            }
+            Ok(Answer::Resign) => t.result = loses(format!("{} resigns", names[side])),
+            Ok(Answer::NoMove) => {
+                t.result = t
+                    .referee
+                    .ending()
+                    .or_else(|| loses(format!("{} has no move", names[side])))
+            }
+            Ok(Answer::ClaimWin) => t.result = Some(t.referee.claim_win()),
+            Err(Fault::Timeout) => t.result = loses(format!("{} loses on time", names[side])),
+            Err(Fault::Crashed(e)) => {
+                let why = format!("the engine crashed: {e}");
+                self.broadcast(ServerMsg::error(why.clone()).json());
+                t.result = loses(why);
+            }
+            Err(Fault::Protocol(e)) => {
+                t.result = loses(format!("the engine broke the protocol: {e}"))
+            }
+        }
+        self.changed(&mut inner);
+    }
+
+    /// Flags a human whose time ran out (engines are flagged by their
+    /// search's timeout). Called a few times a second.
+    pub fn tick(self: &Arc<Self>) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.result.is_some() || t.thinking || !t.human[t.to_move()] {
+            return;
+        }
+        let Some(clocks) = &t.clocks else { return };
+        if t.tc.is_some_and(|tc| tc.movetime_ms.is_some()) {
+            return;
+        }
+        let side = t.to_move();
+        if ms(t.turn_start.elapsed()) > clocks[side].allowance_ms() {
+            let used = ms(t.turn_start.elapsed());
+            t.charge(true, used);
+            self.changed(&mut inner);
+        }
+    }
+
+    fn start_analysis(self: &Arc<Self>, inner: &mut Inner, name: &str, multipv: u32) -> Result<(), String> {
+        let kind = inner.table.kind;
+        let e = self
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine is named '{name}'"))?;
+        let cfg = e
+            .config(kind)
+            .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
+        let job = position_job(&inner.table);
+        if let Some(a) = inner.analysis.as_mut() {
+            if a.engine == name && a.kind == kind && a.multipv == multipv {
+                a.following = true;
+                let _ = a.inbox.send(job);
+                return Ok(());
+            }
+        }
+        let mut analyser = make_analyser(&cfg, format!("{name} (analysis)"), None)?;
+        if let Some(old) = inner.analysis.take() {
+            let _ = old.inbox.send(Job::Quit);
+        }
+        let (inbox, jobs) = mpsc::channel();
+        let _ = inbox.send(job);
+        inner.analysis = Some(Analysis {
+            engine: name.to_string(),
+            kind,
+            multipv,
+            inbox,
+            following: true,
+        });
+        let hub = Arc::clone(self);
+        let engine = name.to_string();
+        std::thread::spawn(move || {
+            analysis_loop(&hub, &engine, multipv, analyser.as_mut(), &jobs);
+            analyser.quit();
+        });
+        Ok(())
+    }
+
+    fn publish_analysis(&self, text: String) {
+        lock(&self.inner).last_analysis = Some(text.clone());
+        self.broadcast(text);
+    }
+}
+
+fn position_job(t: &Table) -> Job {
+    Job::Position {
+        kind: t.kind,
+        size: t.size,
+        game_id: t.id,
+        ply: t.moves.len(),
+        setup: t.referee.setup(),
+        start: t.start.clone(),
+        moves: t.wires(),
+        first_to_move: t.to_move() == 0,
+    }
+}
+
+fn score_of(s: EngineScore, first_to_move: bool) -> Score {
+    let (cp, mate) = match s {
+        EngineScore::Cp(c) => (Some(c), None),
+        EngineScore::Mate(m) => (None, Some(m)),
+    };
+    let own = match s {
+        EngineScore::Cp(c) => c.clamp(-10_000, 10_000),
+        EngineScore::Mate(m) if m > 0 => 10_000,
+        EngineScore::Mate(_) => -10_000,
+    };
+    Score {
+        cp,
+        mate,
+        first_cp: if first_to_move { own } else { -own },
+    }
+}
+
+/// Runs one analyser: waits for a position, streams its lines (at most
+/// ten messages a second), and follows the jobs that come.
+fn analysis_loop(
+    hub: &Arc<Hub>,
+    engine: &str,
+    multipv: u32,
+    a: &mut dyn tengen_arena::player::Analyser,
+    jobs: &mpsc::Receiver<Job>,
+) {
+    let mut next = jobs.recv().ok();
+    loop {
+        let Some(job) = next.take() else { return };
+        let (kind, size, game_id, ply, first_to_move) = match job {
+            Job::Quit => return,
+            Job::Stop => {
+                next = jobs.recv().ok();
+                continue;
+            }
+            Job::Position {
+                kind,
+                size,
+                game_id,
+                ply,
+                setup,
+                start,
+                moves,
+                first_to_move,
+            } => {
+                let req = AnalysisRequest {
+                    setup: &setup,
+                    start: start.as_deref(),
+                    moves: &moves,
+                    multipv,
+                };
+                if let Err(e) = a.start(&req) {
+                    hub.broadcast(ServerMsg::error(format!("{engine} cannot analyse: {e}")).json());
+                    next = jobs.recv().ok();
+                    continue;
+                }
+                (kind, size, game_id, ply, first_to_move)
+            }
+        };
+        let mut lines: Vec<Option<SearchInfo>> = vec![None; multipv as usize];
+        let mut sent = Instant::now();
+        let mut dirty = false;
+        let publish = |lines: &[Option<SearchInfo>], running: bool| {
+            let out: Vec<Line> = lines
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.as_ref().map(|l| (i, l)))
+                .map(|(i, l)| Line {
+                    multipv: i as u32 + 1,
+                    depth: l.depth,
+                    score: l.score.map(|s| score_of(s, first_to_move)),
+                    nodes: l.nodes,
+                    pv_text: l.pv.join(" "),
+                    first: l.pv.first().and_then(|m| games::spot(kind, m, size)),
+                    pv: l.pv.clone(),
+                })
+                .collect();
+            hub.publish_analysis(
+                ServerMsg::Analysis {
+                    game_id,
+                    ply,
+                    engine: engine.to_string(),
+                    lines: out,
+                    running,
+                }
+                .json(),
+            );
+        };
+        loop {
+            match jobs.try_recv() {
+                Ok(job) => {
+                    let failed = a.stop().is_err();
+                    publish(&lines, false);
+                    if failed {
+                        hub.broadcast(ServerMsg::error(format!("{engine} did not stop")).json());
+                    }
+                    next = Some(job);
+                    break;
+                }
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    let _ = a.stop();
+                    return;
+                }
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            match a.poll(Instant::now() + Duration::from_millis(50)) {
+                Ok(Some(AnalysisEvent::Info(i))) => {
+                    if i.pv.is_empty() || i.score.is_none() {
+                        continue;
+                    }
+                    let slot = i.multipv.unwrap_or(1).saturating_sub(1) as usize;
+                    if let Some(l) = lines.get_mut(slot) {
+                        *l = Some(i);
+                        dirty = true;
+                    }
+                }
+                Ok(Some(AnalysisEvent::Done(_))) => {
+                    publish(&lines, false);
+                    next = jobs.recv().ok();
+                    break;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    hub.broadcast(ServerMsg::error(format!("{engine} failed: {e:?}")).json());
+                    publish(&lines, false);
+                    next = jobs.recv().ok();
+                    break;
+                }
+            }
+            if dirty && sent.elapsed() >= Duration::from_millis(100) {
+                publish(&lines, true);
+                sent = Instant::now();
+                dirty = false;
+            }
+        }
+    }
+}

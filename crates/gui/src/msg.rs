@@ -1,0 +1,197 @@
+//! The WebSocket messages, both ways, as JSON objects tagged by `type`.
+//! Everything the page sends is read into [`ClientMsg`]; anything that
+//! does not fit (unknown type, missing or extra field, wrong type) is
+//! refused with an [`ServerMsg::Error`] and changes nothing.
+
+use crate::games::{BoardView, Kind, Spot};
+use serde::{Deserialize, Serialize};
+
+/// Longest message the server reads from the page.
+pub const MAX_CLIENT_MSG: usize = 16 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Asks for the current state again.
+    Sync,
+    /// A new game. `engine` plays the side(s) the human does not
+    /// (`None`: the human plays both); `human` is `first`, `second` or
+    /// `both`; `tc` is the arena's time-control syntax (`5+3`, `60+b10`).
+    New {
+        game: Kind,
+        #[serde(default)]
+        engine: Option<String>,
+        #[serde(default)]
+        human: Option<Seat>,
+        #[serde(default)]
+        tc: Option<String>,
+        #[serde(default)]
+        size: Option<u32>,
+    },
+    /// A move in wire notation, made at ply `ply` (stale ones are refused).
+    Move { wire: String, ply: usize },
+    /// A click on an empty vertex (Go, gomoku): the server names the move.
+    Vertex { x: u32, y: u32, ply: usize },
+    /// Takes back the last move (and the engine's reply before it).
+    Undo,
+    Resign,
+    /// Starts live analysis of the current position.
+    Analyse {
+        engine: String,
+        #[serde(default)]
+        multipv: Option<u32>,
+    },
+    Stop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seat {
+    First,
+    Second,
+    Both,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    pub name: String,
+    pub games: Vec<Kind>,
+    /// The games it can analyse live (the UCI family).
+    pub analyses: Vec<Kind>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveEntry {
+    pub wire: String,
+    /// In the record's notation (SAN for chess).
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockState {
+    pub left_ms: [u64; 2],
+    /// The side whose clock runs, if one does.
+    pub running: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct State {
+    pub game: Kind,
+    /// Bumped by every new game, so the page can tell games apart.
+    pub game_id: u64,
+    pub ply: usize,
+    pub size: u32,
+    pub sides: [&'static str; 2],
+    pub players: [String; 2],
+    /// Which sides the human plays.
+    pub human: [bool; 2],
+    pub to_move: usize,
+    pub board: BoardView,
+    pub legal: Vec<Spot>,
+    pub last: Option<Spot>,
+    pub moves: Vec<MoveEntry>,
+    pub thinking: bool,
+    pub clock: Option<ClockState>,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Score {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    /// From the first side's view in centipawns (mates as ±10000), for
+    /// the eval bar.
+    pub first_cp: i32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    pub multipv: u32,
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    pub nodes: Option<u64>,
+    pub pv: Vec<String>,
+    /// The PV in the game's notation where the server knows it.
+    pub pv_text: String,
+    /// The first move of the PV, for the arrow.
+    pub first: Option<Spot>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    Hello {
+        engines: Vec<EngineInfo>,
+        games: Vec<Kind>,
+    },
+    State(Box<State>),
+    Analysis {
+        game_id: u64,
+        ply: usize,
+        engine: String,
+        lines: Vec<Line>,
+        running: bool,
+    },
+    Error {
+        message: String,
+    },
+}
+
+impl ServerMsg {
+    pub fn error(message: impl Into<String>) -> Self {
+        ServerMsg::Error {
+            message: message.into(),
+        }
+    }
+
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!("{{\"type\":\"error\",\"message\":\"cannot write a message: {e}\"}}")
+        })
+    }
+}
+
+/// Reads a page message; `Err` is the text of the error reply.
+pub fn read(text: &str) -> Result<ClientMsg, String> {
+    if text.len() > MAX_CLIENT_MSG {
+        return Err(format!("message too long ({} bytes)", text.len()));
+    }
+    serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_good_messages_and_refuses_bad_ones() {
+        assert_eq!(
+            read(r#"{"type":"move","wire":"e2e4","ply":0}"#),
+            Ok(ClientMsg::Move {
+                wire: "e2e4".into(),
+                ply: 0
+            })
+        );
+        assert!(matches!(
+            read(r#"{"type":"new","game":"shogi","engine":"tengen","human":"first","tc":"60+b5"}"#),
+            Ok(ClientMsg::New { game: Kind::Shogi, .. })
+        ));
+        for bad in [
+            "",
+            "null",
+            "[]",
+            r#"{"type":"launch","cmd":"rm -rf /"}"#,
+            r#"{"type":"move","wire":"e2e4"}"#,
+            r#"{"type":"move","wire":"e2e4","ply":-1}"#,
+            r#"{"type":"move","wire":7,"ply":0}"#,
+            r#"{"type":"new","game":"checkers"}"#,
+            r#"{"type":"stop","extra":1}"#,
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
+        assert!(read(&"x".repeat(MAX_CLIENT_MSG + 1)).is_err());
+    }
+}
