@@ -57,6 +57,9 @@ pub struct Engine {
     pub options: Vec<(String, String)>,
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
+    /// Options go only to the UCI family (tengen's `tengen_options`,
+    /// which are `setoption`s, must not reach its GTP or Gomocup side).
+    pub options_uci_only: bool,
 }
 
 impl Engine {
@@ -69,7 +72,10 @@ impl Engine {
         let proto = self.protocol(kind)?;
         let mut cfg = EngineConfig::new(&self.name, &self.launch.cmd, proto);
         cfg.launch = self.launch.clone();
-        cfg.options = self.options.clone();
+        let uci_family = matches!(proto, Protocol::Uci | Protocol::Ucci | Protocol::Usi);
+        if uci_family || !self.options_uci_only {
+            cfg.options = self.options.clone();
+        }
         cfg.nodes = self.nodes;
         cfg.depth = self.depth;
         cfg.handshake_timeout = Duration::from_secs(10);
@@ -115,6 +121,7 @@ pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>,
         options: file.tengen_options.into_iter().collect(),
         nodes: file.tengen_nodes,
         depth: None,
+        options_uci_only: true,
     }];
     for o in file.engine {
         if engines.iter().any(|e| e.name == o.name) {
@@ -132,6 +139,7 @@ pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>,
             options: o.options.into_iter().collect(),
             nodes: o.nodes,
             depth: o.depth,
+            options_uci_only: false,
         });
     }
     Ok(engines)

@@ -1,0 +1,318 @@
+"""The browser GUI (`tengen-gui`) in a real Chromium, driven by Playwright.
+
+One server for the module (`--port 0`, a test config with tengen at fixed
+nodes); each test starts its game from the page's own form and plays by
+clicking the board. Every request the page makes must go to 127.0.0.1
+and the console must stay free of errors. Screenshots go to docs/gui/.
+
+Needs Debian's `chromium` (/usr/bin/chromium) and the Playwright version
+pinned in requirements.txt; `playwright install` is never run.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import ROOT, TARGET
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SHOTS = ROOT / "docs" / "gui"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NODES = 3000
+
+
+@pytest.fixture(scope="module")
+def server(tengen_bin, tmp_path_factory):
+    gui = os.environ.get("TENGEN_GUI_BIN") or str(TARGET / "release" / "tengen-gui")
+    if not os.path.exists(gui):
+        pytest.fail(f"{gui} is missing: run `cargo build --release` first")
+    cfg = tmp_path_factory.mktemp("gui") / "engines.toml"
+    cfg.write_text(
+        f'tengen = "{tengen_bin}"\ntengen_nodes = {NODES}\n'
+        '[tengen_options]\nHash = "16"\n'
+    )
+    p = subprocess.Popen(
+        [gui, "--port", "0", "--config", str(cfg)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = p.stdout.readline()
+    assert line.startswith("tengen-gui: http://127.0.0.1:"), line
+    url = line.split(": ", 1)[1].strip()
+    yield url
+    p.terminate()
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A tab on the GUI that records console errors and stray requests."""
+
+    def __init__(self, browser, url):
+        self.url = url
+        # Playwright evaluates its wait conditions with eval, which the
+        # page's Content-Security-Policy forbids: the test context bypasses it.
+        self.ctx = browser.new_context(viewport={"width": 1280, "height": 860}, bypass_csp=True)
+        self.page = self.ctx.new_page()
+        self.errors = []
+        self.offsite = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.ctx.route("**/*", self._route)
+        self.page.goto(url)
+        self.page.wait_for_function("document.body.dataset.connected === 'true'")
+        self.page.wait_for_function("document.getElementById('game').options.length > 0")
+
+    def _console(self, msg):
+        if msg.type == "error":
+            self.errors.append(msg.text)
+
+    def _route(self, route):
+        u = route.request.url
+        if u.startswith("http://127.0.0.1:") or u.startswith("ws://127.0.0.1:") or u.startswith("data:"):
+            route.continue_()
+        else:
+            self.offsite.append(u)
+            route.abort()
+
+    def body(self, key):
+        return self.page.evaluate(f"document.body.dataset[{json.dumps(key)}]")
+
+    def new_game(self, game, engine="tengen", human="first", tc="5+3", size=None):
+        p = self.page
+        old = self.body("gameId")
+        p.select_option("#game", game)
+        p.select_option("#engine", engine)
+        p.select_option("#human", human)
+        p.fill("#tc", tc)
+        if size is not None:
+            p.fill("#size", str(size))
+        p.click("#start")
+        p.wait_for_function(
+            f"document.body.dataset.gameId !== {json.dumps(old)} && document.body.dataset.game === {json.dumps(game)}"
+        )
+
+    def wait_ply(self, n, timeout=20000):
+        self.page.wait_for_function(
+            f"Number(document.body.dataset.ply) >= {n} && document.body.dataset.thinking === 'false'",
+            timeout=timeout,
+        )
+
+    def square(self, key, width, height):
+        """The page coordinates of a chessgroundx square (`e2`, `h:`)."""
+        box = self.page.locator("cg-board").bounding_box()
+        x = ord(key[0]) - ord("a")
+        y = "123456789:".index(key[1])
+        flipped = self.page.evaluate("document.querySelector('.cg-wrap').classList.contains('orientation-black')")
+        if flipped:
+            x, y = width - 1 - x, height - 1 - y
+        sx = box["width"] / width
+        sy = box["height"] / height
+        return box["x"] + (x + 0.5) * sx, box["y"] + (height - 1 - y + 0.5) * sy
+
+    def click_square(self, key, width=8, height=8):
+        x, y = self.square(key, width, height)
+        self.page.mouse.click(x, y)
+
+    def cg_move(self, orig, dest, width=8, height=8):
+        self.click_square(orig, width, height)
+        self.click_square(dest, width, height)
+
+    def click_vertex(self, x, y):
+        self.page.click(f".shudan-vertex[data-x='{x}'][data-y='{y}']")
+
+    def moves(self):
+        return self.page.eval_on_selector_all("#moves li", "els => els.map(e => e.dataset.wire)")
+
+    def fen(self):
+        return self.page.evaluate("document.body.dataset.fen")
+
+    def shot(self, name):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+    def close(self):
+        assert self.errors == [], self.errors
+        assert self.offsite == [], self.offsite
+        self.ctx.close()
+
+
+@pytest.fixture
+def tab(browser, server):
+    t = Page(browser, server)
+    yield t
+    t.close()
+
+
+def test_chess_click_move_engine_answer_and_illegal_snap_back(tab):
+    tab.new_game("chess")
+    # An illegal move (e2-e5) is not taken: the board stays at ply 0.
+    tab.cg_move("e2", "e5")
+    time.sleep(0.3)
+    assert tab.body("ply") == "0"
+    assert tab.page.locator("cg-board piece").count() == 32
+    # A legal one is, and tengen answers at fixed nodes.
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(2)
+    moves = tab.moves()
+    assert moves[0] == "e2e4" and len(moves) == 2
+    assert tab.page.locator("#moves li").first.text_content() == "e4"
+    # The clock ran and shows minutes:seconds.
+    assert ":" in tab.page.text_content("#clock-bottom")
+    tab.shot("chess")
+    # Take back removes the engine's answer and our move.
+    tab.page.click("#undo")
+    tab.page.wait_for_function("document.body.dataset.ply === '0'")
+
+
+def test_server_refuses_an_illegal_move_sent_by_hand(tab):
+    tab.new_game("chess")
+    errors_before = int(tab.body("errors") or 0)
+    tab.page.evaluate(
+        """() => new Promise(ok => {
+            const ws = new WebSocket(`ws://${location.host}/ws`);
+            ws.onopen = () => {
+                ws.send(JSON.stringify({type: "move", wire: "e2e5", ply: 0}));
+                ws.send('{"type":"launch","cmd":"sh"}');
+                ws.send('not json');
+            };
+            const got = [];
+            ws.onmessage = ev => {
+                const m = JSON.parse(ev.data);
+                if (m.type === 'error') { got.push(m.message); if (got.length === 3) { ws.close(); ok(got); } }
+            };
+        })"""
+    )
+    assert tab.body("ply") == "0"
+    assert int(tab.body("errors") or 0) == errors_before
+
+
+def test_xiangqi_click_move_and_engine_answer(tab):
+    tab.new_game("xiangqi")
+    # The cannon's centre opening h2e2 (ICCS), clicked on the 9x10 board.
+    tab.cg_move("h3", "e3", 9, 10)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "h2e2"
+    # A horse move through a blocked leg is not taken.
+    tab.cg_move("b1", "d2", 9, 10)
+    time.sleep(0.3)
+    assert tab.body("ply") == "2"
+    tab.shot("xiangqi")
+
+
+def test_xiangqi_tenth_rank_as_second_player(tab):
+    # Playing Black: tengen (Red) opens, and our pieces stand on the tenth
+    # rank (ICCS 9, chessgroundx ':'), shown at the bottom.
+    tab.new_game("xiangqi", human="second")
+    tab.wait_ply(1)
+    tab.cg_move("h:", "g8", 9, 10)
+    tab.wait_ply(3)
+    assert tab.moves()[1] == "h9g7"
+
+
+def test_shogi_click_move_and_promotion_choice(tab):
+    tab.new_game("shogi")
+    tab.cg_move("c3", "c4", 9, 9)  # 7g7f
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "7g7f"
+    tab.shot("shogi")
+
+
+def test_go_click_stone_pass_and_capture(tab):
+    tab.new_game("go", size=9)
+    tab.click_vertex(4, 4)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "E5"
+    # A click on an occupied point does nothing.
+    tab.click_vertex(4, 4)
+    time.sleep(0.3)
+    assert tab.body("ply") == "2"
+    tab.shot("go")
+
+
+def test_go_two_humans_capture_and_scoring(tab):
+    tab.new_game("go", engine="", size=5)
+    # Black surrounds White's stone at A5 (top-left corner) and takes it.
+    for x, y in [(1, 0), (0, 0), (0, 1)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(x, y)
+        tab.wait_ply(n + 1)
+    assert tab.moves() == ["B5", "A5", "A4"]
+    assert tab.page.locator(".shudan-vertex[data-x='0'][data-y='0'].shudan-sign_0").count() == 1
+    tab.page.click("#pass")
+    tab.wait_ply(4)
+    tab.page.click("#pass")
+    tab.page.wait_for_function("document.body.dataset.result !== ''")
+    assert "Tromp-Taylor" in tab.page.text_content("#status")
+    assert tab.body("result") == "1-0"
+
+
+def test_gomoku_click_and_move_numbers(tab):
+    tab.new_game("gomoku", size=15)
+    tab.click_vertex(7, 7)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "7,7"
+    assert tab.page.locator(".shudan-vertex[data-x='7'][data-y='7']").get_attribute("title") == "1"
+    tab.shot("gomoku")
+
+
+def test_renju_forbidden_point_refused(tab):
+    tab.new_game("renju", engine="", size=15)
+    # Black builds a double three at 7,7 (two open threes crossing there).
+    for mv in [(5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (0, 4), (7, 6), (0, 6)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(*mv)
+        tab.wait_ply(n + 1)
+    # The point is marked forbidden, and a click there is refused.
+    assert tab.page.locator(".shudan-vertex[data-x='7'][data-y='7']").get_attribute("title") == "forbidden"
+    tab.click_vertex(7, 7)
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('forbidden')")
+    assert tab.body("ply") == "8"
+    tab.shot("renju")
+
+
+def test_chess_analysis_lines_arrows_depth_and_stop(tab):
+    tab.new_game("chess", engine="", human="both")
+    tab.page.fill("#multipv", "3")
+    tab.page.click("#analyse")
+    tab.page.wait_for_function("document.querySelectorAll('#lines tr.line').length >= 2")
+    d1 = max(int(d) for d in tab.page.eval_on_selector_all("#lines tr.line", "e => e.map(x => x.dataset.depth)"))
+    tab.page.wait_for_function(
+        f"Math.max(...[...document.querySelectorAll('#lines tr.line')].map(x => Number(x.dataset.depth))) > {d1}",
+        timeout=20000,
+    )
+    arrows = tab.page.locator("svg.cg-shapes line").count()
+    assert arrows >= 2, arrows
+    assert tab.page.locator("#evalbar").get_attribute("data-cp") is not None
+    tab.shot("analysis")
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+    assert "stopped" in tab.page.text_content("#an-status")
