@@ -13,6 +13,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import time
 
 import pytest
@@ -42,9 +43,15 @@ def server(tengen_bin, tmp_path_factory):
     if not os.path.exists(gui):
         pytest.fail(f"{gui} is missing: run `cargo build --release` first")
     cfg = tmp_path_factory.mktemp("gui") / "engines.toml"
+    broken = ROOT / "tests" / "broken_engine.py"
+    outside = "".join(
+        f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable}"\n'
+        f'args = ["{broken}", "{mode}"]\nprotocol = "uci"\ngames = ["chess"]\n'
+        for name, mode in [("sleepy", "hang"), ("crashy", "crash"), ("quick", "fixed")]
+    )
     cfg.write_text(
         f'tengen = "{tengen_bin}"\ntengen_nodes = {NODES}\n'
-        '[tengen_options]\nHash = "16"\n'
+        '[tengen_options]\nHash = "16"\n' + outside
     )
     p = subprocess.Popen(
         [gui, "--port", "0", "--config", str(cfg)],
@@ -106,7 +113,7 @@ class Page:
     def body(self, key):
         return self.page.evaluate(f"document.body.dataset[{json.dumps(key)}]")
 
-    def new_game(self, game, engine="tengen", human="first", tc="5+3", size=None):
+    def new_game(self, game, engine="tengen", human="first", tc="60+1", size=None, position=None):
         p = self.page
         old = self.body("gameId")
         p.select_option("#game", game)
@@ -115,6 +122,8 @@ class Page:
         p.fill("#tc", tc)
         if size is not None:
             p.fill("#size", str(size))
+        if position is not None:
+            p.fill("#position", str(position))
         p.click("#start")
         p.wait_for_function(
             f"document.body.dataset.gameId !== {json.dumps(old)} && document.body.dataset.game === {json.dumps(game)}"
@@ -316,3 +325,86 @@ def test_chess_analysis_lines_arrows_depth_and_stop(tab):
     tab.page.click("#stop")
     tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
     assert "stopped" in tab.page.text_content("#an-status")
+
+
+def test_shogi_promotion_choice_and_drop(tab):
+    tab.new_game("shogi", engine="")
+    for orig, dest in [("c3", "c4"), ("g7", "g6")]:  # 7g7f 3c3d
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest, 9, 9)
+        tab.wait_ply(n + 1)
+    # The bishop takes on 2b: promote or not is asked.
+    tab.cg_move("b2", "h8", 9, 9)
+    tab.page.wait_for_selector("#choice button")
+    labels = tab.page.eval_on_selector_all("#choice button", "b => b.map(x => x.dataset.wire)")
+    assert sorted(labels) == ["8h2b", "8h2b+"]
+    tab.page.click("#choice button[data-wire='8h2b+']")
+    tab.wait_ply(3)
+    assert tab.page.locator("cg-board piece.pb-piece").count() == 1
+    tab.cg_move("g9", "h8", 9, 9)  # 3a2b takes the horse back
+    tab.wait_ply(4)
+    # Sente has a bishop in hand and drops it on 5e.
+    tab.page.click(".pocket.bottom piece.b-piece")
+    tab.click_square("e5", 9, 9)
+    tab.wait_ply(5)
+    assert tab.moves()[-1] == "B*5e"
+    assert tab.page.locator("cg-board piece.b-piece.white").count() == 1
+    tab.shot("shogi-drop")
+
+
+def test_chess960_castling_by_king_onto_rook(tab):
+    # Start 192: BBQNRKNR. After Ng1-f3 the king (f1) castles short by
+    # moving onto its rook (h1): king g1, rook f1.
+    tab.new_game("chess960", engine="", human="both", position=192)
+    assert tab.page.locator("cg-board piece.k-piece.white").count() == 1
+    for orig, dest in [("g1", "f3"), ("a7", "a6")]:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest)
+        tab.wait_ply(n + 1)
+    tab.cg_move("f1", "h1")
+    tab.wait_ply(3)
+    assert tab.moves()[-1] == "f1h1"
+    assert tab.page.locator("#moves li").last.text_content() == "O-O"
+    tab.shot("chess960")
+
+
+def test_sleeping_engine_loses_on_time(tab):
+    tab.new_game("chess", engine="sleepy", tc="2+0")
+    tab.cg_move("e2", "e4")
+    tab.page.wait_for_function("document.body.dataset.result !== ''", timeout=15000)
+    assert tab.body("result") == "1-0"
+    assert "loses on time" in tab.page.text_content("#status")
+
+
+def test_crashing_engine_is_reported(tab):
+    tab.new_game("chess", engine="crashy")
+    tab.cg_move("e2", "e4")
+    tab.page.wait_for_function("document.body.dataset.result !== ''", timeout=15000)
+    assert "crashed" in tab.page.text_content("#status")
+    assert "crashed" in tab.page.text_content("#error")
+    # A console error would fail the test: the page reports, never throws.
+
+
+def test_reload_restores_the_game(tab):
+    tab.new_game("chess")
+    tab.cg_move("d2", "d4")
+    tab.wait_ply(2)
+    before = tab.moves()
+    tab.page.reload()
+    tab.page.wait_for_function("document.body.dataset.ply === '2'")
+    assert tab.moves() == before
+    assert tab.page.locator("cg-board piece").count() == 32
+
+
+def test_engine_against_engine_seen_identically_in_two_tabs(browser, server, tab):
+    other = Page(browser, server)
+    try:
+        tab.new_game("chess", engine="quick", human="none", tc="")
+        for t in (tab, other):
+            t.page.wait_for_function("document.body.dataset.result !== ''", timeout=60000)
+        assert tab.moves() == other.moves()
+        assert len(tab.moves()) > 10
+        assert tab.body("result") == other.body("result")
+        assert tab.page.text_content("#status") == other.page.text_content("#status")
+    finally:
+        other.close()

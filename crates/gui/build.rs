@@ -33,7 +33,11 @@ fn main() {
             .expect("walked under assets")
             .to_string_lossy()
             .replace('\\', "/");
-        let _ = writeln!(code, "    ({rel:?}, include_bytes!({:?})),", f.display().to_string());
+        let _ = writeln!(
+            code,
+            "    ({rel:?}, include_bytes!({:?})),",
+            f.display().to_string()
+        );
     }
     code.push_str("]\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("assets.rs");

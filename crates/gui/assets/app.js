@@ -85,6 +85,7 @@ function fillEngines() {
   $("an-status").textContent = analysts.length ? "" : "no live analysis for this game yet";
   const goLike = g === "go" || g === "gomoku" || g === "renju";
   $("size-label").hidden = !goLike;
+  $("position-label").hidden = g !== "chess960";
   if (goLike && document.activeElement !== $("size")) $("size").value = g === "go" ? 9 : 15;
 }
 
@@ -310,6 +311,8 @@ function drawMoves(s) {
     ...s.moves.map((m, i) => {
       const li = document.createElement("li");
       li.textContent = m.text;
+      li.value = Math.floor(i / 2) + 1;
+      if (i % 2 === 1) li.className = "second";
       li.dataset.wire = m.wire;
       li.dataset.ply = String(i + 1);
       return li;
@@ -459,6 +462,7 @@ function wire() {
       tc: $("tc").value,
     };
     if (g === "go" || g === "gomoku" || g === "renju") msg.size = Number($("size").value);
+    if (g === "chess960" && $("position").value !== "") msg.position = Number($("position").value);
     send(msg);
   };
   $("undo").onclick = () => send({ type: "undo" });

@@ -87,8 +87,7 @@ impl Engine {
 pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>, String> {
     let file: File = match path {
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
             parse(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => File::default(),

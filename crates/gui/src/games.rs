@@ -172,7 +172,9 @@ pub fn spot(kind: Kind, wire: &str, size: u32) -> Option<Spot> {
         Kind::Shogi => {
             let sq = |f: u8, r: u8| -> Option<String> {
                 let f = (f as char).to_digit(10).filter(|d| (1..=9).contains(d))?;
-                let r = (r as char).is_ascii_lowercase().then(|| (r - b'a') as u32)?;
+                let r = (r as char)
+                    .is_ascii_lowercase()
+                    .then(|| (r - b'a') as u32)?;
                 if r > 8 {
                     return None;
                 }
@@ -210,7 +212,7 @@ pub fn spot(kind: Kind, wire: &str, size: u32) -> Option<Spot> {
             s.vertex = Some([p.x as u32, p.y as u32]);
         }
     }
-    if s.orig.is_none() && s.dest.is_none() && s.vertex.is_none() && kind.uses_chessground() {
+    if kind.uses_chessground() && (s.orig.is_none() || s.dest.is_none()) {
         return None;
     }
     Some(s)
@@ -222,17 +224,21 @@ pub fn wire_of_vertex(kind: Kind, x: u32, y: u32, size: u32) -> Option<String> {
         return None;
     }
     match kind {
-        Kind::Go => Some(tengen_go::board::vertex_name(tengen_go::board::Point::from_xy(
-            x as usize,
-            (size - 1 - y) as usize,
-        ))),
+        Kind::Go => Some(tengen_go::board::vertex_name(
+            tengen_go::board::Point::from_xy(x as usize, (size - 1 - y) as usize),
+        )),
         Kind::Gomoku | Kind::Renju => Some(format!("{x},{y}")),
         _ => None,
     }
 }
 
 /// Replays accepted moves on the rules crate and describes the board.
-pub fn view(kind: Kind, start: Option<&str>, moves: &[String], size: u32) -> Result<BoardView, String> {
+pub fn view(
+    kind: Kind,
+    start: Option<&str>,
+    moves: &[String],
+    size: u32,
+) -> Result<BoardView, String> {
     match kind {
         Kind::Chess | Kind::Chess960 => {
             let chess960 = kind == Kind::Chess960;
@@ -384,6 +390,60 @@ pub fn view(kind: Kind, start: Option<&str>, moves: &[String], size: u32) -> Res
     }
 }
 
+/// The Chess960 start position numbered `n` (0..959, Scharnagl's
+/// numbering: 518 is the standard start), as a Shredder-FEN.
+pub fn chess960_fen(n: u32) -> Option<String> {
+    if n > 959 {
+        return None;
+    }
+    let mut rank = [b'.'; 8];
+    let mut n = n as usize;
+    rank[2 * (n % 4) + 1] = b'B';
+    n /= 4;
+    rank[2 * (n % 4)] = b'B';
+    n /= 4;
+    let empty = |rank: &[u8; 8], i: usize| (0..8).filter(|&f| rank[f] == b'.').nth(i).unwrap_or(0);
+    let q = empty(&rank, n % 6);
+    rank[q] = b'Q';
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (k1, k2) = KNIGHTS[n % 10];
+    let (a, b) = (empty(&rank, k1), empty(&rank, k2));
+    rank[a] = b'N';
+    rank[b] = b'N';
+    let rest: Vec<usize> = (0..8).filter(|&f| rank[f] == b'.').collect();
+    let [r1, k, r2] = rest[..] else {
+        return None;
+    };
+    rank[r1] = b'R';
+    rank[k] = b'K';
+    rank[r2] = b'R';
+    let white = String::from_utf8_lossy(&rank).into_owned();
+    let black = white.to_ascii_lowercase();
+    let file = |f: usize| (b'a' + f as u8) as char;
+    let rights = format!(
+        "{}{}{}{}",
+        file(r2).to_ascii_uppercase(),
+        file(r1).to_ascii_uppercase(),
+        file(r2),
+        file(r1)
+    );
+    Some(format!(
+        "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rights} - 0 1"
+    ))
+}
+
 fn first_field(fen: &str) -> String {
     fen.split_whitespace().next().unwrap_or("").to_string()
 }
@@ -422,15 +482,27 @@ mod tests {
     #[test]
     fn spots_of_each_notation() {
         let s = spot(Kind::Chess, "e7e8q", 0).unwrap();
-        assert_eq!((s.orig.as_deref(), s.dest.as_deref()), (Some("e7"), Some("e8")));
+        assert_eq!(
+            (s.orig.as_deref(), s.dest.as_deref()),
+            (Some("e7"), Some("e8"))
+        );
         assert_eq!(s.choice.as_deref(), Some("q"));
         // Xiangqi's tenth rank is chessgroundx's ':'.
         let s = spot(Kind::Xiangqi, "h9g7", 0).unwrap();
-        assert_eq!((s.orig.as_deref(), s.dest.as_deref()), (Some("h:"), Some("g8")));
+        assert_eq!(
+            (s.orig.as_deref(), s.dest.as_deref()),
+            (Some("h:"), Some("g8"))
+        );
         let s = spot(Kind::Shogi, "7g7f", 0).unwrap();
-        assert_eq!((s.orig.as_deref(), s.dest.as_deref()), (Some("c3"), Some("c4")));
+        assert_eq!(
+            (s.orig.as_deref(), s.dest.as_deref()),
+            (Some("c3"), Some("c4"))
+        );
         let s = spot(Kind::Shogi, "P*5e", 0).unwrap();
-        assert_eq!((s.orig.as_deref(), s.dest.as_deref()), (Some("P@"), Some("e5")));
+        assert_eq!(
+            (s.orig.as_deref(), s.dest.as_deref()),
+            (Some("P@"), Some("e5"))
+        );
         let s = spot(Kind::Shogi, "8h2b+", 0).unwrap();
         assert_eq!(s.choice.as_deref(), Some("+"));
         assert_eq!(spot(Kind::Go, "A1", 9).unwrap().vertex, Some([0, 8]));
@@ -443,6 +515,23 @@ mod tests {
     }
 
     #[test]
+    fn chess960_positions() {
+        assert_eq!(
+            chess960_fen(518).as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+        );
+        assert_eq!(
+            chess960_fen(0).as_deref(),
+            Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")
+        );
+        assert!(chess960_fen(960).is_none());
+        for n in 0..960 {
+            let fen = chess960_fen(n).unwrap();
+            assert!(tengen_chess::Board::from_fen(&fen).is_ok(), "{fen}");
+        }
+    }
+
+    #[test]
     fn views_replay_moves() {
         let v = view(Kind::Chess, None, &["e2e4".into()], 0).unwrap();
         match v {
@@ -452,7 +541,13 @@ mod tests {
             }
             _ => panic!("chess is drawn by chessgroundx"),
         }
-        let v = view(Kind::Shogi, None, &["7g7f".into(), "3c3d".into(), "8h2b+".into()], 0).unwrap();
+        let v = view(
+            Kind::Shogi,
+            None,
+            &["7g7f".into(), "3c3d".into(), "8h2b+".into()],
+            0,
+        )
+        .unwrap();
         match v {
             BoardView::Chessground { fen, .. } => assert!(fen.ends_with("[B]"), "{fen}"),
             _ => panic!(),
@@ -460,7 +555,9 @@ mod tests {
         // A capture in Go removes the stone.
         let moves: Vec<String> = ["B1", "A1", "A2"].iter().map(|s| s.to_string()).collect();
         match view(Kind::Go, None, &moves, 9).unwrap() {
-            BoardView::Goban { signs, captures, .. } => {
+            BoardView::Goban {
+                signs, captures, ..
+            } => {
                 assert_eq!(signs[8][0], 0);
                 assert_eq!(captures[0], 1);
             }

@@ -10,7 +10,9 @@
 
 use crate::config::Engine;
 use crate::games::{self, Kind};
-use crate::msg::{ClientMsg, ClockState, EngineInfo, Line, MoveEntry, Score, Seat, ServerMsg, State};
+use crate::msg::{
+    ClientMsg, ClockState, EngineInfo, Line, MoveEntry, NewGame, Score, Seat, ServerMsg, State,
+};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -21,8 +23,8 @@ use tengen_arena::player::{
 use tengen_arena::record::{Ending, GameSetup, Outcome, Side};
 use tengen_arena::referee::Referee;
 use tengen_arena::variant::make_referee;
-use tengen_protocol::host::{EngineScore, SearchInfo};
 use tengen_games::Protocol;
+use tengen_protocol::host::{EngineScore, SearchInfo};
 use tokio::sync::broadcast;
 
 /// How long an engine may think with no clock before it counts as hung.
@@ -315,7 +317,9 @@ impl Hub {
                     analyses: e
                         .games
                         .iter()
-                        .filter(|(_, p)| matches!(p, Protocol::Uci | Protocol::Ucci | Protocol::Usi))
+                        .filter(|(_, p)| {
+                            matches!(p, Protocol::Uci | Protocol::Ucci | Protocol::Usi)
+                        })
                         .map(|(k, _)| *k)
                         .collect(),
                 })
@@ -344,14 +348,8 @@ impl Hub {
     pub fn handle(self: &Arc<Self>, msg: ClientMsg) -> Result<Option<String>, String> {
         let mut inner = lock(&self.inner);
         match msg {
-            ClientMsg::Sync => return Ok(Some(self.state_json(&inner.table))),
-            ClientMsg::New {
-                game,
-                engine,
-                human,
-                tc,
-                size,
-            } => self.new_game(&mut inner, game, engine, human, tc, size)?,
+            ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner.table))),
+            ClientMsg::New(n) => self.new_game(&mut inner, n)?,
             ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
             ClientMsg::Vertex { x, y, ply } => {
                 let t = &inner.table;
@@ -359,7 +357,7 @@ impl Hub {
                     .ok_or_else(|| format!("({x}, {y}) is not a point of this board"))?;
                 self.human_move(&mut inner, &wire, ply)?
             }
-            ClientMsg::Undo => {
+            ClientMsg::Undo {} => {
                 let t = &mut inner.table;
                 if t.moves.is_empty() {
                     return Err("nothing to take back".into());
@@ -382,7 +380,7 @@ impl Hub {
                 // The undone time is not given back; the clock restarts.
                 t.turn_start = Instant::now();
             }
-            ClientMsg::Resign => {
+            ClientMsg::Resign {} => {
                 let t = &mut inner.table;
                 if t.result.is_some() {
                     return Err("the game is already over".into());
@@ -408,7 +406,7 @@ impl Hub {
                 self.start_analysis(&mut inner, &engine, multipv.unwrap_or(3).clamp(1, 8))?;
                 return Ok(None);
             }
-            ClientMsg::Stop => {
+            ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
                     Some(a) => {
                         a.following = false;
@@ -442,15 +440,15 @@ impl Hub {
         }
     }
 
-    fn new_game(
-        self: &Arc<Self>,
-        inner: &mut Inner,
-        kind: Kind,
-        engine: Option<String>,
-        human: Option<Seat>,
-        tc: Option<String>,
-        size: Option<u32>,
-    ) -> Result<(), String> {
+    fn new_game(self: &Arc<Self>, inner: &mut Inner, n: NewGame) -> Result<(), String> {
+        let NewGame {
+            game: kind,
+            engine,
+            human,
+            tc,
+            size,
+            position,
+        } = n;
         let (sizes, default_size) = kind.sizes();
         let size = size.unwrap_or(default_size);
         if kind.sizes().1 != 0 && !sizes.contains(&size) {
@@ -469,10 +467,14 @@ impl Hub {
             Seat::First => [true, false],
             Seat::Second => [false, true],
             Seat::Both => [true, true],
+            Seat::None => [false, false],
         };
         let mut players = ["You".to_string(), "You".to_string()];
         let mut seated = None;
         match engine.as_deref() {
+            None | Some("") if humans == [false, false] => {
+                return Err("two engines need an engine".into())
+            }
             None | Some("") => humans = [true, true],
             Some(name) => {
                 let e = self
@@ -496,7 +498,17 @@ impl Hub {
                 }
             }
         }
-        let referee = make_referee(&kind.variant(size, 7.5))?;
+        let mut referee = make_referee(&kind.variant(size, 7.5))?;
+        let start = match kind {
+            Kind::Chess960 => {
+                let n = position.unwrap_or_else(random_960);
+                let fen = games::chess960_fen(n)
+                    .ok_or_else(|| format!("Chess960 positions are numbered 0..959, not {n}"))?;
+                referee.reset(Some(&fen))?;
+                Some(fen)
+            }
+            _ => None,
+        };
         let id = inner.next_id;
         inner.next_id += 1;
         let old_epoch = inner.table.epoch;
@@ -510,7 +522,7 @@ impl Hub {
             kind,
             size,
             referee,
-            start: None,
+            start,
             moves: Vec::new(),
             players,
             human: humans,
@@ -525,7 +537,12 @@ impl Hub {
         Ok(())
     }
 
-    fn human_move(self: &Arc<Self>, inner: &mut Inner, wire: &str, ply: usize) -> Result<(), String> {
+    fn human_move(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        wire: &str,
+        ply: usize,
+    ) -> Result<(), String> {
         let t = &mut inner.table;
         if t.result.is_some() {
             return Err("the game is over".into());
@@ -648,7 +665,8 @@ impl Hub {
             Ok(Answer::Move(mv)) => {
                 if t.charge(false, ms(elapsed)) {
                     if let Err(e) = t.play(&mv) {
-                        t.result = loses(format!("{} plays an illegal move {mv}: {e}", names[side]));
+                        t.result =
+                            loses(format!("{} plays an illegal move {mv}: {e}", names[side]));
                     }
                 }
             }
@@ -693,7 +711,12 @@ impl Hub {
         }
     }
 
-    fn start_analysis(self: &Arc<Self>, inner: &mut Inner, name: &str, multipv: u32) -> Result<(), String> {
+    fn start_analysis(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        name: &str,
+        multipv: u32,
+    ) -> Result<(), String> {
         let kind = inner.table.kind;
         let e = self
             .engines
@@ -737,6 +760,15 @@ impl Hub {
         lock(&self.inner).last_analysis = Some(text.clone());
         self.broadcast(text);
     }
+}
+
+/// A Chess960 start position picked by the clock's nanoseconds.
+fn random_960() -> u32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(518);
+    nanos % 960
 }
 
 fn position_job(t: &Table) -> Job {

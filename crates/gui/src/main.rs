@@ -16,7 +16,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Parser, Debug)]
-#[command(name = "tengen-gui", version, about = "A browser GUI for chess, xiangqi, shogi, Go and gomoku")]
+#[command(
+    name = "tengen-gui",
+    version,
+    about = "A browser GUI for chess, xiangqi, shogi, Go and gomoku"
+)]
 struct Cli {
     /// Port to listen on (0: any free port; the URL is printed).
     #[arg(long, default_value_t = 8080)]

@@ -13,35 +13,50 @@ pub const MAX_CLIENT_MSG: usize = 16 * 1024;
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Asks for the current state again.
-    Sync,
-    /// A new game. `engine` plays the side(s) the human does not
-    /// (`None`: the human plays both); `human` is `first`, `second` or
-    /// `both`; `tc` is the arena's time-control syntax (`5+3`, `60+b10`).
-    New {
-        game: Kind,
-        #[serde(default)]
-        engine: Option<String>,
-        #[serde(default)]
-        human: Option<Seat>,
-        #[serde(default)]
-        tc: Option<String>,
-        #[serde(default)]
-        size: Option<u32>,
-    },
+    Sync {},
+    /// A new game.
+    New(NewGame),
     /// A move in wire notation, made at ply `ply` (stale ones are refused).
-    Move { wire: String, ply: usize },
+    Move {
+        wire: String,
+        ply: usize,
+    },
     /// A click on an empty vertex (Go, gomoku): the server names the move.
-    Vertex { x: u32, y: u32, ply: usize },
+    Vertex {
+        x: u32,
+        y: u32,
+        ply: usize,
+    },
     /// Takes back the last move (and the engine's reply before it).
-    Undo,
-    Resign,
+    Undo {},
+    Resign {},
     /// Starts live analysis of the current position.
     Analyse {
         engine: String,
         #[serde(default)]
         multipv: Option<u32>,
     },
-    Stop,
+    Stop {},
+}
+
+/// A new game. `engine` plays the side(s) the human does not (`None`:
+/// the human plays both); `human` is `first`, `second`, `both` or `none`;
+/// `tc` is the arena's time-control syntax (`300+3`, `60+b10`, `st=2`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub game: Kind,
+    #[serde(default)]
+    pub engine: Option<String>,
+    #[serde(default)]
+    pub human: Option<Seat>,
+    #[serde(default)]
+    pub tc: Option<String>,
+    #[serde(default)]
+    pub size: Option<u32>,
+    /// Chess960: the start position's number (0..959; random if none).
+    #[serde(default)]
+    pub position: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +65,8 @@ pub enum Seat {
     First,
     Second,
     Both,
+    /// The engine plays both sides (every tab watches).
+    None,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -177,7 +194,10 @@ mod tests {
         );
         assert!(matches!(
             read(r#"{"type":"new","game":"shogi","engine":"tengen","human":"first","tc":"60+b5"}"#),
-            Ok(ClientMsg::New { game: Kind::Shogi, .. })
+            Ok(ClientMsg::New(NewGame {
+                game: Kind::Shogi,
+                ..
+            }))
         ));
         for bad in [
             "",
@@ -189,6 +209,7 @@ mod tests {
             r#"{"type":"move","wire":7,"ply":0}"#,
             r#"{"type":"new","game":"checkers"}"#,
             r#"{"type":"stop","extra":1}"#,
+            r#"{"type":"new","game":"chess","shell":"sh"}"#,
         ] {
             assert!(read(bad).is_err(), "{bad}");
         }

@@ -68,7 +68,10 @@ fn file(bytes: &'static [u8], ctype: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(ctype)),
-            (header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CSP),
+            ),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             (
                 header::X_CONTENT_TYPE_OPTIONS,

@@ -18,7 +18,7 @@ use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
-pub use analysis::{make_analyser, AnalysisEvent, AnalysisRequest, Analyser};
+pub use analysis::{make_analyser, Analyser, AnalysisEvent, AnalysisRequest};
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};
