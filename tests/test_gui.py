@@ -340,7 +340,8 @@ def test_shogi_promotion_choice_and_drop(tab):
     assert sorted(labels) == ["8h2b", "8h2b+"]
     tab.page.click("#choice button[data-wire='8h2b+']")
     tab.wait_ply(3)
-    assert tab.page.locator("cg-board piece.pb-piece").count() == 1
+    # chessgroundx redraws on the next animation frame.
+    tab.page.wait_for_selector("cg-board piece.pb-piece")
     tab.cg_move("g9", "h8", 9, 9)  # 3a2b takes the horse back
     tab.wait_ply(4)
     # Sente has a bishop in hand and drops it on 5e.
@@ -348,7 +349,7 @@ def test_shogi_promotion_choice_and_drop(tab):
     tab.click_square("e5", 9, 9)
     tab.wait_ply(5)
     assert tab.moves()[-1] == "B*5e"
-    assert tab.page.locator("cg-board piece.b-piece.white").count() == 1
+    tab.page.wait_for_selector("cg-board piece.b-piece.white")
     tab.shot("shogi-drop")
 
 
@@ -393,7 +394,7 @@ def test_reload_restores_the_game(tab):
     tab.page.reload()
     tab.page.wait_for_function("document.body.dataset.ply === '2'")
     assert tab.moves() == before
-    assert tab.page.locator("cg-board piece").count() == 32
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 32")
 
 
 def test_engine_against_engine_seen_identically_in_two_tabs(browser, server, tab):

@@ -3,6 +3,7 @@
 // position and rules on every move; this code only maps clicks to them.
 
 import { Chessground } from "chessgroundx";
+import { Notation } from "chessgroundx/types.js";
 import { createElement as h, render } from "preact";
 import { Goban } from "@sabaki/shudan";
 
@@ -184,6 +185,12 @@ function drawChessground(s) {
         check: b.check ? b.turn : false,
         lastMove,
         coordinates: true,
+        notation:
+          s.game === "shogi"
+            ? Notation.SHOGI_HANNUM
+            : s.game === "xiangqi"
+              ? Notation.XIANGQI_HANNUM
+              : Notation.ALGEBRAIC,
         autoCastle: true,
         animation: { enabled: true, duration: 120 },
         highlight: { lastMove: true, check: true },

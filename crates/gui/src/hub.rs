@@ -235,7 +235,14 @@ impl Table {
 
     /// Plays a wire move already known to come from the side to move.
     fn play(&mut self, wire: &str) -> Result<(), String> {
-        let text = self.referee.play(wire)?;
+        let shown = crate::notation::texts(
+            self.kind,
+            self.start.as_deref(),
+            &self.wires(),
+            &[wire.to_string()],
+        );
+        let record = self.referee.play(wire)?;
+        let text = shown.into_iter().next().unwrap_or(record);
         self.moves.push(MoveEntry {
             wire: wire.to_string(),
             text,
@@ -813,7 +820,7 @@ fn analysis_loop(
     let mut next = jobs.recv().ok();
     loop {
         let Some(job) = next.take() else { return };
-        let (kind, size, game_id, ply, first_to_move) = match job {
+        let (kind, size, game_id, ply, first_to_move, start, moves) = match job {
             Job::Quit => return,
             Job::Stop => {
                 next = jobs.recv().ok();
@@ -840,7 +847,7 @@ fn analysis_loop(
                     next = jobs.recv().ok();
                     continue;
                 }
-                (kind, size, game_id, ply, first_to_move)
+                (kind, size, game_id, ply, first_to_move, start, moves)
             }
         };
         let mut lines: Vec<Option<SearchInfo>> = vec![None; multipv as usize];
@@ -856,7 +863,8 @@ fn analysis_loop(
                     depth: l.depth,
                     score: l.score.map(|s| score_of(s, first_to_move)),
                     nodes: l.nodes,
-                    pv_text: l.pv.join(" "),
+                    pv_text: crate::notation::texts(kind, start.as_deref(), &moves, &l.pv)
+                        .join(" "),
                     first: l.pv.first().and_then(|m| games::spot(kind, m, size)),
                     pv: l.pv.clone(),
                 })

@@ -7,6 +7,7 @@ mod config;
 mod games;
 mod hub;
 mod msg;
+mod notation;
 mod server;
 
 use clap::Parser;
