@@ -409,3 +409,60 @@ def test_engine_against_engine_seen_identically_in_two_tabs(browser, server, tab
         assert tab.page.text_content("#status") == other.page.text_content("#status")
     finally:
         other.close()
+
+
+def _save_and_load(tab, fmt=None):
+    """Saves the record, loads it back as a new game; returns both
+    move lists and the record text."""
+    before = tab.moves()
+    if fmt:
+        tab.page.select_option("#format", fmt)
+    tab.page.evaluate("delete document.body.dataset.saved")
+    tab.page.click("#save")
+    tab.page.wait_for_function("document.body.dataset.saved !== undefined")
+    text = tab.page.input_value("#record")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    return before, tab.moves(), text
+
+
+def test_records_saved_and_loaded_back_equal(tab):
+    # Chess: PGN.
+    tab.new_game("chess")
+    for orig, dest in [("e2", "e4")]:
+        tab.cg_move(orig, dest)
+    tab.wait_ply(2)
+    before, after, text = _save_and_load(tab)
+    assert "[White \"You\"]" in text and before == after and len(after) == 2
+    assert tab.body("game") == "chess"
+    # Shogi: CSA, with a promotion and a drop.
+    tab.new_game("shogi", engine="")
+    for orig, dest in [("c3", "c4"), ("g7", "g6"), ("b2", "h8")]:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest, 9, 9)
+        if orig == "b2":
+            tab.page.click("#choice button[data-wire='8h2b+']")
+        tab.wait_ply(n + 1)
+    before, after, text = _save_and_load(tab)
+    assert "+8822UM" in text and before == after == ["7g7f", "3c3d", "8h2b+"]
+    # Go: SGF.
+    tab.new_game("go", engine="", size=9)
+    for x, y in [(2, 2), (6, 6)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(x, y)
+        tab.wait_ply(n + 1)
+    before, after, text = _save_and_load(tab)
+    assert "SZ[9]" in text and before == after == ["C7", "G3"]
+    # A FEN pasted by hand.
+    tab.page.fill("#record", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 3")
+    # Nonsense is refused with a message and changes nothing.
+    tab.page.fill("#record", "this is not a record")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert tab.body("gameId") == old

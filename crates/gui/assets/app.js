@@ -35,6 +35,7 @@ function connect() {
     else if (msg.type === "state") onState(msg);
     else if (msg.type === "analysis") onAnalysis(msg);
     else if (msg.type === "error") onError(msg.message);
+    else if (msg.type === "record") onRecord(msg);
   };
   ws.onclose = () => {
     document.body.dataset.connected = "false";
@@ -55,6 +56,19 @@ function onError(message) {
   // Whatever the board shows now, the server's position stands: an
   // illegal move snaps back.
   if (state) drawBoard(state);
+}
+
+let downloadUrl = null;
+
+function onRecord(msg) {
+  $("record").value = msg.text;
+  if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+  downloadUrl = URL.createObjectURL(new Blob([msg.text], { type: "text/plain" }));
+  const a = $("download");
+  a.href = downloadUrl;
+  a.download = `tengen-${state ? state.game : "game"}.${msg.format}`;
+  a.hidden = false;
+  document.body.dataset.saved = msg.format;
 }
 
 function option(value, text) {
@@ -485,6 +499,14 @@ function wire() {
   $("analyse").onclick = () =>
     send({ type: "analyse", engine: $("an-engine").value, multipv: Number($("multipv").value) || 3 });
   $("stop").onclick = () => send({ type: "stop" });
+  $("save").onclick = () => {
+    const f = $("format").value;
+    send(f && state && state.game === "shogi" ? { type: "save", format: f } : { type: "save" });
+  };
+  $("load").onclick = () => {
+    $("error").textContent = "";
+    send({ type: "load", text: $("record").value });
+  };
   setInterval(drawClocks, 100);
 }
 

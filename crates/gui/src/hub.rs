@@ -20,7 +20,7 @@ use tengen_arena::clock::{Clock, ClockView, TimeControl};
 use tengen_arena::player::{
     make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, MoveRequest, Player,
 };
-use tengen_arena::record::{Ending, GameSetup, Outcome, Side};
+use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
 use tengen_arena::variant::make_referee;
 use tengen_games::Protocol;
@@ -242,10 +242,11 @@ impl Table {
             &[wire.to_string()],
         );
         let record = self.referee.play(wire)?;
-        let text = shown.into_iter().next().unwrap_or(record);
+        let text = shown.into_iter().next().unwrap_or_else(|| record.clone());
         self.moves.push(MoveEntry {
             wire: wire.to_string(),
             text,
+            record,
         });
         self.turn_start = Instant::now();
         if self.result.is_none() {
@@ -413,6 +414,14 @@ impl Hub {
                 self.start_analysis(&mut inner, &engine, multipv.unwrap_or(3).clamp(1, 8))?;
                 return Ok(None);
             }
+            ClientMsg::Save { format } => {
+                return Ok(Some(save(&inner.table, format.as_deref())?));
+            }
+            ClientMsg::Load { text } => {
+                let hint = inner.table.kind;
+                let loaded = crate::records::load(&text, hint)?;
+                self.load(&mut inner, loaded)?;
+            }
             ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
                     Some(a) => {
@@ -541,6 +550,29 @@ impl Hub {
             thinking: false,
             epoch: old_epoch + 1,
         };
+        Ok(())
+    }
+
+    /// A loaded record becomes a new game for two players at the board,
+    /// at its last position.
+    fn load(self: &Arc<Self>, inner: &mut Inner, l: crate::records::Loaded) -> Result<(), String> {
+        let mut referee = make_referee(&l.kind.variant(l.size, 7.5))?;
+        referee.reset(l.start.as_deref())?;
+        let mut t = Table::blank(inner.next_id)?;
+        t.kind = l.kind;
+        t.size = l.size;
+        t.referee = referee;
+        t.start = l.start;
+        t.epoch = inner.table.epoch + 1;
+        for (i, m) in l.moves.iter().enumerate() {
+            t.play(m)
+                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        }
+        if let Some(old) = inner.table.engine.take() {
+            std::thread::spawn(move || lock(&old).player.quit());
+        }
+        inner.next_id += 1;
+        inner.table = t;
         Ok(())
     }
 
@@ -767,6 +799,72 @@ impl Hub {
         lock(&self.inner).last_analysis = Some(text.clone());
         self.broadcast(text);
     }
+}
+
+/// The game's record in `format` (or the game's usual one).
+fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
+    let format = format.unwrap_or(crate::records::default_format(t.kind));
+    let allowed: &[&str] = match t.kind {
+        Kind::Shogi => &["csa", "kif"],
+        k => &[crate::records::default_format(k)],
+    };
+    if !allowed.contains(&format) {
+        return Err(format!(
+            "{} records are saved as {}",
+            t.kind.name(),
+            allowed.join(" or ")
+        ));
+    }
+    let rec = GameRecord {
+        players: t.players.clone(),
+        start: t.referee.start_for_engines().or_else(|| t.start.clone()),
+        moves: t
+            .moves
+            .iter()
+            .map(|m| PlayedMove {
+                wire: m.wire.clone(),
+                notation: m.record.clone(),
+                score: None,
+                depth: None,
+                elapsed_ms: 0,
+                book: false,
+            })
+            .collect(),
+        ending: t
+            .result
+            .clone()
+            .unwrap_or_else(|| Ending::draw("aborted: the game goes on")),
+        round: 1,
+        game_no: 1,
+        event: "tengen-gui".into(),
+        date: today(),
+        time_control: t.tc.map_or_else(|| "-".to_string(), |tc| tc.to_string()),
+    };
+    let text = t.referee.record_as(&rec, format);
+    Ok(ServerMsg::Record {
+        format: format.to_string(),
+        text,
+    }
+    .json())
+}
+
+/// Today's date as records write it (`2026.11.26`), from the system clock.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// A Chess960 start position picked by the clock's nanoseconds.

@@ -8,6 +8,7 @@ mod games;
 mod hub;
 mod msg;
 mod notation;
+mod records;
 mod server;
 
 use clap::Parser;

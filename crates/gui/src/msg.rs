@@ -7,7 +7,7 @@ use crate::games::{BoardView, Kind, Spot};
 use serde::{Deserialize, Serialize};
 
 /// Longest message the server reads from the page.
-pub const MAX_CLIENT_MSG: usize = 16 * 1024;
+pub const MAX_CLIENT_MSG: usize = 512 * 1024;
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -37,6 +37,17 @@ pub enum ClientMsg {
         multipv: Option<u32>,
     },
     Stop {},
+    /// Asks for the game's record (`pgn`, `csa`, `kif`, `sgf`; none: the
+    /// game's usual one). The answer goes to the asking tab only.
+    Save {
+        #[serde(default)]
+        format: Option<String>,
+    },
+    /// Loads a pasted record or position (PGN, FEN, SFEN, CSA, SGF) as a
+    /// new game for two players at the board.
+    Load {
+        text: String,
+    },
 }
 
 /// A new game. `engine` plays the side(s) the human does not (`None`:
@@ -80,8 +91,11 @@ pub struct EngineInfo {
 #[derive(Clone, Debug, Serialize)]
 pub struct MoveEntry {
     pub wire: String,
-    /// In the record's notation (SAN for chess).
+    /// In the game's notation for people (SAN, Chinese, Japanese).
     pub text: String,
+    /// In the record's notation, as the arena's record writers want it.
+    #[serde(skip)]
+    pub record: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -154,6 +168,10 @@ pub enum ServerMsg {
     },
     Error {
         message: String,
+    },
+    Record {
+        format: String,
+        text: String,
     },
 }
 
