@@ -308,8 +308,9 @@ def test_renju_forbidden_point_refused(tab):
     tab.shot("renju")
 
 
-def test_chess_analysis_lines_arrows_depth_and_stop(tab):
-    tab.new_game("chess", engine="", human="both")
+@pytest.mark.parametrize("game", ["chess", "xiangqi", "shogi"])
+def test_analysis_lines_arrows_depth_and_stop(tab, game):
+    tab.new_game(game, engine="", human="both")
     tab.page.fill("#multipv", "3")
     tab.page.click("#analyse")
     tab.page.wait_for_function("document.querySelectorAll('#lines tr.line').length >= 2")
@@ -318,10 +319,14 @@ def test_chess_analysis_lines_arrows_depth_and_stop(tab):
         f"Math.max(...[...document.querySelectorAll('#lines tr.line')].map(x => Number(x.dataset.depth))) > {d1}",
         timeout=20000,
     )
-    arrows = tab.page.locator("svg.cg-shapes line").count()
-    assert arrows >= 2, arrows
+    tab.page.wait_for_function("document.querySelectorAll('svg.cg-shapes line').length >= 2")
     assert tab.page.locator("#evalbar").get_attribute("data-cp") is not None
-    tab.shot("analysis")
+    # The PV is in the game's notation.
+    pv = tab.page.text_content("#lines tr.line td:last-child")
+    marks = {"chess": None, "xiangqi": "进平退", "shogi": "▲"}[game]
+    if marks:
+        assert any(m in pv for m in marks), pv
+    tab.shot("analysis" if game == "chess" else f"analysis-{game}")
     tab.page.click("#stop")
     tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
     assert "stopped" in tab.page.text_content("#an-status")
