@@ -471,3 +471,28 @@ def test_records_saved_and_loaded_back_equal(tab):
     tab.page.click("#load")
     tab.page.wait_for_function("document.getElementById('error').textContent !== ''")
     assert tab.body("gameId") == old
+
+
+def test_go_analysis_candidates_and_ownership(tab):
+    tab.new_game("go", engine="", human="both", size=9)
+    tab.click_vertex(4, 4)
+    tab.wait_ply(1)
+    tab.page.fill("#multipv", "3")
+    tab.page.click("#analyse")
+    tab.page.wait_for_function("document.querySelectorAll('#lines tr.line').length >= 2", timeout=20000)
+    n1 = max(int(d) for d in tab.page.eval_on_selector_all("#lines tr.line", "e => e.map(x => x.dataset.nodes)"))
+    tab.page.wait_for_function(
+        f"Math.max(...[...document.querySelectorAll('#lines tr.line')].map(x => Number(x.dataset.nodes))) > {n1}",
+        timeout=20000,
+    )
+    # Candidates carry their winrate on the board; ownership shades it.
+    assert "%" in tab.page.text_content("#lines tr.line td")
+    tab.page.wait_for_function("document.querySelectorAll('.shudan-vertex.shudan-marker_label').length >= 3")
+    tab.page.wait_for_function("document.querySelectorAll('.shudan-paint').length > 0")
+    tab.shot("analysis-go")
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+    # Gomoku engines have no analysis command: the page says so.
+    tab.new_game("gomoku", engine="", human="both", size=15)
+    assert tab.page.is_disabled("#analyse")
+    assert "no live analysis" in tab.page.text_content("#an-status")

@@ -293,15 +293,18 @@ function drawGoban(s) {
     }),
   );
   for (const [x, y] of b.forbidden) markerMap[y][x] = { type: "cross", label: "forbidden" };
-  const lines = [];
   const ghost = b.signs.map((row) => row.map(() => null));
-  if (analysis && analysis.game_id === s.game_id && analysis.ply === s.ply) {
+  let paintMap;
+  if (current()) {
     for (const l of analysis.lines) {
-      if (l.first && l.first.vertex) {
-        const [x, y] = l.first.vertex;
-        ghost[y][x] = { sign: s.to_move === 0 ? 1 : -1, type: l.multipv === 1 ? "good" : "interesting" };
-      }
+      if (!l.first || !l.first.vertex) continue;
+      const [x, y] = l.first.vertex;
+      if (b.signs[y][x] !== 0) continue;
+      ghost[y][x] = { sign: s.to_move === 0 ? 1 : -1, type: l.multipv === 1 ? "good" : "interesting", faint: l.multipv > 1 };
+      const w = l.score && l.score.winrate !== undefined ? `${Math.round(l.score.winrate * 100)}` : String(l.multipv);
+      markerMap[y][x] = { type: "label", label: w };
     }
+    if (analysis.ownership) paintMap = analysis.ownership.map((row) => row.map((v) => Math.max(-1, Math.min(1, v))));
   }
   const px = Math.floor(540 / (b.size + 1));
   render(
@@ -310,7 +313,7 @@ function drawGoban(s) {
       signMap: b.signs,
       markerMap,
       ghostStoneMap: ghost,
-      lines,
+      paintMap,
       showCoordinates: true,
       fuzzyStonePlacement: false,
       animateStonePlacement: false,
@@ -384,6 +387,10 @@ function drawClocks() {
 
 function fmtScore(sc) {
   if (!sc) return "";
+  if (sc.winrate !== undefined && sc.winrate !== null) {
+    const lead = sc.lead !== undefined && sc.lead !== null ? ` ${sc.lead > 0 ? "+" : ""}${sc.lead.toFixed(1)}` : "";
+    return `${(sc.winrate * 100).toFixed(1)}%${lead}`;
+  }
   if (sc.mate !== undefined && sc.mate !== null) return `#${sc.mate}`;
   const v = sc.cp / 100;
   return (v > 0 ? "+" : "") + v.toFixed(2);
@@ -419,7 +426,9 @@ function drawLines() {
       tr.className = "line";
       tr.dataset.multipv = String(l.multipv);
       tr.dataset.depth = String(l.depth ?? 0);
-      const cells = [fmtScore(l.score), `d${l.depth ?? "?"}`, `${l.nodes ?? ""}`, l.pv_text];
+      tr.dataset.nodes = String(l.nodes ?? 0);
+      const depth = l.depth !== undefined && l.depth !== null ? `d${l.depth}` : "";
+      const cells = [fmtScore(l.score), depth, `${l.nodes ?? ""}`, l.pv_text];
       tr.replaceChildren(
         ...cells.map((c) => {
           const td = document.createElement("td");

@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tengen_arena::clock::{Clock, ClockView, TimeControl};
 use tengen_arena::player::{
-    make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, MoveRequest, Player,
+    make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, GoAnalysis,
+    MoveRequest, Player,
 };
 use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
@@ -77,6 +78,7 @@ enum Job {
 struct Analysis {
     engine: String,
     kind: Kind,
+    size: u32,
     multipv: u32,
     inbox: mpsc::Sender<Job>,
     /// Whether it follows the game (a new position restarts it).
@@ -326,7 +328,10 @@ impl Hub {
                         .games
                         .iter()
                         .filter(|(_, p)| {
-                            matches!(p, Protocol::Uci | Protocol::Ucci | Protocol::Usi)
+                            matches!(
+                                p,
+                                Protocol::Uci | Protocol::Ucci | Protocol::Usi | Protocol::Gtp
+                            )
                         })
                         .map(|(k, _)| *k)
                         .collect(),
@@ -445,7 +450,7 @@ impl Hub {
         let t = &inner.table;
         if let Some(a) = inner.analysis.as_ref() {
             if a.following {
-                if a.kind == t.kind {
+                if a.kind == t.kind && a.size == t.size {
                     let _ = a.inbox.send(position_job(t));
                 } else {
                     let _ = a.inbox.send(Job::Quit);
@@ -767,7 +772,11 @@ impl Hub {
             .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
         let job = position_job(&inner.table);
         if let Some(a) = inner.analysis.as_mut() {
-            if a.engine == name && a.kind == kind && a.multipv == multipv {
+            if a.engine == name
+                && a.kind == kind
+                && a.size == inner.table.size
+                && a.multipv == multipv
+            {
                 a.following = true;
                 let _ = a.inbox.send(job);
                 return Ok(());
@@ -782,6 +791,7 @@ impl Hub {
         inner.analysis = Some(Analysis {
             engine: name.to_string(),
             kind,
+            size: inner.table.size,
             multipv,
             inbox,
             following: true,
@@ -902,8 +912,55 @@ fn score_of(s: EngineScore, first_to_move: bool) -> Score {
     Score {
         cp,
         mate,
+        winrate: None,
+        lead: None,
         first_cp: if first_to_move { own } else { -own },
     }
+}
+
+/// A GTP engine's candidates as lines (best first, at most `multipv`) and
+/// its ownership as rows from the top in Black's view.
+fn go_candidates(
+    a: &GoAnalysis,
+    kind: Kind,
+    size: u32,
+    multipv: u32,
+    first_to_move: bool,
+) -> (Vec<Line>, Option<Vec<Vec<f32>>>) {
+    let lines = a
+        .candidates
+        .iter()
+        .take(multipv as usize)
+        .enumerate()
+        .map(|(i, c)| {
+            let w = c.winrate.clamp(0.0001, 0.9999);
+            let first = if first_to_move { w } else { 1.0 - w };
+            Line {
+                multipv: i as u32 + 1,
+                depth: None,
+                score: Some(Score {
+                    cp: None,
+                    mate: None,
+                    winrate: Some(c.winrate),
+                    lead: c.score_lead,
+                    first_cp: (400.0 * (first / (1.0 - first)).ln()).round() as i32,
+                }),
+                nodes: Some(c.visits),
+                pv: c.pv.clone(),
+                pv_text: c.pv.join(" "),
+                first: games::spot(kind, &c.mv, size),
+            }
+        })
+        .collect();
+    let n = size as usize;
+    let ownership = (a.ownership.len() == n * n).then(|| {
+        let sign = if first_to_move { 1.0 } else { -1.0 };
+        a.ownership
+            .chunks(n)
+            .map(|row| row.iter().map(|v| v * sign).collect())
+            .collect()
+    });
+    (lines, ownership)
 }
 
 /// Runs one analyser: waits for a position, streams its lines (at most
@@ -949,9 +1006,16 @@ fn analysis_loop(
             }
         };
         let mut lines: Vec<Option<SearchInfo>> = vec![None; multipv as usize];
+        let mut go_lines: Option<(Vec<Line>, Option<Vec<Vec<f32>>>)> = None;
         let mut sent = Instant::now();
         let mut dirty = false;
-        let publish = |lines: &[Option<SearchInfo>], running: bool| {
+        let publish = |lines: &[Option<SearchInfo>],
+                       go: &Option<(Vec<Line>, Option<Vec<Vec<f32>>>)>,
+                       running: bool| {
+            let (go_out, ownership) = match go {
+                Some((l, o)) => (Some(l.clone()), o.clone()),
+                None => (None, None),
+            };
             let out: Vec<Line> = lines
                 .iter()
                 .enumerate()
@@ -972,8 +1036,9 @@ fn analysis_loop(
                     game_id,
                     ply,
                     engine: engine.to_string(),
-                    lines: out,
+                    lines: go_out.unwrap_or(out),
                     running,
+                    ownership,
                 }
                 .json(),
             );
@@ -982,7 +1047,7 @@ fn analysis_loop(
             match jobs.try_recv() {
                 Ok(job) => {
                     let failed = a.stop().is_err();
-                    publish(&lines, false);
+                    publish(&lines, &go_lines, false);
                     if failed {
                         hub.broadcast(ServerMsg::error(format!("{engine} did not stop")).json());
                     }
@@ -1006,21 +1071,25 @@ fn analysis_loop(
                         dirty = true;
                     }
                 }
+                Ok(Some(AnalysisEvent::Candidates(a))) => {
+                    go_lines = Some(go_candidates(&a, kind, size, multipv, first_to_move));
+                    dirty = true;
+                }
                 Ok(Some(AnalysisEvent::Done(_))) => {
-                    publish(&lines, false);
+                    publish(&lines, &go_lines, false);
                     next = jobs.recv().ok();
                     break;
                 }
                 Ok(None) => {}
                 Err(e) => {
                     hub.broadcast(ServerMsg::error(format!("{engine} failed: {e:?}")).json());
-                    publish(&lines, false);
+                    publish(&lines, &go_lines, false);
                     next = jobs.recv().ok();
                     break;
                 }
             }
             if dirty && sent.elapsed() >= Duration::from_millis(100) {
-                publish(&lines, true);
+                publish(&lines, &go_lines, true);
                 sent = Instant::now();
                 dirty = false;
             }

@@ -133,6 +133,11 @@ pub struct Score {
     pub cp: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
+    /// GTP engines: the side to move's chance (0..1) and lead in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winrate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lead: Option<f64>,
     /// From the first side's view in centipawns (mates as ±10000), for
     /// the eval bar.
     pub first_cp: i32,
@@ -165,6 +170,9 @@ pub enum ServerMsg {
         engine: String,
         lines: Vec<Line>,
         running: bool,
+        /// Go: each point's owner, rows from the top, +1 Black, -1 White.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ownership: Option<Vec<Vec<f32>>>,
     },
     Error {
         message: String,

@@ -18,7 +18,10 @@ use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
-pub use analysis::{make_analyser, Analyser, AnalysisEvent, AnalysisRequest};
+pub use analysis::{
+    make_analyser, parse_go_analysis, Analyser, AnalysisEvent, AnalysisRequest, Candidate,
+    GoAnalysis,
+};
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
 pub use ucilike::{Dialect, UciLikePlayer};

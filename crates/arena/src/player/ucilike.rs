@@ -581,6 +581,7 @@ impl super::Analyser for UciLikePlayer {
                 Ok(Some(AnalysisEvent::Info(i)))
             }
             Ok((AnalysisEvent::Done(mv), _)) => Ok(Some(AnalysisEvent::Done(mv.map(arena)))),
+            Ok((other, _)) => Ok(Some(other)),
             Err(Fault::Timeout) => Ok(None),
             Err(e) => {
                 self.conn.kill();
