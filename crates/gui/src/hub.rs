@@ -918,6 +918,9 @@ fn score_of(s: EngineScore, first_to_move: bool) -> Score {
     }
 }
 
+/// Go analysis for the page: the lines, and the ownership rows.
+type GoLines = (Vec<Line>, Option<Vec<Vec<f32>>>);
+
 /// A GTP engine's candidates as lines (best first, at most `multipv`) and
 /// its ownership as rows from the top in Black's view.
 fn go_candidates(
@@ -926,7 +929,7 @@ fn go_candidates(
     size: u32,
     multipv: u32,
     first_to_move: bool,
-) -> (Vec<Line>, Option<Vec<Vec<f32>>>) {
+) -> GoLines {
     let lines = a
         .candidates
         .iter()
@@ -1006,12 +1009,10 @@ fn analysis_loop(
             }
         };
         let mut lines: Vec<Option<SearchInfo>> = vec![None; multipv as usize];
-        let mut go_lines: Option<(Vec<Line>, Option<Vec<Vec<f32>>>)> = None;
+        let mut go_lines: Option<GoLines> = None;
         let mut sent = Instant::now();
         let mut dirty = false;
-        let publish = |lines: &[Option<SearchInfo>],
-                       go: &Option<(Vec<Line>, Option<Vec<Vec<f32>>>)>,
-                       running: bool| {
+        let publish = |lines: &[Option<SearchInfo>], go: &Option<GoLines>, running: bool| {
             let (go_out, ownership) = match go {
                 Some((l, o)) => (Some(l.clone()), o.clone()),
                 None => (None, None),
