@@ -496,3 +496,30 @@ def test_go_analysis_candidates_and_ownership(tab):
     tab.new_game("gomoku", engine="", human="both", size=15)
     assert tab.page.is_disabled("#analyse")
     assert "no live analysis" in tab.page.text_content("#an-status")
+
+
+def test_eval_graph_and_browsing_the_game(tab):
+    tab.new_game("chess")
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(2)
+    tab.cg_move("g1", "f3")
+    tab.wait_ply(4)
+    # tengen's own scores for its moves are on the graph.
+    assert tab.page.locator("#graph circle").count() == 5
+    assert tab.page.locator("#graph circle.known").count() >= 2
+    # Clicking the first move shows the position after it, read-only.
+    tab.page.click("#moves li[data-ply='1']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    tab.page.wait_for_selector("#viewing:not([hidden])")
+    tab.page.wait_for_function(
+        "[...document.querySelectorAll('cg-board piece.p-piece.white')].length === 8"
+    )
+    # Left goes back a move, End returns to the game.
+    tab.page.keyboard.press("ArrowLeft")
+    tab.page.wait_for_function("document.body.dataset.viewing === '0'")
+    tab.page.click("#graph circle[data-ply='2']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '2'")
+    tab.page.keyboard.press("End")
+    tab.page.wait_for_function("document.body.dataset.viewing === ''")
+    time.sleep(0.3)  # the board's move animation
+    tab.shot("graph")

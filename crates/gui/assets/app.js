@@ -17,6 +17,9 @@ let cg = null;
 let cgShape = "";
 let flipped = false;
 let clockAt = 0;
+// Browsing: the ply shown instead of the game's current position.
+let viewing = null;
+let viewState = null;
 
 // Board sizes in pixels per square, by component layout.
 const SQUARE = { chess: 60, chess960: 60, xiangqi: 52, shogi: 52 };
@@ -36,6 +39,7 @@ function connect() {
     else if (msg.type === "analysis") onAnalysis(msg);
     else if (msg.type === "error") onError(msg.message);
     else if (msg.type === "record") onRecord(msg);
+    else if (msg.type === "position") onPosition(msg);
   };
   ws.onclose = () => {
     document.body.dataset.connected = "false";
@@ -55,7 +59,85 @@ function onError(message) {
   document.body.dataset.errors = String(Number(document.body.dataset.errors || 0) + 1);
   // Whatever the board shows now, the server's position stands: an
   // illegal move snaps back.
-  if (state) drawBoard(state);
+  if (state) drawBoard(viewing === null ? state : viewState);
+}
+
+function onPosition(msg) {
+  if (!state || msg.game_id !== state.game_id) return;
+  if (msg.ply >= state.ply) {
+    goLive();
+    return;
+  }
+  viewing = msg.ply;
+  viewState = { ...state, board: msg.board, last: msg.last, legal: [], ply: msg.ply };
+  document.body.dataset.viewing = String(msg.ply);
+  $("viewing").hidden = false;
+  $("viewing-ply").textContent = String(msg.ply);
+  drawBoard(viewState);
+  drawMoves(state);
+  drawGraph(state);
+}
+
+function goLive() {
+  viewing = null;
+  viewState = null;
+  document.body.dataset.viewing = "";
+  $("viewing").hidden = true;
+  if (state) {
+    drawBoard(state);
+    drawMoves(state);
+    drawGraph(state);
+  }
+}
+
+function view(ply) {
+  if (!state) return;
+  if (ply >= state.ply) goLive();
+  else send({ type: "view", ply: Math.max(0, ply) });
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function drawGraph(s) {
+  const g = $("graph");
+  const w = 400;
+  const h = 90;
+  const n = Math.max(1, s.evals.length - 1);
+  const x = (i) => 4 + (i / n) * (w - 8);
+  const y = (cp) => h / 2 - (Math.max(-1000, Math.min(1000, cp)) / 1000) * (h / 2 - 4);
+  const parts = [];
+  const mid = document.createElementNS(SVG, "line");
+  mid.setAttribute("x1", "0");
+  mid.setAttribute("x2", String(w));
+  mid.setAttribute("y1", String(h / 2));
+  mid.setAttribute("y2", String(h / 2));
+  mid.setAttribute("class", "mid");
+  parts.push(mid);
+  const pts = [];
+  s.evals.forEach((cp, i) => {
+    if (cp !== null && cp !== undefined) pts.push(`${x(i).toFixed(1)},${y(cp).toFixed(1)}`);
+  });
+  if (pts.length > 1) {
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", pts.join(" "));
+    line.setAttribute("class", "eval");
+    parts.push(line);
+  }
+  s.evals.forEach((cp, i) => {
+    const c = document.createElementNS(SVG, "circle");
+    const known = cp !== null && cp !== undefined;
+    c.setAttribute("cx", x(i).toFixed(1));
+    c.setAttribute("cy", (known ? y(cp) : h / 2).toFixed(1));
+    c.setAttribute("r", i === (viewing ?? s.ply) ? "5" : "3");
+    c.setAttribute("class", known ? "known" : "unknown");
+    c.dataset.ply = String(i);
+    const t = document.createElementNS(SVG, "title");
+    t.textContent = known ? `after ${i}: ${(cp / 100).toFixed(2)}` : `after ${i}`;
+    c.append(t);
+    c.addEventListener("click", () => view(i));
+    parts.push(c);
+  });
+  g.replaceChildren(...parts);
 }
 
 let downloadUrl = null;
@@ -109,6 +191,8 @@ function onState(s) {
   state = s;
   clockAt = performance.now();
   if (newGame) {
+    viewing = null;
+    viewState = null;
     analysis = null;
     flipped = s.human[1] && !s.human[0];
     $("game").value = s.game;
@@ -120,8 +204,9 @@ function onState(s) {
   document.body.dataset.ply = String(s.ply);
   document.body.dataset.thinking = String(s.thinking);
   document.body.dataset.result = s.result || "";
-  drawBoard(s);
+  if (viewing === null) drawBoard(s);
   drawMoves(s);
+  drawGraph(s);
   drawStatus(s);
   drawClocks();
   $("pass").hidden = s.game !== "go";
@@ -324,7 +409,7 @@ function drawGoban(s) {
 }
 
 function onVertex([x, y]) {
-  if (!state || state.result) return;
+  if (!state || state.result || viewing !== null) return;
   if (state.board.signs[y][x] !== 0) return;
   send({ type: "vertex", x, y, ply: state.ply });
 }
@@ -339,6 +424,8 @@ function drawMoves(s) {
       if (i % 2 === 1) li.className = "second";
       li.dataset.wire = m.wire;
       li.dataset.ply = String(i + 1);
+      if (viewing === i + 1) li.classList.add("viewed");
+      li.onclick = () => view(i + 1);
       return li;
     }),
   );
@@ -403,10 +490,11 @@ function onAnalysis(msg) {
   $("an-status").textContent = msg.running ? `${msg.engine} is analysing…` : `${msg.engine}: stopped`;
   document.body.dataset.analysing = String(msg.running);
   drawLines();
-  if (state) {
+  if (state && viewing === null) {
     if (state.board.component === "chessground") drawArrows();
     else drawGoban(state);
   }
+  if (state) drawGraph(state);
 }
 
 function current() {
@@ -461,7 +549,7 @@ const BRUSHES = ["paleBlue", "paleGreen", "paleGrey", "paleRed", "yellow"];
 
 function drawArrows() {
   if (!cg) return;
-  if (!current()) {
+  if (!current() || viewing !== null) {
     cg.setAutoShapes([]);
     return;
   }
@@ -498,10 +586,21 @@ function wire() {
   $("undo").onclick = () => send({ type: "undo" });
   $("resign").onclick = () => send({ type: "resign" });
   $("pass").onclick = () => state && send({ type: "move", wire: "pass", ply: state.ply });
+  $("live").onclick = goLive;
+  document.addEventListener("keydown", (ev) => {
+    if (!state || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
+    const at = viewing ?? state.ply;
+    if (ev.key === "ArrowLeft") view(at - 1);
+    else if (ev.key === "ArrowRight") view(at + 1);
+    else if (ev.key === "Home") view(0);
+    else if (ev.key === "End") goLive();
+    else return;
+    ev.preventDefault();
+  });
   $("flip").onclick = () => {
     flipped = !flipped;
     if (state) {
-      drawBoard(state);
+      drawBoard(viewing === null ? state : viewState);
       drawClocks();
     }
   };

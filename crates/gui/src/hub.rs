@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use tengen_arena::clock::{Clock, ClockView, TimeControl};
 use tengen_arena::player::{
     make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, GoAnalysis,
-    MoveRequest, Player,
+    MoveRequest, Player, Thought,
 };
 use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
@@ -57,6 +57,8 @@ struct Table {
     /// Bumped whenever a search in flight stops mattering (take back,
     /// resign, new game).
     epoch: u64,
+    /// Per position: the first side's evaluation, where known.
+    evals: Vec<Option<i32>>,
 }
 
 /// The analysis thread's inbox.
@@ -149,6 +151,7 @@ impl Table {
             result: None,
             thinking: false,
             epoch: 0,
+            evals: Vec::new(),
         })
     }
 
@@ -232,6 +235,9 @@ impl Table {
             clock: self.clock_state(),
             result,
             reason,
+            evals: (0..=self.moves.len())
+                .map(|i| self.evals.get(i).copied().flatten())
+                .collect(),
         })
     }
 
@@ -249,6 +255,8 @@ impl Table {
             wire: wire.to_string(),
             text,
             record,
+            score: None,
+            depth: None,
         });
         self.turn_start = Instant::now();
         if self.result.is_none() {
@@ -280,9 +288,17 @@ impl Table {
         true
     }
 
+    fn set_eval(&mut self, ply: usize, first_cp: i32) {
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(first_cp);
+    }
+
     /// Replays all but the last `n` moves.
     fn take_back(&mut self, n: usize) -> Result<(), String> {
         let keep = self.moves.len().saturating_sub(n);
+        self.evals.truncate(keep + 1);
         let moves: Vec<String> = self.moves[..keep].iter().map(|m| m.wire.clone()).collect();
         self.referee.reset(self.start.as_deref())?;
         self.moves.clear();
@@ -427,6 +443,26 @@ impl Hub {
                 let loaded = crate::records::load(&text, hint)?;
                 self.load(&mut inner, loaded)?;
             }
+            ClientMsg::View { ply } => {
+                let t = &inner.table;
+                if ply > t.moves.len() {
+                    return Err(format!("the game has only {} moves", t.moves.len()));
+                }
+                let wires = t.wires();
+                let board = games::view(t.kind, t.start.as_deref(), &wires[..ply], t.size)?;
+                let last = ply
+                    .checked_sub(1)
+                    .and_then(|i| games::spot(t.kind, &wires[i], t.size));
+                return Ok(Some(
+                    ServerMsg::Position {
+                        game_id: t.id,
+                        ply,
+                        board,
+                        last,
+                    }
+                    .json(),
+                ));
+            }
             ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
                     Some(a) => {
@@ -554,6 +590,7 @@ impl Hub {
             result: None,
             thinking: false,
             epoch: old_epoch + 1,
+            evals: Vec::new(),
         };
         Ok(())
     }
@@ -672,7 +709,7 @@ impl Hub {
                 .map(|t| t.elapsed)
                 .unwrap_or_else(|_| began.elapsed());
             drop(seat);
-            hub.engine_done(id, epoch, answer.map(|t| t.answer), elapsed);
+            hub.engine_done(id, epoch, answer, elapsed);
         });
     }
 
@@ -693,9 +730,13 @@ impl Hub {
         self: &Arc<Self>,
         id: u64,
         epoch: u64,
-        answer: Result<Answer, Fault>,
+        thought: Result<Thought, Fault>,
         elapsed: Duration,
     ) {
+        let (answer, score, depth) = match thought {
+            Ok(t) => (Ok(t.answer), t.score, t.depth),
+            Err(e) => (Err(e), None, None),
+        };
         let mut inner = lock(&self.inner);
         let t = &mut inner.table;
         if t.id != id || t.epoch != epoch {
@@ -711,6 +752,15 @@ impl Hub {
                     if let Err(e) = t.play(&mv) {
                         t.result =
                             loses(format!("{} plays an illegal move {mv}: {e}", names[side]));
+                    } else {
+                        if let Some(m) = t.moves.last_mut() {
+                            m.score = score;
+                            m.depth = depth;
+                        }
+                        if let Some(sc) = score {
+                            let own = score_of(sc, side == 0).first_cp;
+                            t.set_eval(t.moves.len(), own);
+                        }
                     }
                 }
             }
@@ -805,6 +855,15 @@ impl Hub {
         Ok(())
     }
 
+    /// Notes the analysis's evaluation of a position of the game.
+    fn note_eval(&self, game_id: u64, ply: usize, first_cp: i32) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id == game_id && ply <= t.moves.len() {
+            t.set_eval(ply, first_cp);
+        }
+    }
+
     fn publish_analysis(&self, text: String) {
         lock(&self.inner).last_analysis = Some(text.clone());
         self.broadcast(text);
@@ -834,8 +893,8 @@ fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
             .map(|m| PlayedMove {
                 wire: m.wire.clone(),
                 notation: m.record.clone(),
-                score: None,
-                depth: None,
+                score: m.score,
+                depth: m.depth,
                 elapsed_ms: 0,
                 book: false,
             })
@@ -1032,6 +1091,10 @@ fn analysis_loop(
                     pv: l.pv.clone(),
                 })
                 .collect();
+            let best = go_out.as_ref().unwrap_or(&out).first();
+            if let Some(cp) = best.and_then(|l| l.score.as_ref()).map(|s| s.first_cp) {
+                hub.note_eval(game_id, ply, cp);
+            }
             hub.publish_analysis(
                 ServerMsg::Analysis {
                     game_id,

@@ -48,6 +48,11 @@ pub enum ClientMsg {
     Load {
         text: String,
     },
+    /// Asks for the board after the first `ply` moves (browsing the
+    /// game); the answer goes to the asking tab only.
+    View {
+        ply: usize,
+    },
 }
 
 /// A new game. `engine` plays the side(s) the human does not (`None`:
@@ -96,6 +101,11 @@ pub struct MoveEntry {
     /// In the record's notation, as the arena's record writers want it.
     #[serde(skip)]
     pub record: String,
+    /// The engine's own score and depth for its move (records' comments).
+    #[serde(skip)]
+    pub score: Option<tengen_protocol::host::EngineScore>,
+    #[serde(skip)]
+    pub depth: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -125,6 +135,9 @@ pub struct State {
     pub clock: Option<ClockState>,
     pub result: Option<String>,
     pub reason: Option<String>,
+    /// Per position (0..=ply): the evaluation in centipawns from the first
+    /// side's view, where an engine gave one (its move, or analysis).
+    pub evals: Vec<Option<i32>>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -180,6 +193,13 @@ pub enum ServerMsg {
     Record {
         format: String,
         text: String,
+    },
+    /// The board after `ply` moves of game `game_id`.
+    Position {
+        game_id: u64,
+        ply: usize,
+        board: BoardView,
+        last: Option<Spot>,
     },
 }
 
