@@ -451,6 +451,16 @@ def test_records_saved_and_loaded_back_equal(tab):
         tab.wait_ply(n + 1)
     before, after, text = _save_and_load(tab)
     assert "+8822UM" in text and before == after == ["7g7f", "3c3d", "8h2b+"]
+    # KIF too, and a KIF file in Shift_JIS read from disk.
+    before, after, text = _save_and_load(tab, "kif")
+    assert "２二角成(88)" in text and before == after
+    old = tab.body("gameId")
+    tab.page.set_input_files(
+        "#file", files=[{"name": "game.kif", "mimeType": "text/plain", "buffer": text.encode("shift_jis")}]
+    )
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    assert tab.moves() == before
+    tab.page.select_option("#format", "")
     # Go: SGF.
     tab.new_game("go", engine="", size=9)
     for x, y in [(2, 2), (6, 6)]:

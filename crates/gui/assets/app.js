@@ -611,6 +611,21 @@ function wire() {
     const f = $("format").value;
     send(f && state && state.game === "shogi" ? { type: "save", format: f } : { type: "save" });
   };
+  $("file").onchange = async () => {
+    const f = $("file").files[0];
+    if (!f) return;
+    const bytes = await f.arrayBuffer();
+    // Records come in UTF-8, or Shift_JIS (KIF from Japanese programs).
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      text = new TextDecoder("shift_jis").decode(bytes);
+    }
+    $("record").value = text;
+    $("error").textContent = "";
+    send({ type: "load", text });
+  };
   $("load").onclick = () => {
     $("error").textContent = "";
     send({ type: "load", text: $("record").value });

@@ -31,6 +31,9 @@ pub fn load(text: &str, hint: Kind) -> Result<Loaded, String> {
     if t.starts_with('[') || t.starts_with("1.") {
         return pgn(t, hint);
     }
+    if t.contains("手数----") || t.lines().any(|l| kif_move_text(l).is_some()) {
+        return kif(t);
+    }
     if t.lines()
         .any(|l| l.starts_with("PI") || l.starts_with("P1") || l.starts_with("V2"))
         || t.lines().any(|l| is_csa_move(l.trim()))
@@ -220,6 +223,123 @@ fn csa(t: &str) -> Result<Loaded, String> {
     })
 }
 
+/// The move text of a KIF move line (`   1 ７六歩(77)   ( 0:01/...)`).
+fn kif_move_text(line: &str) -> Option<&str> {
+    let l = line.trim_start();
+    let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let rest = l[digits..].trim_start();
+    let first = rest.chars().next()?;
+    ("１２３４５６７８９同".contains(first)
+        || rest.starts_with("投了")
+        || rest.starts_with("中断")
+        || rest.starts_with("詰み")
+        || rest.starts_with("千日手")
+        || rest.starts_with("持将棋")
+        || rest.starts_with("切れ負け")
+        || rest.starts_with("反則"))
+    .then_some(rest)
+}
+
+/// KIF (Kakinoki): the move lines; the start must be the even game
+/// (`手合割：平手`, or no 手合割 and no board diagram). The page decodes
+/// Shift_JIS files before they come here.
+fn kif(t: &str) -> Result<Loaded, String> {
+    if t.lines()
+        .any(|l| l.starts_with("手合割") && !l.contains("平手"))
+    {
+        return Err("KIF records with a handicap are not read yet".into());
+    }
+    if t.lines()
+        .any(|l| l.starts_with('|') || l.starts_with("後手の持駒"))
+    {
+        return Err("KIF records from a set-up position are not read yet".into());
+    }
+    const WIDE: &str = "１２３４５６７８９";
+    const HAN: &str = "一二三四五六七八九";
+    let mut g = tengen_shogi::Game::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut last_to: Option<(usize, usize)> = None;
+    for line in t.lines() {
+        let Some(text) = kif_move_text(line) else {
+            continue;
+        };
+        let mut chars = text.chars().peekable();
+        let to = match chars.next() {
+            Some('同') => {
+                while chars.peek().is_some_and(|c| *c == '　' || *c == ' ') {
+                    chars.next();
+                }
+                match last_to {
+                    Some(t) => t,
+                    None => return Err(format!("KIF move '{text}': 同 with no move before")),
+                }
+            }
+            Some(f) => {
+                let file = WIDE.chars().position(|c| c == f).map(|i| i + 1);
+                let rank = chars
+                    .next()
+                    .and_then(|r| HAN.chars().position(|c| c == r))
+                    .map(|i| i + 1);
+                match (file, rank) {
+                    (Some(f), Some(r)) => (f, r),
+                    // 投了, 中断...: the game ends here.
+                    _ => break,
+                }
+            }
+            None => break,
+        };
+        let rest: String = chars.collect();
+        let rest = rest.split_whitespace().next().unwrap_or("");
+        let dest = format!("{}{}", to.0, (b'a' + (to.1 as u8 - 1)) as char);
+        let wire = if rest.contains('打') {
+            let letter = [
+                ('歩', 'P'),
+                ('香', 'L'),
+                ('桂', 'N'),
+                ('銀', 'S'),
+                ('金', 'G'),
+                ('角', 'B'),
+                ('飛', 'R'),
+            ]
+            .iter()
+            .find(|(k, _)| rest.starts_with(*k))
+            .map(|(_, l)| *l)
+            .ok_or_else(|| format!("KIF drop '{text}'"))?;
+            format!("{letter}*{dest}")
+        } else {
+            let open = rest
+                .find('(')
+                .ok_or_else(|| format!("KIF move '{text}' has no origin"))?;
+            let from: Vec<u8> = rest[open + 1..].bytes().take(2).collect();
+            if from.len() != 2 || !from.iter().all(u8::is_ascii_digit) {
+                return Err(format!("KIF move '{text}' has a bad origin"));
+            }
+            let promote = rest[..open].ends_with('成') && !rest[..open].ends_with("不成");
+            let origin = format!("{}{}", from[0] as char, (b'a' + (from[1] - b'1')) as char);
+            format!("{origin}{dest}{}", if promote { "+" } else { "" })
+        };
+        let mv = g
+            .board()
+            .parse_move(&wire)
+            .map_err(|e| format!("KIF move {} '{text}': {e}", moves.len() + 1))?;
+        g.play(mv);
+        moves.push(wire);
+        last_to = Some(to);
+    }
+    if moves.is_empty() {
+        return Err("the KIF record has no moves".into());
+    }
+    Ok(Loaded {
+        kind: Kind::Shogi,
+        start: None,
+        moves,
+        size: 0,
+    })
+}
+
 /// SGF for Go (`GM[1]`, or none) and gomoku (`GM[4]`; `RU[renju]`).
 fn sgf(t: &str) -> Result<Loaded, String> {
     let rec = tengen_go::sgf::parse(t)?;
@@ -338,6 +458,10 @@ mod tests {
             (l.kind, l.moves.clone()),
             (Kind::Renju, vec!["7,7".to_string(), "8,7".into()])
         );
+        let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ５五角打\n   6 投了\n";
+        let l = load(kif, Kind::Chess).unwrap();
+        assert_eq!(l.moves, vec!["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]);
+        assert!(load("手合割：香落ち\n   1 ７六歩(77)\n", Kind::Chess).is_err());
         for bad in [
             "",
             "hello",
