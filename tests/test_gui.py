@@ -276,11 +276,23 @@ def test_go_two_humans_capture_and_scoring(tab):
         tab.wait_ply(n + 1)
     assert tab.moves() == ["B5", "A5", "A4"]
     assert tab.page.locator(".shudan-vertex[data-x='0'][data-y='0'].shudan-sign_0").count() == 1
-    tab.page.click("#pass")
+    # A White stone inside Black's area, then two passes.
+    tab.click_vertex(3, 3)
     tab.wait_ply(4)
     tab.page.click("#pass")
+    tab.wait_ply(5)
+    tab.page.click("#pass")
+    tab.page.wait_for_selector("#accept:not([hidden])")
+    # Counting every stone alive: B has 24 minus... the status shows the count.
+    alive = tab.page.text_content("#status")
+    # The White stone is marked dead by a click; the count changes.
+    tab.click_vertex(3, 3)
+    tab.page.wait_for_function(f"document.getElementById('status').textContent !== {json.dumps(alive)}")
+    assert tab.page.locator(".shudan-vertex[data-x='3'][data-y='3'].shudan-dimmed").count() == 1
+    assert "B+17.5" in tab.page.text_content("#status")
+    tab.page.click("#accept")
     tab.page.wait_for_function("document.body.dataset.result !== ''")
-    assert "Tromp-Taylor" in tab.page.text_content("#status")
+    assert "B+17.5 by area scoring (1 dead stone marked)" in tab.page.text_content("#status")
     assert tab.body("result") == "1-0"
 
 

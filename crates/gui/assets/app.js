@@ -210,6 +210,7 @@ function onState(s) {
   drawStatus(s);
   drawClocks();
   $("pass").hidden = s.game !== "go";
+  $("accept").hidden = !s.scoring;
 }
 
 function colorOf(side) {
@@ -391,6 +392,8 @@ function drawGoban(s) {
     }
     if (analysis.ownership) paintMap = analysis.ownership.map((row) => row.map((v) => Math.max(-1, Math.min(1, v))));
   }
+  const dimmed = s.scoring ? s.scoring.dead : [];
+  for (const [x, y] of dimmed) markerMap[y][x] = { type: "cross", label: "dead" };
   const px = Math.floor(540 / (b.size + 1));
   render(
     h(Goban, {
@@ -399,6 +402,7 @@ function drawGoban(s) {
       markerMap,
       ghostStoneMap: ghost,
       paintMap,
+      dimmedVertices: dimmed,
       showCoordinates: true,
       fuzzyStonePlacement: false,
       animateStonePlacement: false,
@@ -410,6 +414,10 @@ function drawGoban(s) {
 
 function onVertex([x, y]) {
   if (!state || state.result || viewing !== null) return;
+  if (state.scoring) {
+    if (state.board.signs[y][x] !== 0) send({ type: "dead", x, y });
+    return;
+  }
   if (state.board.signs[y][x] !== 0) return;
   send({ type: "vertex", x, y, ply: state.ply });
 }
@@ -437,6 +445,7 @@ function drawStatus(s) {
   $("players").textContent = `${names[0]}: ${s.players[0]} · ${names[1]}: ${s.players[1]}`;
   let text;
   if (s.result) text = `${s.result} — ${s.reason}`;
+  else if (s.scoring) text = `Two passes: click dead stones, then accept the count (${s.scoring.score})`;
   else if (s.thinking) text = `${names[s.to_move]} (${s.players[s.to_move]}) is thinking…`;
   else text = `${names[s.to_move]} to move`;
   $("status").textContent = text;
@@ -584,6 +593,7 @@ function wire() {
     send(msg);
   };
   $("undo").onclick = () => send({ type: "undo" });
+  $("accept").onclick = () => send({ type: "score" });
   $("resign").onclick = () => send({ type: "resign" });
   $("pass").onclick = () => state && send({ type: "move", wire: "pass", ply: state.ply });
   $("live").onclick = goLive;

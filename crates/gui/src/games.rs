@@ -444,6 +444,49 @@ pub fn chess960_fen(n: u32) -> Option<String> {
     ))
 }
 
+/// Go after `moves`: the game, for scoring and chains.
+fn go_game(moves: &[String], size: u32, komi: f64) -> Result<tengen_go::game::Game, String> {
+    let n = size as usize;
+    let mut g = tengen_go::game::Game::new(n, komi);
+    for m in moves {
+        let mv = tengen_go::board::parse_vertex(m, n).ok_or_else(|| format!("bad vertex {m}"))?;
+        let c = g.to_move();
+        g.play(c, mv).map_err(|e| e.to_string())?;
+    }
+    Ok(g)
+}
+
+fn go_point(x: u32, y: u32, size: u32) -> Option<tengen_go::board::Point> {
+    (x < size && y < size)
+        .then(|| tengen_go::board::Point::from_xy(x as usize, (size - 1 - y) as usize))
+}
+
+/// Go: the stones of the chain at page vertex `(x, y)` (none on an
+/// empty point).
+pub fn go_chain(moves: &[String], size: u32, x: u32, y: u32) -> Result<Vec<[u32; 2]>, String> {
+    let g = go_game(moves, size, 0.0)?;
+    let p = go_point(x, y, size).ok_or("off the board")?;
+    if g.board().cell(p).color().is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(g.board()
+        .chain_stones(p)
+        .into_iter()
+        .map(|q| [q.x() as u32, size - 1 - q.y() as u32])
+        .collect())
+}
+
+/// Go: the area score (Black's points minus White's minus komi) with the
+/// `dead` stones (page vertices) taken off.
+pub fn go_score(moves: &[String], size: u32, komi: f64, dead: &[[u32; 2]]) -> Result<f64, String> {
+    let g = go_game(moves, size, komi)?;
+    let dead: Vec<_> = dead
+        .iter()
+        .filter_map(|[x, y]| go_point(*x, *y, size))
+        .collect();
+    Ok(g.score_without(&dead).0)
+}
+
 fn first_field(fen: &str) -> String {
     fen.split_whitespace().next().unwrap_or("").to_string()
 }
@@ -529,6 +572,20 @@ mod tests {
             let fen = chess960_fen(n).unwrap();
             assert!(tengen_chess::Board::from_fen(&fen).is_ok(), "{fen}");
         }
+    }
+
+    #[test]
+    fn go_chains_and_scores() {
+        let moves: Vec<String> = ["C3", "D4", "B3"].iter().map(|s| s.to_string()).collect();
+        // 5x5: C3 is page (2, 2), B3 (1, 2).
+        let mut chain = go_chain(&moves, 5, 2, 2).unwrap();
+        chain.sort();
+        assert_eq!(chain, vec![[1, 2], [2, 2]]);
+        assert!(go_chain(&moves, 5, 0, 0).unwrap().is_empty());
+        let all = go_score(&moves, 5, 0.5, &[]).unwrap();
+        let white_dead = go_score(&moves, 5, 0.5, &[[3, 1]]).unwrap();
+        assert!(white_dead > all, "{white_dead} {all}");
+        assert_eq!(white_dead, 24.5);
     }
 
     #[test]

@@ -11,7 +11,8 @@
 use crate::config::Engine;
 use crate::games::{self, Kind};
 use crate::msg::{
-    ClientMsg, ClockState, EngineInfo, Line, MoveEntry, NewGame, Score, Seat, ServerMsg, State,
+    ClientMsg, ClockState, EngineInfo, Line, MoveEntry, NewGame, Score, Scoring, Seat, ServerMsg,
+    State,
 };
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -59,6 +60,11 @@ struct Table {
     epoch: u64,
     /// Per position: the first side's evaluation, where known.
     evals: Vec<Option<i32>>,
+    /// Go after two passes: the stones marked dead, until the count is
+    /// accepted (a take back resumes play).
+    scoring: Option<Vec<[u32; 2]>>,
+    /// The engine was asked for its dead stones in this scoring phase.
+    dead_asked: bool,
 }
 
 /// The analysis thread's inbox.
@@ -152,6 +158,8 @@ impl Table {
             thinking: false,
             epoch: 0,
             evals: Vec::new(),
+            scoring: None,
+            dead_asked: false,
         })
     }
 
@@ -172,7 +180,7 @@ impl Table {
 
     fn clock_state(&self) -> Option<ClockState> {
         let clocks = self.clocks.as_ref()?;
-        let running = (self.result.is_none()).then(|| self.to_move());
+        let running = (self.result.is_none() && self.scoring.is_none()).then(|| self.to_move());
         let mut left = [clocks[0].view().left_ms, clocks[1].view().left_ms];
         if let Some(tc) = self.tc.filter(|tc| tc.movetime_ms.is_some()) {
             left = [tc.movetime_ms.unwrap_or(0); 2];
@@ -191,7 +199,8 @@ impl Table {
         let board = games::view(self.kind, self.start.as_deref(), &wires, self.size)?;
         let to_move = self.to_move();
         let mut legal = Vec::new();
-        if self.result.is_none() && self.human[to_move] && !self.thinking {
+        if self.result.is_none() && self.human[to_move] && !self.thinking && self.scoring.is_none()
+        {
             for w in self.referee.legal_moves() {
                 if let Some(s) = games::spot(self.kind, &w, self.size) {
                     legal.push(s);
@@ -238,6 +247,13 @@ impl Table {
             evals: (0..=self.moves.len())
                 .map(|i| self.evals.get(i).copied().flatten())
                 .collect(),
+            scoring: match &self.scoring {
+                Some(dead) => Some(Scoring {
+                    dead: dead.clone(),
+                    score: self.score_text(dead)?.1,
+                }),
+                None => None,
+            },
         })
     }
 
@@ -261,8 +277,58 @@ impl Table {
         self.turn_start = Instant::now();
         if self.result.is_none() {
             self.result = self.referee.ending();
+            self.enter_scoring();
         }
         Ok(())
+    }
+
+    /// Go: two passes lead to marking dead stones instead of an
+    /// immediate count of every stone as alive.
+    fn enter_scoring(&mut self) {
+        let passed_out = self
+            .result
+            .as_ref()
+            .is_some_and(|e| e.reason.contains("after two passes"));
+        if self.kind == Kind::Go && passed_out {
+            self.result = None;
+            self.scoring = Some(Vec::new());
+        }
+    }
+
+    /// Ends a Go game by the count with the stones marked dead.
+    fn accept_score(&mut self) -> Result<(), String> {
+        let Some(dead) = self.scoring.take() else {
+            return Err("there is nothing to count before two passes".into());
+        };
+        let (score, text) = self.score_text(&dead)?;
+        let how = format!(
+            "{text} by area scoring ({} dead stone{} marked)",
+            dead.len(),
+            if dead.len() == 1 { "" } else { "s" }
+        );
+        self.result = Some(if score.abs() < 1e-9 {
+            Ending::draw(how)
+        } else if score > 0.0 {
+            Ending::win(Side::First, how)
+        } else {
+            Ending::win(Side::Second, how)
+        });
+        self.epoch += 1;
+        Ok(())
+    }
+
+    fn score_text(&self, dead: &[[u32; 2]]) -> Result<(f64, String), String> {
+        let score = games::go_score(&self.wires(), self.size, 7.5, dead)?;
+        let text = if score.abs() < 1e-9 {
+            "Jigo".to_string()
+        } else {
+            format!(
+                "{}+{}",
+                if score > 0.0 { 'B' } else { 'W' },
+                tengen_go::game::fmt_num(score.abs())
+            )
+        };
+        Ok((score, text))
     }
 
     /// Charges the side to move for the time since its turn began;
@@ -299,6 +365,8 @@ impl Table {
     fn take_back(&mut self, n: usize) -> Result<(), String> {
         let keep = self.moves.len().saturating_sub(n);
         self.evals.truncate(keep + 1);
+        self.scoring = None;
+        self.dead_asked = false;
         let moves: Vec<String> = self.moves[..keep].iter().map(|m| m.wire.clone()).collect();
         self.referee.reset(self.start.as_deref())?;
         self.moves.clear();
@@ -308,6 +376,7 @@ impl Table {
         }
         self.result = None;
         self.result = self.referee.ending();
+        self.enter_scoring();
         Ok(())
     }
 }
@@ -463,6 +532,27 @@ impl Hub {
                     .json(),
                 ));
             }
+            ClientMsg::Dead { x, y } => {
+                let t = &mut inner.table;
+                let Some(dead) = t.scoring.as_mut() else {
+                    return Err("stones are marked dead only after two passes".into());
+                };
+                let chain = games::go_chain(
+                    &t.moves.iter().map(|m| m.wire.clone()).collect::<Vec<_>>(),
+                    t.size,
+                    x,
+                    y,
+                )?;
+                if chain.is_empty() {
+                    return Err("no stone there".into());
+                }
+                if dead.contains(&chain[0]) {
+                    dead.retain(|v| !chain.contains(v));
+                } else {
+                    dead.extend(chain);
+                }
+            }
+            ClientMsg::Score {} => inner.table.accept_score()?,
             ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
                     Some(a) => {
@@ -591,6 +681,8 @@ impl Hub {
             thinking: false,
             epoch: old_epoch + 1,
             evals: Vec::new(),
+            scoring: None,
+            dead_asked: false,
         };
         Ok(())
     }
@@ -659,7 +751,10 @@ impl Hub {
 
     /// Starts the engine's search when it is to move.
     fn kick(self: &Arc<Self>, t: &mut Table) {
-        if t.result.is_some() || t.thinking {
+        if t.scoring.is_some() && !t.dead_asked {
+            self.ask_dead_stones(t);
+        }
+        if t.result.is_some() || t.thinking || t.scoring.is_some() {
             return;
         }
         let side = t.to_move();
@@ -710,6 +805,38 @@ impl Hub {
                 .unwrap_or_else(|_| began.elapsed());
             drop(seat);
             hub.engine_done(id, epoch, answer, elapsed);
+        });
+    }
+
+    /// Go's scoring phase with an engine at the board: its list of dead
+    /// stones (GTP `final_status_list dead`) is the first proposal.
+    fn ask_dead_stones(self: &Arc<Self>, t: &mut Table) {
+        t.dead_asked = true;
+        let Some(seat) = t.engine.clone() else {
+            return;
+        };
+        let (id, epoch, size) = (t.id, t.epoch, t.size);
+        let moves = t.wires();
+        let hub = Arc::clone(self);
+        std::thread::spawn(move || {
+            let list = lock(&seat).player.dead_stones(&moves);
+            let mut dead = Vec::new();
+            for v in list.ok().flatten().unwrap_or_default() {
+                if let Some(s) = games::spot(Kind::Go, &v, size).and_then(|s| s.vertex) {
+                    dead.push(s);
+                }
+            }
+            let mut inner = lock(&hub.inner);
+            let t = &mut inner.table;
+            if t.id != id || t.epoch != epoch || t.scoring.is_none() {
+                return;
+            }
+            t.scoring = Some(dead);
+            // An engine playing itself agrees with itself.
+            if t.human == [false, false] {
+                let _ = t.accept_score();
+            }
+            hub.changed(&mut inner);
         });
     }
 
@@ -790,7 +917,7 @@ impl Hub {
     pub fn tick(self: &Arc<Self>) {
         let mut inner = lock(&self.inner);
         let t = &mut inner.table;
-        if t.result.is_some() || t.thinking || !t.human[t.to_move()] {
+        if t.result.is_some() || t.thinking || !t.human[t.to_move()] || t.scoring.is_some() {
             return;
         }
         let Some(clocks) = &t.clocks else { return };

@@ -53,6 +53,14 @@ pub enum ClientMsg {
     View {
         ply: usize,
     },
+    /// Go, after two passes: marks the chain at a vertex dead (or alive
+    /// again).
+    Dead {
+        x: u32,
+        y: u32,
+    },
+    /// Go, after two passes: accepts the count with the marked stones.
+    Score {},
 }
 
 /// A new game. `engine` plays the side(s) the human does not (`None`:
@@ -138,6 +146,15 @@ pub struct State {
     /// Per position (0..=ply): the evaluation in centipawns from the first
     /// side's view, where an engine gave one (its move, or analysis).
     pub evals: Vec<Option<i32>>,
+    /// Go after two passes: the stones marked dead and the count.
+    pub scoring: Option<Scoring>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Scoring {
+    pub dead: Vec<[u32; 2]>,
+    /// `B+3.5`, `W+0.5`, `Jigo` with the dead stones taken off.
+    pub score: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
