@@ -545,3 +545,66 @@ def test_eval_graph_and_browsing_the_game(tab):
     tab.page.wait_for_function("document.body.dataset.viewing === ''")
     time.sleep(0.3)  # the board's move animation
     tab.shot("graph")
+
+
+def _upgrade(url, host=None, origin=None):
+    """A WebSocket upgrade request to /ws; returns the HTTP status."""
+    import http.client
+    import urllib.parse
+
+    u = urllib.parse.urlparse(url)
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=5)
+    headers = {
+        "Host": host or u.netloc,
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+    }
+    if origin:
+        headers["Origin"] = origin
+    c.request("GET", "/ws", headers=headers)
+    status = c.getresponse().status
+    c.close()
+    return status
+
+
+def test_websocket_checks_origin_and_host(server):
+    own = server.rstrip("/")
+    assert _upgrade(server, origin=own) == 101
+    assert _upgrade(server, origin="http://evil.example") == 403
+    assert _upgrade(server) == 403  # no Origin: not a page of ours
+    assert _upgrade(server, host="evil.example", origin="http://evil.example") == 403
+    # Pages and assets need the right Host too (no DNS rebinding).
+    import urllib.request
+
+    req = urllib.request.Request(server, headers={"Host": "rebound.example"})
+    try:
+        urllib.request.urlopen(req, timeout=5)
+        status = 200
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 403
+    with urllib.request.urlopen(server + "assets/vendor/VENDOR.md", timeout=5) as r:
+        assert b"chessgroundx" in r.read()
+    try:
+        urllib.request.urlopen(server + "assets/../Cargo.toml", timeout=5)
+        status = 200
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 404
+
+
+def test_letters_piece_set(tab):
+    tab.new_game("xiangqi", engine="", human="both")
+    glyph = tab.page.evaluate(
+        "getComputedStyle(document.querySelector('cg-board piece.k-piece.white'), '::before').content"
+    )
+    assert "帥" in glyph
+    tab.page.check("#letters")
+    letter = tab.page.evaluate(
+        "getComputedStyle(document.querySelector('cg-board piece.k-piece.white'), '::before').content"
+    )
+    assert letter == '"K"'
+    tab.shot("xiangqi-letters")
+    tab.page.uncheck("#letters")

@@ -597,6 +597,12 @@ function wire() {
   $("resign").onclick = () => send({ type: "resign" });
   $("pass").onclick = () => state && send({ type: "move", wire: "pass", ply: state.ply });
   $("live").onclick = goLive;
+  $("letters").checked = localStorage.getItem("tengen-letters") === "1";
+  document.body.classList.toggle("letters", $("letters").checked);
+  $("letters").onchange = () => {
+    document.body.classList.toggle("letters", $("letters").checked);
+    localStorage.setItem("tengen-letters", $("letters").checked ? "1" : "0");
+  };
   document.addEventListener("keydown", (ev) => {
     if (!state || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
     const at = viewing ?? state.ply;
