@@ -608,3 +608,15 @@ def test_letters_piece_set(tab):
     assert letter == '"K"'
     tab.shot("xiangqi-letters")
     tab.page.uncheck("#letters")
+
+
+def test_shogi_mate_search(tab):
+    # Gold on 5c, king on 5a, a gold in hand: G*5b mates.
+    tab.new_game("shogi", engine="", human="both")
+    tab.page.fill("#record", "sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G2r2b2g4s4n4l18p 1")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    tab.page.click("#mate")
+    tab.page.wait_for_function("document.getElementById('mate-result').dataset.outcome === 'mate'", timeout=20000)
+    assert "▲５二金打" in tab.page.text_content("#mate-result")

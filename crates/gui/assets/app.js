@@ -40,6 +40,7 @@ function connect() {
     else if (msg.type === "error") onError(msg.message);
     else if (msg.type === "record") onRecord(msg);
     else if (msg.type === "position") onPosition(msg);
+    else if (msg.type === "mate") onMate(msg);
   };
   ws.onclose = () => {
     document.body.dataset.connected = "false";
@@ -76,6 +77,20 @@ function onPosition(msg) {
   drawBoard(viewState);
   drawMoves(state);
   drawGraph(state);
+}
+
+function onMate(msg) {
+  if (!state || msg.game_id !== state.game_id) return;
+  const words = {
+    mate: `mate in ${msg.moves.length}: ${msg.text}`,
+    nomate: "no mate",
+    timeout: "no mate found in the time",
+    notimplemented: "this engine has no mate search",
+    error: "the mate search failed",
+  };
+  $("mate-result").textContent = `${msg.engine}: ${words[msg.outcome] || msg.outcome}`;
+  $("mate-result").dataset.outcome = msg.outcome;
+  $("mate").disabled = false;
 }
 
 function goLive() {
@@ -210,6 +225,8 @@ function onState(s) {
   drawStatus(s);
   drawClocks();
   $("pass").hidden = s.game !== "go";
+  $("mate").hidden = s.game !== "shogi";
+  if (newGame) $("mate-result").textContent = "";
   $("accept").hidden = !s.scoring;
 }
 
@@ -623,6 +640,12 @@ function wire() {
   $("analyse").onclick = () =>
     send({ type: "analyse", engine: $("an-engine").value, multipv: Number($("multipv").value) || 3 });
   $("stop").onclick = () => send({ type: "stop" });
+  $("mate").onclick = () => {
+    $("mate").disabled = true;
+    $("mate-result").textContent = "searching for a mate…";
+    delete $("mate-result").dataset.outcome;
+    send({ type: "mate", engine: $("an-engine").value, ms: 10000 });
+  };
   $("save").onclick = () => {
     const f = $("format").value;
     send(f && state && state.game === "shogi" ? { type: "save", format: f } : { type: "save" });

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tengen_arena::clock::{Clock, ClockView, TimeControl};
 use tengen_arena::player::{
-    make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Fault, GoAnalysis,
-    MoveRequest, Player, Thought,
+    make_analyser, make_player, AnalysisEvent, AnalysisRequest, Answer, Dialect, Fault, GoAnalysis,
+    MateAnswer, MoveRequest, Player, Thought, UciLikePlayer,
 };
 use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
@@ -553,6 +553,14 @@ impl Hub {
                 }
             }
             ClientMsg::Score {} => inner.table.accept_score()?,
+            ClientMsg::Mate { engine, ms } => {
+                self.mate_search(
+                    &inner.table,
+                    &engine,
+                    ms.unwrap_or(10_000).clamp(100, 600_000),
+                )?;
+                return Ok(None);
+            }
             ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
                     Some(a) => {
@@ -806,6 +814,56 @@ impl Hub {
             drop(seat);
             hub.engine_done(id, epoch, answer, elapsed);
         });
+    }
+
+    /// Shogi: a USI engine's `go mate` from the current position, on a
+    /// process of its own; the answer is broadcast.
+    fn mate_search(self: &Arc<Self>, t: &Table, name: &str, ms: u64) -> Result<(), String> {
+        if t.kind != Kind::Shogi {
+            return Err("a mate search is for shogi".into());
+        }
+        let e = self
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine is named '{name}'"))?;
+        let cfg = e
+            .config(Kind::Shogi)
+            .filter(|c| c.proto == Protocol::Usi)
+            .ok_or_else(|| format!("{name} has no USI mate search"))?;
+        let (game_id, ply, start, moves) = (t.id, t.moves.len(), t.start.clone(), t.wires());
+        let setup = t.referee.setup();
+        let hub = Arc::clone(self);
+        let engine = name.to_string();
+        std::thread::spawn(move || {
+            let mut p = UciLikePlayer::new(cfg, Dialect::Usi, format!("{engine} (mate)"), None);
+            let answer = p.mate(&setup, start.as_deref(), &moves, ms);
+            p.quit();
+            let (outcome, found) = match answer {
+                Ok(MateAnswer::Mate(m)) => ("mate", m),
+                Ok(MateAnswer::NoMate) => ("nomate", Vec::new()),
+                Ok(MateAnswer::Timeout) => ("timeout", Vec::new()),
+                Ok(MateAnswer::NotImplemented) => ("notimplemented", Vec::new()),
+                Err(e) => {
+                    hub.broadcast(ServerMsg::error(format!("{engine}: {e}")).json());
+                    ("error", Vec::new())
+                }
+            };
+            let text =
+                crate::notation::texts(Kind::Shogi, start.as_deref(), &moves, &found).join(" ");
+            hub.broadcast(
+                ServerMsg::Mate {
+                    game_id,
+                    ply,
+                    engine,
+                    outcome: outcome.to_string(),
+                    moves: found,
+                    text,
+                }
+                .json(),
+            );
+        });
+        Ok(())
     }
 
     /// Go's scoring phase with an engine at the board: its list of dead

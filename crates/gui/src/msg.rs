@@ -61,6 +61,12 @@ pub enum ClientMsg {
     },
     /// Go, after two passes: accepts the count with the marked stones.
     Score {},
+    /// Shogi: a mate search (USI `go mate`) from the current position.
+    Mate {
+        engine: String,
+        #[serde(default)]
+        ms: Option<u64>,
+    },
 }
 
 /// A new game. `engine` plays the side(s) the human does not (`None`:
@@ -209,6 +215,17 @@ pub enum ServerMsg {
     },
     Record {
         format: String,
+        text: String,
+    },
+    /// A mate search's answer for the position after `ply` moves.
+    Mate {
+        game_id: u64,
+        ply: usize,
+        engine: String,
+        /// `mate`, `nomate`, `timeout`, `notimplemented`, `error`.
+        outcome: String,
+        /// The mating moves (USI) and in Japanese.
+        moves: Vec<String>,
         text: String,
     },
     /// The board after `ply` moves of game `game_id`.

@@ -24,7 +24,7 @@ pub use analysis::{
 };
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
-pub use ucilike::{Dialect, UciLikePlayer};
+pub use ucilike::{Dialect, MateAnswer, UciLikePlayer};
 
 /// Everything needed to start and configure one engine.
 #[derive(Clone, Debug, PartialEq)]

@@ -599,6 +599,78 @@ impl super::Analyser for UciLikePlayer {
     }
 }
 
+/// What a USI engine answers to `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// The mating sequence, in USI moves.
+    Mate(Vec<String>),
+    NoMate,
+    Timeout,
+    NotImplemented,
+}
+
+impl UciLikePlayer {
+    /// USI `go mate <ms>` on a position: the engine's mate search, waited
+    /// for `ms` plus 5 s (then `stop`; an engine silent 2 s more is killed).
+    pub fn mate(
+        &mut self,
+        setup: &GameSetup,
+        start: Option<&str>,
+        moves: &[String],
+        ms: u64,
+    ) -> Result<MateAnswer, String> {
+        use tengen_protocol::usi::{Checkmate, MateLimit};
+        if self.dialect != Dialect::Usi {
+            return Err("a mate search is USI's `go mate`".into());
+        }
+        self.new_game(setup)?;
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.position_line(start, moves);
+        self.conn.send(&position).map_err(|e| fault_text(&e))?;
+        let go = usi::Command::Go(usi::Go {
+            mate: Some(MateLimit::Millis(ms)),
+            ..usi::Go::default()
+        })
+        .to_string();
+        let sent = self.conn.send(&go).map_err(|e| fault_text(&e))?;
+        let pick = |l: &str| match usi::parse_reply(l) {
+            usi::Reply::Checkmate(c) => Some(c),
+            _ => None,
+        };
+        let answer = match self.conn.wait_for(
+            sent + Duration::from_millis(ms) + Duration::from_secs(5),
+            pick,
+        ) {
+            Ok((c, _)) => c,
+            Err(Fault::Timeout) => {
+                let _ = self.conn.send("stop");
+                match self
+                    .conn
+                    .wait_for(Instant::now() + Duration::from_secs(2), pick)
+                {
+                    Ok((c, _)) => c,
+                    Err(e) => {
+                        self.conn.kill();
+                        return Err(fault_text(&e));
+                    }
+                }
+            }
+            Err(e) => {
+                self.conn.kill();
+                return Err(fault_text(&e));
+            }
+        };
+        Ok(match answer {
+            Checkmate::Moves(m) => MateAnswer::Mate(m),
+            Checkmate::NoMate => MateAnswer::NoMate,
+            Checkmate::Timeout => MateAnswer::Timeout,
+            Checkmate::NotImplemented => MateAnswer::NotImplemented,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
