@@ -202,26 +202,56 @@ def test_chess_click_move_engine_answer_and_illegal_snap_back(tab):
     tab.page.wait_for_function("document.body.dataset.ply === '0'")
 
 
-def test_server_refuses_an_illegal_move_sent_by_hand(tab):
-    tab.new_game("chess")
+BAD_MESSAGES = [
+    '{"type":"move","wire":"e2e5","ply":0}',
+    '{"type":"move","wire":"e2e4","ply":7}',
+    '{"type":"launch","cmd":"sh"}',
+    "not json",
+    "{}",
+    '{"type":"move","wire":"e2e4","ply":-1}',
+    '{"type":"vertex","x":99,"y":99,"ply":0}',
+    '{"type":"view","ply":99}',
+    '{"type":"dead","x":0,"y":0}',
+    '{"type":"score"}',
+    '{"type":"mate","engine":"tengen"}',
+    '{"type":"analyse","engine":"nobody"}',
+    '{"type":"undo"}',
+    '{"type":"new","game":"go","size":1}',
+    '{"type":"new","game":"chess960","position":960}',
+    '{"type":"new","game":"chess","engine":"nobody"}',
+    '{"type":"new","game":"chess","tc":"abc"}',
+    '{"type":"new","game":"chess","human":"none"}',
+    '{"type":"save","format":"sgf"}',
+    '{"type":"load","text":"+7700FU"}',
+    '{"type":"load","text":""}',
+]
+
+
+def test_server_refuses_bad_messages_sent_by_hand(tab):
+    tab.new_game("chess", engine="", human="both")
     errors_before = int(tab.body("errors") or 0)
-    tab.page.evaluate(
-        """() => new Promise(ok => {
+    got = tab.page.evaluate(
+        """(bad) => new Promise(ok => {
             const ws = new WebSocket(`ws://${location.host}/ws`);
             ws.onopen = () => {
-                ws.send(JSON.stringify({type: "move", wire: "e2e5", ply: 0}));
-                ws.send('{"type":"launch","cmd":"sh"}');
-                ws.send('not json');
+                for (const m of bad) ws.send(m);
+                ws.send(new Uint8Array([1, 2, 3]));
             };
             const got = [];
             ws.onmessage = ev => {
                 const m = JSON.parse(ev.data);
-                if (m.type === 'error') { got.push(m.message); if (got.length === 3) { ws.close(); ok(got); } }
+                if (m.type === 'error') { got.push(m.message); if (got.length === bad.length + 1) { ws.close(); ok(got); } }
             };
-        })"""
+        })""",
+        BAD_MESSAGES,
     )
+    assert len(got) == len(BAD_MESSAGES) + 1
+    assert "illegal move e2e5" in got[0]
+    # Nothing changed, the page saw none of it, and the server still answers.
     assert tab.body("ply") == "0"
     assert int(tab.body("errors") or 0) == errors_before
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(1)
 
 
 def test_xiangqi_click_move_and_engine_answer(tab):

@@ -182,8 +182,12 @@ fn csa(t: &str) -> Result<Loaded, String> {
         if !is_csa_move(l) {
             continue;
         }
-        let sq = |f: u8, r: u8| format!("{}{}", f as char, (b'a' + (r - b'1')) as char);
+        // Files and ranks 1..9 (a rank 0 is off the board: an error below).
+        let sq = |f: u8, r: u8| format!("{}{}", f as char, (b'a' + r.saturating_sub(b'1')) as char);
         let b = l.as_bytes();
+        if b[1..5].contains(&b'0') && &l[1..3] != "00" || b[3] == b'0' || b[4] == b'0' {
+            return Err(format!("CSA move {l}: a square off the board"));
+        }
         let code = &l[5..7];
         let to = sq(b[3], b[4]);
         let wire = if &l[1..3] == "00" {
@@ -314,7 +318,7 @@ fn kif(t: &str) -> Result<Loaded, String> {
                 .find('(')
                 .ok_or_else(|| format!("KIF move '{text}' has no origin"))?;
             let from: Vec<u8> = rest[open + 1..].bytes().take(2).collect();
-            if from.len() != 2 || !from.iter().all(u8::is_ascii_digit) {
+            if from.len() != 2 || !from.iter().all(|d| (b'1'..=b'9').contains(d)) {
                 return Err(format!("KIF move '{text}' has a bad origin"));
             }
             let promote = rest[..open].ends_with('成') && !rest[..open].ends_with("不成");
