@@ -113,7 +113,7 @@ class Page:
     def body(self, key):
         return self.page.evaluate(f"document.body.dataset[{json.dumps(key)}]")
 
-    def new_game(self, game, engine="tengen", human="first", tc="60+1", size=None, position=None):
+    def new_game(self, game, engine="tengen", human="first", tc="60+1", size=None, position=None, engine2=None, games=None):
         p = self.page
         old = self.body("gameId")
         p.select_option("#game", game)
@@ -124,6 +124,10 @@ class Page:
             p.fill("#size", str(size))
         if position is not None:
             p.fill("#position", str(position))
+        if engine2 is not None:
+            p.select_option("#engine2", engine2)
+        if games is not None:
+            p.fill("#games", str(games))
         p.click("#start")
         p.wait_for_function(
             f"document.body.dataset.gameId !== {json.dumps(old)} && document.body.dataset.game === {json.dumps(game)}"
@@ -650,3 +654,23 @@ def test_shogi_mate_search(tab):
     tab.page.click("#mate")
     tab.page.wait_for_function("document.getElementById('mate-result').dataset.outcome === 'mate'", timeout=20000)
     assert "▲５二金打" in tab.page.text_content("#mate-result")
+
+
+def test_match_between_two_engines_in_two_tabs(browser, server, tab):
+    other = Page(browser, server)
+    try:
+        tab.new_game("chess", engine="tengen", human="none", tc="", engine2="quick", games=2)
+        for t in (tab, other):
+            t.page.wait_for_function(
+                "document.getElementById('match').dataset.played === '2'", timeout=90000
+            )
+        text = tab.page.text_content("#match")
+        assert text == other.page.text_content("#match")
+        assert "Match tengen vs quick" in text and "game 2 of 2" in text
+        # The second game had the colours swapped.
+        assert "White: quick · Black: tengen" in tab.page.text_content("#players")
+        tab.shot("match")
+    finally:
+        # Leave no match running for the next tests.
+        tab.new_game("chess", engine="", human="both")
+        other.close()

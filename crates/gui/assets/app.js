@@ -186,10 +186,16 @@ function fillEngines() {
   if (!hello) return;
   const g = $("game").value;
   const players = hello.engines.filter((e) => e.games.includes(g));
+  const keep = [$("engine").value, $("engine2").value];
   $("engine").replaceChildren(
     ...players.map((e) => option(e.name, e.name)),
     option("", "nobody (two players)"),
   );
+  $("engine2").replaceChildren(option("", "itself"), ...players.map((e) => option(e.name, e.name)));
+  for (const [id, v] of [["engine", keep[0]], ["engine2", keep[1]]]) {
+    if ([...$(id).options].some((o) => o.value === v)) $(id).value = v;
+  }
+  seatsChanged();
   const cur = state ? state.game : g;
   const analysts = hello.engines.filter((e) => e.analyses.includes(cur));
   $("an-engine").replaceChildren(...analysts.map((e) => option(e.name, e.name)));
@@ -199,6 +205,24 @@ function fillEngines() {
   $("size-label").hidden = !goLike;
   $("position-label").hidden = g !== "chess960";
   if (goLike && document.activeElement !== $("size")) $("size").value = g === "go" ? 9 : 15;
+}
+
+function seatsChanged() {
+  const none = $("human").value === "none";
+  $("engine2-label").hidden = !none;
+  $("games-label").hidden = !none;
+}
+
+function drawMatch(s) {
+  const m = s.matchup;
+  $("match").hidden = !m;
+  if (!m) return;
+  const elo = m.elo === null || m.elo === undefined ? "—" : `${m.elo.toFixed(1)}${m.margin ? ` ± ${m.margin.toFixed(1)}` : ""}`;
+  $("match").textContent =
+    `Match ${m.engines[0]} vs ${m.engines[1]}: game ${Math.min(m.played + (s.result ? 0 : 1), m.games)} of ${m.games}` +
+    ` · ${m.wins} - ${m.losses} - ${m.draws} (W-L-D for ${m.engines[0]}) · score ${(m.score * 100).toFixed(1)}%` +
+    ` · Elo ${elo} · LOS ${(m.los * 100).toFixed(1)}%`;
+  $("match").dataset.played = String(m.played);
 }
 
 function onState(s) {
@@ -223,6 +247,7 @@ function onState(s) {
   drawMoves(s);
   drawGraph(s);
   drawStatus(s);
+  drawMatch(s);
   drawClocks();
   $("pass").hidden = s.game !== "go";
   $("mate").hidden = s.game !== "shogi";
@@ -593,6 +618,7 @@ function drawArrows() {
 
 function wire() {
   $("game").onchange = fillEngines;
+  $("human").onchange = seatsChanged;
   $("new-game").onsubmit = (ev) => {
     ev.preventDefault();
     $("error").textContent = "";
@@ -607,6 +633,11 @@ function wire() {
     };
     if (g === "go" || g === "gomoku" || g === "renju") msg.size = Number($("size").value);
     if (g === "chess960" && $("position").value !== "") msg.position = Number($("position").value);
+    if (msg.human === "none") {
+      if ($("engine2").value) msg.engine2 = $("engine2").value;
+      const games = Number($("games").value) || 1;
+      if (games > 1) msg.games = games;
+    }
     send(msg);
   };
   $("undo").onclick = () => send({ type: "undo" });

@@ -11,8 +11,8 @@
 use crate::config::Engine;
 use crate::games::{self, Kind};
 use crate::msg::{
-    ClientMsg, ClockState, EngineInfo, Line, MoveEntry, NewGame, Score, Scoring, Seat, ServerMsg,
-    State,
+    ClientMsg, ClockState, EngineInfo, Line, MatchInfo, MoveEntry, NewGame, Score, Scoring, Seat,
+    ServerMsg, State,
 };
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,6 +24,7 @@ use tengen_arena::player::{
 };
 use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
+use tengen_arena::stats::Wdl;
 use tengen_arena::variant::make_referee;
 use tengen_games::Protocol;
 use tengen_protocol::host::{EngineScore, SearchInfo};
@@ -49,7 +50,9 @@ struct Table {
     moves: Vec<MoveEntry>,
     players: [String; 2],
     human: [bool; 2],
-    engine: Option<Arc<Mutex<Seated>>>,
+    /// The engine seat of each side (one seat twice when an engine plays
+    /// itself).
+    engines: [Option<Arc<Mutex<Seated>>>; 2],
     tc: Option<TimeControl>,
     clocks: Option<[Clock; 2]>,
     turn_start: Instant,
@@ -93,8 +96,26 @@ struct Analysis {
     following: bool,
 }
 
+/// A match between two engines.
+struct Matchup {
+    /// The engines by name: `names[0]` is the one whose score is kept.
+    names: [String; 2],
+    games: u32,
+    played: u32,
+    wdl: Wdl,
+    /// The game being played and whether `names[0]` has the first side.
+    current: u64,
+    a_first: bool,
+    /// The settings every game repeats.
+    kind: Kind,
+    size: Option<u32>,
+    tc: Option<String>,
+    position: Option<u32>,
+}
+
 struct Inner {
     next_id: u64,
+    matchup: Option<Matchup>,
     table: Table,
     analysis: Option<Analysis>,
     last_analysis: Option<String>,
@@ -150,7 +171,7 @@ impl Table {
             moves: Vec::new(),
             players: ["You".into(), "You".into()],
             human: [true, true],
-            engine: None,
+            engines: [None, None],
             tc: None,
             clocks: None,
             turn_start: Instant::now(),
@@ -254,6 +275,7 @@ impl Table {
                 }),
                 None => None,
             },
+            matchup: None,
         })
     }
 
@@ -389,6 +411,7 @@ impl Hub {
             tx,
             inner: Mutex::new(Inner {
                 next_id: 2,
+                matchup: None,
                 table: Table::blank(1)?,
                 analysis: None,
                 last_analysis: None,
@@ -425,14 +448,32 @@ impl Hub {
             games: Kind::ALL.to_vec(),
         };
         let inner = lock(&self.inner);
-        let mut out = vec![hello.json(), self.state_json(&inner.table)];
+        let mut out = vec![hello.json(), self.state_json(&inner)];
         out.extend(inner.last_analysis.clone());
         out
     }
 
-    fn state_json(&self, t: &Table) -> String {
-        match t.state() {
-            Ok(s) => ServerMsg::State(Box::new(s)).json(),
+    fn state_json(&self, inner: &Inner) -> String {
+        match inner.table.state() {
+            Ok(mut s) => {
+                s.matchup = inner.matchup.as_ref().map(|m| {
+                    let e = m.wdl.elo();
+                    let finite = e.lower.is_finite() && e.upper.is_finite();
+                    MatchInfo {
+                        engines: m.names.clone(),
+                        games: m.games,
+                        played: m.played,
+                        wins: m.wdl.wins,
+                        draws: m.wdl.draws,
+                        losses: m.wdl.losses,
+                        score: m.wdl.score(),
+                        elo: (m.played > 0 && e.elo.is_finite()).then_some(e.elo),
+                        margin: (m.played > 0 && finite).then(|| e.margin()),
+                        los: m.wdl.los(),
+                    }
+                });
+                ServerMsg::State(Box::new(s)).json()
+            }
             Err(e) => ServerMsg::error(format!("cannot show the position: {e}")).json(),
         }
     }
@@ -446,8 +487,36 @@ impl Hub {
     pub fn handle(self: &Arc<Self>, msg: ClientMsg) -> Result<Option<String>, String> {
         let mut inner = lock(&self.inner);
         match msg {
-            ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner.table))),
-            ClientMsg::New(n) => self.new_game(&mut inner, n)?,
+            ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner))),
+            ClientMsg::New(n) => {
+                let games = n.games.unwrap_or(1);
+                let two = n.human == Some(Seat::None)
+                    && n.engine2.as_deref().is_some_and(|e| !e.is_empty());
+                if !(1..=1000).contains(&games) {
+                    return Err(format!("a match is 1..1000 games, not {games}"));
+                }
+                if games > 1 && !two {
+                    return Err("a match needs two engines (you play neither side)".into());
+                }
+                let settings = (n.game, n.size, n.tc.clone(), n.position);
+                let names = [
+                    n.engine.clone().unwrap_or_default(),
+                    n.engine2.clone().unwrap_or_default(),
+                ];
+                self.new_game(&mut inner, n)?;
+                inner.matchup = (games > 1).then(|| Matchup {
+                    names,
+                    games,
+                    played: 0,
+                    wdl: Wdl::default(),
+                    current: inner.table.id,
+                    a_first: true,
+                    kind: settings.0,
+                    size: settings.1,
+                    tc: settings.2,
+                    position: settings.3,
+                });
+            }
             ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
             ClientMsg::Vertex { x, y, ply } => {
                 let t = &inner.table;
@@ -579,8 +648,9 @@ impl Hub {
     /// After any change of the game: tell every tab, let the engine move,
     /// move the analysis along.
     fn changed(self: &Arc<Self>, inner: &mut Inner) {
+        self.count_match_game(inner);
         self.kick(&mut inner.table);
-        self.broadcast(self.state_json(&inner.table));
+        self.broadcast(self.state_json(inner));
         let t = &inner.table;
         if let Some(a) = inner.analysis.as_ref() {
             if a.following {
@@ -595,6 +665,58 @@ impl Hub {
         }
     }
 
+    /// A match game just ended: counts it and starts the next one with
+    /// the colours swapped.
+    fn count_match_game(self: &Arc<Self>, inner: &mut Inner) {
+        let Some(m) = inner.matchup.as_mut() else {
+            return;
+        };
+        let t = &inner.table;
+        let Some(ending) = t.result.as_ref() else {
+            return;
+        };
+        if m.current != t.id {
+            return;
+        }
+        m.current = 0;
+        m.played += 1;
+        let a_side = if m.a_first { Side::First } else { Side::Second };
+        match ending.outcome {
+            Outcome::Draw => m.wdl.draws += 1,
+            Outcome::Win(w) if w == a_side => m.wdl.wins += 1,
+            Outcome::Win(_) => m.wdl.losses += 1,
+        }
+        if m.played >= m.games {
+            return;
+        }
+        m.a_first = !m.a_first;
+        let (first, second) = if m.a_first {
+            (m.names[0].clone(), m.names[1].clone())
+        } else {
+            (m.names[1].clone(), m.names[0].clone())
+        };
+        let next = NewGame {
+            game: m.kind,
+            engine: Some(first),
+            human: Some(Seat::None),
+            tc: m.tc.clone(),
+            size: m.size,
+            position: m.position,
+            engine2: Some(second),
+            games: None,
+        };
+        // The finished game's state goes out before the next one starts.
+        self.broadcast(self.state_json(inner));
+        match self.new_game(inner, next) {
+            Ok(()) => {
+                if let Some(m) = inner.matchup.as_mut() {
+                    m.current = inner.table.id;
+                }
+            }
+            Err(e) => self.broadcast(ServerMsg::error(format!("the match stops: {e}")).json()),
+        }
+    }
+
     fn new_game(self: &Arc<Self>, inner: &mut Inner, n: NewGame) -> Result<(), String> {
         let NewGame {
             game: kind,
@@ -603,6 +725,8 @@ impl Hub {
             tc,
             size,
             position,
+            engine2,
+            games: _,
         } = n;
         let (sizes, default_size) = kind.sizes();
         let size = size.unwrap_or(default_size);
@@ -625,7 +749,7 @@ impl Hub {
             Seat::None => [false, false],
         };
         let mut players = ["You".to_string(), "You".to_string()];
-        let mut seated = None;
+        let mut seated: [Option<Arc<Mutex<Seated>>>; 2] = [None, None];
         match engine.as_deref() {
             None | Some("") if humans == [false, false] => {
                 return Err("two engines need an engine".into())
@@ -646,12 +770,36 @@ impl Hub {
                     }
                 }
                 if humans != [true, true] {
-                    seated = Some(Arc::new(Mutex::new(Seated {
+                    let seat = Arc::new(Mutex::new(Seated {
                         player: make_player(&cfg, name.to_string(), None),
                         game_id: 0,
-                    })));
+                    }));
+                    for (i, h) in humans.iter().enumerate() {
+                        if !h {
+                            seated[i] = Some(Arc::clone(&seat));
+                        }
+                    }
                 }
             }
+        }
+        // Two different engines: the second takes the second side.
+        if let Some(name2) = engine2.as_deref().filter(|n| !n.is_empty()) {
+            if humans != [false, false] {
+                return Err("a second engine plays only when you play neither side".into());
+            }
+            let e = self
+                .engines
+                .iter()
+                .find(|e| e.name == name2)
+                .ok_or_else(|| format!("no engine is named '{name2}'"))?;
+            let cfg = e
+                .config(kind)
+                .ok_or_else(|| format!("{name2} does not play {}", kind.name()))?;
+            players[1] = name2.to_string();
+            seated[1] = Some(Arc::new(Mutex::new(Seated {
+                player: make_player(&cfg, name2.to_string(), None),
+                game_id: 0,
+            })));
         }
         let mut referee = make_referee(&kind.variant(size, 7.5))?;
         let start = match kind {
@@ -667,11 +815,7 @@ impl Hub {
         let id = inner.next_id;
         inner.next_id += 1;
         let old_epoch = inner.table.epoch;
-        if let Some(old) = inner.table.engine.take() {
-            // Its process ends on a thread of its own: a search in flight
-            // must finish first.
-            std::thread::spawn(move || lock(&old).player.quit());
-        }
+        quit_seats(&mut inner.table);
         inner.table = Table {
             id,
             kind,
@@ -681,7 +825,7 @@ impl Hub {
             moves: Vec::new(),
             players,
             human: humans,
-            engine: seated,
+            engines: seated,
             tc,
             clocks: tc.map(|tc| [Clock::new(tc), Clock::new(tc)]),
             turn_start: Instant::now(),
@@ -710,11 +854,10 @@ impl Hub {
             t.play(m)
                 .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
         }
-        if let Some(old) = inner.table.engine.take() {
-            std::thread::spawn(move || lock(&old).player.quit());
-        }
+        quit_seats(&mut inner.table);
         inner.next_id += 1;
         inner.table = t;
+        inner.matchup = None;
         Ok(())
     }
 
@@ -769,7 +912,7 @@ impl Hub {
         if t.human[side] {
             return;
         }
-        let Some(seat) = t.engine.clone() else {
+        let Some(seat) = t.engines[side].clone() else {
             return;
         };
         t.thinking = true;
@@ -870,7 +1013,7 @@ impl Hub {
     /// stones (GTP `final_status_list dead`) is the first proposal.
     fn ask_dead_stones(self: &Arc<Self>, t: &mut Table) {
         t.dead_asked = true;
-        let Some(seat) = t.engine.clone() else {
+        let Some(seat) = t.engines[0].clone().or_else(|| t.engines[1].clone()) else {
             return;
         };
         let (id, epoch, size) = (t.id, t.epoch, t.size);
@@ -1052,6 +1195,16 @@ impl Hub {
     fn publish_analysis(&self, text: String) {
         lock(&self.inner).last_analysis = Some(text.clone());
         self.broadcast(text);
+    }
+}
+
+/// Ends the seats' engine processes, each on a thread of its own (a
+/// search in flight must finish first).
+fn quit_seats(t: &mut Table) {
+    let [a, b] = std::mem::take(&mut t.engines);
+    let b = b.filter(|b| a.as_ref().is_none_or(|a| !Arc::ptr_eq(a, b)));
+    for seat in [a, b].into_iter().flatten() {
+        std::thread::spawn(move || lock(&seat).player.quit());
     }
 }
 

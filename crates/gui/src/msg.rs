@@ -87,6 +87,13 @@ pub struct NewGame {
     /// Chess960: the start position's number (0..959; random if none).
     #[serde(default)]
     pub position: Option<u32>,
+    /// With `human: none`: the engine for the second side (else `engine`
+    /// plays itself).
+    #[serde(default)]
+    pub engine2: Option<String>,
+    /// With two engines: a match of this many games, colours alternating.
+    #[serde(default)]
+    pub games: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +161,25 @@ pub struct State {
     pub evals: Vec<Option<i32>>,
     /// Go after two passes: the stones marked dead and the count.
     pub scoring: Option<Scoring>,
+    /// A match between two engines, when one runs.
+    pub matchup: Option<MatchInfo>,
+}
+
+/// A match's standing, from the first-named engine's view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchInfo {
+    pub engines: [String; 2],
+    pub games: u32,
+    pub played: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    /// Elo difference and its 95% margin, as the arena computes them
+    /// (absent while infinite: one side has scored everything).
+    pub elo: Option<f64>,
+    pub margin: Option<f64>,
+    pub los: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
