@@ -2,6 +2,7 @@
 //! one page on 127.0.0.1 and plays the games with the arena's referees
 //! and players (see `docs/gui.md`).
 
+mod analysis;
 mod assets;
 mod config;
 mod games;
