@@ -446,6 +446,9 @@ function drawGoban(s) {
       paintMap,
       dimmedVertices: dimmed,
       showCoordinates: true,
+      // Gomoku's points are Gomocup's x,y from the top left, from 0.
+      coordX: numbered ? (i) => String(i) : undefined,
+      coordY: numbered ? (i) => String(i) : undefined,
       fuzzyStonePlacement: false,
       animateStonePlacement: false,
       onVertexClick: (evt, vertex) => onVertex(vertex),
