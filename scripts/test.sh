@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   need=()
-  for pkg in stockfish gnuchess glaurung fairy-stockfish gnugo phalanx fairymax gnushogi xboard xvfb xauth; do
+  # chromium and a CJK font for the browser GUI's tests (tests/test_gui.py);
+  # xboard, xvfb and the CECP engines for tests/test_cecp.py.
+  for pkg in stockfish gnuchess glaurung fairy-stockfish gnugo phalanx fairymax gnushogi xboard xvfb xauth chromium fonts-wqy-microhei; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done
   if [ ${#need[@]} -gt 0 ]; then

@@ -19,6 +19,9 @@ pub struct GtpPlayer {
     knows_status: bool,
     /// `known_command` says yes to `kgs-genmove_cleanup`.
     knows_cleanup: bool,
+    /// Live analysis: `Some(true)` kata-analyze, `Some(false)`
+    /// lz-analyze, `None` neither (or not asked yet).
+    analysis_kind: Option<bool>,
 }
 
 fn color(side: Side) -> Color {
@@ -36,6 +39,7 @@ impl GtpPlayer {
             seen: Vec::new(),
             knows_status: false,
             knows_cleanup: false,
+            analysis_kind: None,
         }
     }
 
@@ -189,6 +193,79 @@ impl GtpPlayer {
                 Err(e)
             }
         }
+    }
+}
+
+/// Live analysis over GTP: `kata-analyze` (with ownership) or
+/// `lz-analyze`, whichever the engine lists; any command ends it.
+impl super::Analyser for GtpPlayer {
+    fn start(&mut self, req: &super::AnalysisRequest<'_>) -> Result<(), String> {
+        if !self.conn.alive() || self.analysis_kind.is_none() {
+            self.new_game(req.setup)?;
+            self.analysis_kind = if self.knows("kata-analyze") {
+                Some(true)
+            } else if self.knows("lz-analyze") {
+                Some(false)
+            } else {
+                None
+            };
+        }
+        let Some(kata) = self.analysis_kind else {
+            return Err(format!(
+                "no live analysis: {} lists neither kata-analyze nor lz-analyze",
+                self.conn.cfg.name
+            ));
+        };
+        self.sync(req.moves).map_err(|e| fault_text(&e))?;
+        let side = if req.moves.len().is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let cmd = if kata {
+            format!("kata-analyze {} interval 25 ownership true", color(side))
+        } else {
+            format!("lz-analyze {} 25", color(side))
+        };
+        self.conn.send(&cmd).map_err(|e| fault_text(&e))?;
+        Ok(())
+    }
+
+    fn poll(&mut self, deadline: Instant) -> Result<Option<super::AnalysisEvent>, Fault> {
+        let kata = self.analysis_kind.unwrap_or(false);
+        let got = self.conn.wait_for(deadline, |l| {
+            super::parse_go_analysis(l, kata)
+                .map(super::AnalysisEvent::Candidates)
+                .or_else(|| {
+                    l.starts_with('?')
+                        .then_some(super::AnalysisEvent::Done(None))
+                })
+        });
+        match got {
+            Ok((ev, _)) => Ok(Some(ev)),
+            Err(Fault::Timeout) => Ok(None),
+            Err(e) => {
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), Fault> {
+        // Any line ends the stream; this one's answer marks the end.
+        let sent = self.conn.send("known_command play")?;
+        let done = self.conn.wait_for(sent + Duration::from_secs(2), |l| {
+            (l.trim() == "= true").then_some(())
+        });
+        if let Err(e) = done {
+            self.conn.kill();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn quit(&mut self) {
+        self.conn.shutdown("quit");
     }
 }
 

@@ -5,6 +5,7 @@
 //! into a [`Fault`] the game can rule on.
 
 mod agi;
+mod analysis;
 mod cecp;
 mod gomocup;
 mod gtp;
@@ -18,10 +19,14 @@ use tengen_games::Protocol;
 use tengen_protocol::host::EngineScore;
 
 pub use agi::AgiPlayer;
+pub use analysis::{
+    make_analyser, parse_go_analysis, Analyser, AnalysisEvent, AnalysisRequest, Candidate,
+    GoAnalysis,
+};
 pub use cecp::CecpPlayer;
 pub use gomocup::GomocupPlayer;
 pub use gtp::GtpPlayer;
-pub use ucilike::{Dialect, UciLikePlayer};
+pub use ucilike::{Dialect, MateAnswer, UciLikePlayer};
 
 /// Everything needed to start and configure one engine.
 #[derive(Clone, Debug, PartialEq)]

@@ -527,6 +527,150 @@ impl Player for UciLikePlayer {
     }
 }
 
+/// Live analysis over the UCI family: `MultiPV`, `position`, `go
+/// infinite`, the `info` lines as they come, `stop`.
+impl super::Analyser for UciLikePlayer {
+    fn start(&mut self, req: &super::AnalysisRequest<'_>) -> Result<(), String> {
+        if self.pondering.is_some() {
+            self.stop_pondering().map_err(|e| fault_text(&e))?;
+        }
+        self.new_game(req.setup)?;
+        let multipv = req.multipv.max(1).to_string();
+        let line = self.dialect.set_option("MultiPV", &multipv);
+        self.conn.send(&line).map_err(|e| fault_text(&e))?;
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.position_line(req.start, req.moves);
+        self.conn.send(&position).map_err(|e| fault_text(&e))?;
+        let go = match self.dialect {
+            Dialect::Uci => uci::Command::Go(uci::Go {
+                infinite: true,
+                ..uci::Go::default()
+            })
+            .to_string(),
+            Dialect::Ucci => ucci::Command::Go(ucci::Go {
+                infinite: true,
+                ..ucci::Go::default()
+            })
+            .to_string(),
+            Dialect::Usi => usi::Command::Go(usi::Go {
+                infinite: true,
+                ..usi::Go::default()
+            })
+            .to_string(),
+        };
+        self.conn.send(&go).map_err(|e| fault_text(&e))?;
+        Ok(())
+    }
+
+    fn poll(&mut self, deadline: Instant) -> Result<Option<super::AnalysisEvent>, Fault> {
+        use super::AnalysisEvent;
+        let dialect = self.dialect;
+        let got = self.conn.wait_for(deadline, |l| match dialect.parse(l) {
+            Line::Info(i) => Some(AnalysisEvent::Info(i)),
+            Line::Answer(Answer::Move(mv), _) => Some(AnalysisEvent::Done(Some(mv))),
+            Line::Answer(..) => Some(AnalysisEvent::Done(None)),
+            _ => None,
+        });
+        let xq = self.uci_xiangqi();
+        let arena = |mv: String| if xq { uci_to_iccs(&mv) } else { mv };
+        match got {
+            Ok((AnalysisEvent::Info(mut i), _)) => {
+                i.pv = i.pv.into_iter().map(arena).collect();
+                Ok(Some(AnalysisEvent::Info(i)))
+            }
+            Ok((AnalysisEvent::Done(mv), _)) => Ok(Some(AnalysisEvent::Done(mv.map(arena)))),
+            Ok((other, _)) => Ok(Some(other)),
+            Err(Fault::Timeout) => Ok(None),
+            Err(e) => {
+                self.conn.kill();
+                Err(e)
+            }
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), Fault> {
+        self.stop_pondering()
+    }
+
+    fn quit(&mut self) {
+        self.conn.shutdown("quit");
+    }
+}
+
+/// What a USI engine answers to `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    /// The mating sequence, in USI moves.
+    Mate(Vec<String>),
+    NoMate,
+    Timeout,
+    NotImplemented,
+}
+
+impl UciLikePlayer {
+    /// USI `go mate <ms>` on a position: the engine's mate search, waited
+    /// for `ms` plus 5 s (then `stop`; an engine silent 2 s more is killed).
+    pub fn mate(
+        &mut self,
+        setup: &GameSetup,
+        start: Option<&str>,
+        moves: &[String],
+        ms: u64,
+    ) -> Result<MateAnswer, String> {
+        use tengen_protocol::usi::{Checkmate, MateLimit};
+        if self.dialect != Dialect::Usi {
+            return Err("a mate search is USI's `go mate`".into());
+        }
+        self.new_game(setup)?;
+        if let Some(p) = self.conn.proc.as_mut() {
+            p.drain();
+        }
+        let position = self.position_line(start, moves);
+        self.conn.send(&position).map_err(|e| fault_text(&e))?;
+        let go = usi::Command::Go(usi::Go {
+            mate: Some(MateLimit::Millis(ms)),
+            ..usi::Go::default()
+        })
+        .to_string();
+        let sent = self.conn.send(&go).map_err(|e| fault_text(&e))?;
+        let pick = |l: &str| match usi::parse_reply(l) {
+            usi::Reply::Checkmate(c) => Some(c),
+            _ => None,
+        };
+        let answer = match self.conn.wait_for(
+            sent + Duration::from_millis(ms) + Duration::from_secs(5),
+            pick,
+        ) {
+            Ok((c, _)) => c,
+            Err(Fault::Timeout) => {
+                let _ = self.conn.send("stop");
+                match self
+                    .conn
+                    .wait_for(Instant::now() + Duration::from_secs(2), pick)
+                {
+                    Ok((c, _)) => c,
+                    Err(e) => {
+                        self.conn.kill();
+                        return Err(fault_text(&e));
+                    }
+                }
+            }
+            Err(e) => {
+                self.conn.kill();
+                return Err(fault_text(&e));
+            }
+        };
+        Ok(match answer {
+            Checkmate::Moves(m) => MateAnswer::Mate(m),
+            Checkmate::NoMate => MateAnswer::NoMate,
+            Checkmate::Timeout => MateAnswer::Timeout,
+            Checkmate::NotImplemented => MateAnswer::NotImplemented,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

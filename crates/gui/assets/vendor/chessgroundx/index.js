@@ -1,0 +1,3 @@
+import { Chessground } from './chessground.js';
+export default Chessground;
+//# sourceMappingURL=index.js.map

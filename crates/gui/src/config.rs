@@ -1,0 +1,174 @@
+//! The server-side list of engines. The page picks engines by name from
+//! this list and can never name a command: everything that starts a
+//! process comes from here (tengen itself, plus a TOML file of outside
+//! engines).
+
+use crate::games::Kind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tengen_arena::player::EngineConfig;
+use tengen_arena::process::Launch;
+use tengen_games::Protocol;
+
+/// The TOML file (`--config`); every key is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    /// The tengen binary (default: `tengen` beside `tengen-gui`).
+    pub tengen: Option<PathBuf>,
+    /// Fixed nodes per move for the built-in tengen (tests use this).
+    pub tengen_nodes: Option<u64>,
+    /// Options for the built-in tengen (`Hash = "16"`).
+    #[serde(default)]
+    pub tengen_options: BTreeMap<String, String>,
+    #[serde(default)]
+    pub engine: Vec<Outside>,
+}
+
+/// An outside engine.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outside {
+    pub name: String,
+    pub command: PathBuf,
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    /// `uci`, `ucci`, `usi`, `gtp`, `gomocup`, `agi`.
+    pub protocol: String,
+    /// Which of the page's games it plays (`chess`, `chess960`, `xiangqi`,
+    /// `shogi`, `go`, `gomoku`, `renju`).
+    pub games: Vec<Kind>,
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+}
+
+/// One engine as the server knows it.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub name: String,
+    pub launch: Launch,
+    /// The protocol per game it plays.
+    pub games: Vec<(Kind, Protocol)>,
+    pub options: Vec<(String, String)>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// Options go only to the UCI family (tengen's `tengen_options`,
+    /// which are `setoption`s, must not reach its GTP or Gomocup side).
+    pub options_uci_only: bool,
+}
+
+impl Engine {
+    pub fn protocol(&self, kind: Kind) -> Option<Protocol> {
+        self.games.iter().find(|(k, _)| *k == kind).map(|(_, p)| *p)
+    }
+
+    /// The arena's config for this engine playing `kind`.
+    pub fn config(&self, kind: Kind) -> Option<EngineConfig> {
+        let proto = self.protocol(kind)?;
+        let mut cfg = EngineConfig::new(&self.name, &self.launch.cmd, proto);
+        cfg.launch = self.launch.clone();
+        let uci_family = matches!(proto, Protocol::Uci | Protocol::Ucci | Protocol::Usi);
+        if uci_family || !self.options_uci_only {
+            cfg.options = self.options.clone();
+        }
+        cfg.nodes = self.nodes;
+        cfg.depth = self.depth;
+        cfg.handshake_timeout = Duration::from_secs(10);
+        Some(cfg)
+    }
+}
+
+/// Reads the file (if any) and builds the engine list, tengen first.
+pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>, String> {
+    let file: File = match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            parse(&text).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => File::default(),
+    };
+    let tengen = tengen
+        .or(file.tengen.clone())
+        .or_else(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|e| e.parent().map(|d| d.join("tengen")))
+        })
+        .ok_or("cannot tell where the tengen binary is; give --tengen")?;
+    let mut engines = vec![Engine {
+        name: "tengen".into(),
+        launch: Launch {
+            cmd: tengen.to_string_lossy().into_owned(),
+            args: Vec::new(),
+            dir: None,
+        },
+        // Xiangqi over UCI (UCI_Variant) for its MultiPV analysis.
+        games: vec![
+            (Kind::Chess, Protocol::Uci),
+            (Kind::Chess960, Protocol::Uci),
+            (Kind::Xiangqi, Protocol::Uci),
+            (Kind::Shogi, Protocol::Usi),
+            (Kind::Go, Protocol::Gtp),
+            (Kind::Gomoku, Protocol::Gomocup),
+            (Kind::Renju, Protocol::Gomocup),
+        ],
+        options: file.tengen_options.into_iter().collect(),
+        nodes: file.tengen_nodes,
+        depth: None,
+        options_uci_only: true,
+    }];
+    for o in file.engine {
+        if engines.iter().any(|e| e.name == o.name) {
+            return Err(format!("two engines are named '{}'", o.name));
+        }
+        let proto: Protocol = o.protocol.parse()?;
+        engines.push(Engine {
+            name: o.name,
+            launch: Launch {
+                cmd: o.command.to_string_lossy().into_owned(),
+                args: o.args,
+                dir: o.dir,
+            },
+            games: o.games.into_iter().map(|k| (k, proto)).collect(),
+            options: o.options.into_iter().collect(),
+            nodes: o.nodes,
+            depth: o.depth,
+            options_uci_only: false,
+        });
+    }
+    Ok(engines)
+}
+
+pub fn parse(text: &str) -> Result<File, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_outside_engines_and_refuses_unknown_keys() {
+        let f = parse(
+            r#"
+tengen_nodes = 5000
+[[engine]]
+name = "Stockfish"
+command = "/usr/games/stockfish"
+protocol = "uci"
+games = ["chess", "chess960"]
+options = { Hash = "64" }
+"#,
+        )
+        .unwrap();
+        assert_eq!(f.tengen_nodes, Some(5000));
+        assert_eq!(f.engine[0].games, vec![Kind::Chess, Kind::Chess960]);
+        assert!(parse("[[engine]]\nname = \"x\"\ncommand = \"y\"\nprotocol = \"uci\"\ngames = [\"chess\"]\nshell = true\n").is_err());
+        assert!(parse("[[engine]]\nname = \"x\"\ncommand = \"y\"\nprotocol = \"uci\"\ngames = [\"checkers\"]\n").is_err());
+    }
+}

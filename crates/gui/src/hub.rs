@@ -1,0 +1,1281 @@
+//! The one game the server holds, shared by every open tab: its referee
+//! (the arena's, so legality and endings are the arena's rules), the
+//! moves, the clocks, the engine that plays, and the live analysis. Every
+//! change is broadcast as a full state to all tabs; a reloaded page gets
+//! the state again and so finds the game where it was.
+//!
+//! Engines are blocking (the arena's players), so each engine search and
+//! each analysis runs on its own thread; their results come back through
+//! [`Hub`] methods that check the game has not moved on meanwhile.
+
+use crate::analysis::{analysis_loop, score_of, Job};
+use crate::config::Engine;
+use crate::games::{self, Kind};
+use crate::msg::{
+    ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, Scoring, Seat, ServerMsg,
+    State,
+};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tengen_arena::clock::{Clock, ClockView, TimeControl};
+use tengen_arena::player::{
+    make_analyser, make_player, Answer, Dialect, Fault, MateAnswer, MoveRequest, Player, Thought,
+    UciLikePlayer,
+};
+use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
+use tengen_arena::referee::Referee;
+use tengen_arena::stats::Wdl;
+use tengen_arena::variant::make_referee;
+use tengen_games::Protocol;
+use tokio::sync::broadcast;
+
+/// How long an engine may think with no clock before it counts as hung.
+const NO_CLOCK_HANG: Duration = Duration::from_secs(120);
+/// Process latency forgiven on an engine's clock.
+const MARGIN_MS: u64 = 200;
+
+/// An engine seat: the player and the game it was last prepared for.
+struct Seated {
+    player: Box<dyn Player>,
+    game_id: u64,
+}
+
+struct Table {
+    id: u64,
+    kind: Kind,
+    size: u32,
+    referee: Box<dyn Referee>,
+    start: Option<String>,
+    moves: Vec<MoveEntry>,
+    players: [String; 2],
+    human: [bool; 2],
+    /// The engine seat of each side (one seat twice when an engine plays
+    /// itself).
+    engines: [Option<Arc<Mutex<Seated>>>; 2],
+    tc: Option<TimeControl>,
+    clocks: Option<[Clock; 2]>,
+    turn_start: Instant,
+    result: Option<Ending>,
+    thinking: bool,
+    /// Bumped whenever a search in flight stops mattering (take back,
+    /// resign, new game).
+    epoch: u64,
+    /// Per position: the first side's evaluation, where known.
+    evals: Vec<Option<i32>>,
+    /// Go after two passes: the stones marked dead, until the count is
+    /// accepted (a take back resumes play).
+    scoring: Option<Vec<[u32; 2]>>,
+    /// The engine was asked for its dead stones in this scoring phase.
+    dead_asked: bool,
+}
+
+struct Analysis {
+    engine: String,
+    kind: Kind,
+    size: u32,
+    multipv: u32,
+    inbox: mpsc::Sender<Job>,
+    /// Whether it follows the game (a new position restarts it).
+    following: bool,
+}
+
+/// A match between two engines.
+struct Matchup {
+    /// The engines by name: `names[0]` is the one whose score is kept.
+    names: [String; 2],
+    games: u32,
+    played: u32,
+    wdl: Wdl,
+    /// The game being played and whether `names[0]` has the first side.
+    current: u64,
+    a_first: bool,
+    /// The settings every game repeats.
+    kind: Kind,
+    size: Option<u32>,
+    tc: Option<String>,
+    position: Option<u32>,
+}
+
+struct Inner {
+    next_id: u64,
+    matchup: Option<Matchup>,
+    table: Table,
+    analysis: Option<Analysis>,
+    last_analysis: Option<String>,
+}
+
+pub struct Hub {
+    engines: Vec<Engine>,
+    tx: broadcast::Sender<String>,
+    inner: Mutex<Inner>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn side_of(i: usize) -> Side {
+    if i == 0 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// `st=0.5` (seconds a move) or the arena's syntax (`5+3`, `60+b10`).
+pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
+    let s = s.trim();
+    if let Some(secs) = s.strip_prefix("st=") {
+        let v: f64 = secs
+            .parse()
+            .map_err(|_| format!("bad time control '{s}': seconds a move"))?;
+        if !(v.is_finite() && v > 0.0 && v <= 3600.0) {
+            return Err(format!("bad time control '{s}': seconds out of range"));
+        }
+        return Ok(TimeControl::movetime((v * 1000.0).round() as u64));
+    }
+    TimeControl::parse(s)
+}
+
+impl Table {
+    fn blank(id: u64) -> Result<Table, String> {
+        let kind = Kind::Chess;
+        let referee = make_referee(&kind.variant(0, 7.5))?;
+        Ok(Table {
+            id,
+            kind,
+            size: 0,
+            referee,
+            start: None,
+            moves: Vec::new(),
+            players: ["You".into(), "You".into()],
+            human: [true, true],
+            engines: [None, None],
+            tc: None,
+            clocks: None,
+            turn_start: Instant::now(),
+            result: None,
+            thinking: false,
+            epoch: 0,
+            evals: Vec::new(),
+            scoring: None,
+            dead_asked: false,
+        })
+    }
+
+    fn to_move(&self) -> usize {
+        self.referee.side_to_move().index()
+    }
+
+    fn wires(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.wire.clone()).collect()
+    }
+
+    fn clock_views(&self) -> [ClockView; 2] {
+        match &self.clocks {
+            Some([a, b]) => [a.view(), b.view()],
+            None => [ClockView::default(); 2],
+        }
+    }
+
+    fn clock_state(&self) -> Option<ClockState> {
+        let clocks = self.clocks.as_ref()?;
+        let running = (self.result.is_none() && self.scoring.is_none()).then(|| self.to_move());
+        let mut left = [clocks[0].view().left_ms, clocks[1].view().left_ms];
+        if let Some(tc) = self.tc.filter(|tc| tc.movetime_ms.is_some()) {
+            left = [tc.movetime_ms.unwrap_or(0); 2];
+        }
+        if let Some(i) = running {
+            left[i] = left[i].saturating_sub(ms(self.turn_start.elapsed()));
+        }
+        Some(ClockState {
+            left_ms: left,
+            running,
+        })
+    }
+
+    fn state(&self) -> Result<State, String> {
+        let wires = self.wires();
+        let board = games::view(self.kind, self.start.as_deref(), &wires, self.size)?;
+        let to_move = self.to_move();
+        let mut legal = Vec::new();
+        if self.result.is_none() && self.human[to_move] && !self.thinking && self.scoring.is_none()
+        {
+            for w in self.referee.legal_moves() {
+                if let Some(s) = games::spot(self.kind, &w, self.size) {
+                    legal.push(s);
+                }
+            }
+            if self.kind == Kind::Go {
+                legal.extend(games::spot(self.kind, "pass", self.size));
+            }
+        }
+        let (result, reason) = match &self.result {
+            Some(e) => (
+                Some(
+                    match e.outcome {
+                        Outcome::Win(Side::First) => "1-0",
+                        Outcome::Win(Side::Second) => "0-1",
+                        Outcome::Draw => "1/2-1/2",
+                    }
+                    .to_string(),
+                ),
+                Some(e.reason.clone()),
+            ),
+            None => (None, None),
+        };
+        Ok(State {
+            game: self.kind,
+            game_id: self.id,
+            ply: self.moves.len(),
+            size: self.size,
+            sides: games::side_names(self.kind),
+            players: self.players.clone(),
+            human: self.human,
+            to_move,
+            board,
+            legal,
+            last: self
+                .moves
+                .last()
+                .and_then(|m| games::spot(self.kind, &m.wire, self.size)),
+            moves: self.moves.clone(),
+            thinking: self.thinking,
+            clock: self.clock_state(),
+            result,
+            reason,
+            evals: (0..=self.moves.len())
+                .map(|i| self.evals.get(i).copied().flatten())
+                .collect(),
+            scoring: match &self.scoring {
+                Some(dead) => Some(Scoring {
+                    dead: dead.clone(),
+                    score: self.score_text(dead)?.1,
+                }),
+                None => None,
+            },
+            matchup: None,
+        })
+    }
+
+    /// Plays a wire move already known to come from the side to move.
+    fn play(&mut self, wire: &str) -> Result<(), String> {
+        let shown = crate::notation::texts(
+            self.kind,
+            self.start.as_deref(),
+            &self.wires(),
+            &[wire.to_string()],
+        );
+        let record = self.referee.play(wire)?;
+        let text = shown.into_iter().next().unwrap_or_else(|| record.clone());
+        self.moves.push(MoveEntry {
+            wire: wire.to_string(),
+            text,
+            record,
+            score: None,
+            depth: None,
+        });
+        self.turn_start = Instant::now();
+        if self.result.is_none() {
+            self.result = self.referee.ending();
+            self.enter_scoring();
+        }
+        Ok(())
+    }
+
+    /// Go: two passes lead to marking dead stones instead of an
+    /// immediate count of every stone as alive.
+    fn enter_scoring(&mut self) {
+        let passed_out = self
+            .result
+            .as_ref()
+            .is_some_and(|e| e.reason.contains("after two passes"));
+        if self.kind == Kind::Go && passed_out {
+            self.result = None;
+            self.scoring = Some(Vec::new());
+        }
+    }
+
+    /// Ends a Go game by the count with the stones marked dead.
+    fn accept_score(&mut self) -> Result<(), String> {
+        let Some(dead) = self.scoring.take() else {
+            return Err("there is nothing to count before two passes".into());
+        };
+        let (score, text) = self.score_text(&dead)?;
+        let how = format!(
+            "{text} by area scoring ({} dead stone{} marked)",
+            dead.len(),
+            if dead.len() == 1 { "" } else { "s" }
+        );
+        self.result = Some(if score.abs() < 1e-9 {
+            Ending::draw(how)
+        } else if score > 0.0 {
+            Ending::win(Side::First, how)
+        } else {
+            Ending::win(Side::Second, how)
+        });
+        self.epoch += 1;
+        Ok(())
+    }
+
+    fn score_text(&self, dead: &[[u32; 2]]) -> Result<(f64, String), String> {
+        let score = games::go_score(&self.wires(), self.size, 7.5, dead)?;
+        let text = if score.abs() < 1e-9 {
+            "Jigo".to_string()
+        } else {
+            format!(
+                "{}+{}",
+                if score > 0.0 { 'B' } else { 'W' },
+                tengen_go::game::fmt_num(score.abs())
+            )
+        };
+        Ok((score, text))
+    }
+
+    /// Charges the side to move for the time since its turn began;
+    /// `false` when its flag fell (the game is then over).
+    fn charge(&mut self, human: bool, used_ms: u64) -> bool {
+        let side = self.to_move();
+        let movetime = self.tc.is_some_and(|tc| tc.movetime_ms.is_some());
+        if human && movetime {
+            return true;
+        }
+        let Some(clocks) = self.clocks.as_mut() else {
+            return true;
+        };
+        let margin = if human { 0 } else { MARGIN_MS };
+        if clocks[side].charge(used_ms, margin).is_err() {
+            let names = games::side_names(self.kind);
+            self.result = Some(Ending::win(
+                side_of(side).other(),
+                format!("{} loses on time", names[side]),
+            ));
+            return false;
+        }
+        true
+    }
+
+    fn set_eval(&mut self, ply: usize, first_cp: i32) {
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(first_cp);
+    }
+
+    /// Replays all but the last `n` moves.
+    fn take_back(&mut self, n: usize) -> Result<(), String> {
+        let keep = self.moves.len().saturating_sub(n);
+        self.evals.truncate(keep + 1);
+        self.scoring = None;
+        self.dead_asked = false;
+        let moves: Vec<String> = self.moves[..keep].iter().map(|m| m.wire.clone()).collect();
+        self.referee.reset(self.start.as_deref())?;
+        self.moves.clear();
+        self.result = None;
+        for w in moves {
+            self.play(&w)?;
+        }
+        self.result = None;
+        self.result = self.referee.ending();
+        self.enter_scoring();
+        Ok(())
+    }
+}
+
+impl Hub {
+    pub fn new(engines: Vec<Engine>) -> Result<Arc<Hub>, String> {
+        let (tx, _) = broadcast::channel(256);
+        Ok(Arc::new(Hub {
+            engines,
+            tx,
+            inner: Mutex::new(Inner {
+                next_id: 2,
+                matchup: None,
+                table: Table::blank(1)?,
+                analysis: None,
+                last_analysis: None,
+            }),
+        }))
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+        self.tx.subscribe()
+    }
+
+    /// What a new tab gets first: the engines, the game, the analysis.
+    pub fn greeting(&self) -> Vec<String> {
+        let hello = ServerMsg::Hello {
+            engines: self
+                .engines
+                .iter()
+                .map(|e| EngineInfo {
+                    name: e.name.clone(),
+                    games: e.games.iter().map(|(k, _)| *k).collect(),
+                    analyses: e
+                        .games
+                        .iter()
+                        .filter(|(_, p)| {
+                            matches!(
+                                p,
+                                Protocol::Uci | Protocol::Ucci | Protocol::Usi | Protocol::Gtp
+                            )
+                        })
+                        .map(|(k, _)| *k)
+                        .collect(),
+                })
+                .collect(),
+            games: Kind::ALL.to_vec(),
+        };
+        let inner = lock(&self.inner);
+        let mut out = vec![hello.json(), self.state_json(&inner)];
+        out.extend(inner.last_analysis.clone());
+        out
+    }
+
+    fn state_json(&self, inner: &Inner) -> String {
+        match inner.table.state() {
+            Ok(mut s) => {
+                s.matchup = inner.matchup.as_ref().map(|m| {
+                    let e = m.wdl.elo();
+                    let finite = e.lower.is_finite() && e.upper.is_finite();
+                    MatchInfo {
+                        engines: m.names.clone(),
+                        games: m.games,
+                        played: m.played,
+                        wins: m.wdl.wins,
+                        draws: m.wdl.draws,
+                        losses: m.wdl.losses,
+                        score: m.wdl.score(),
+                        elo: (m.played > 0 && e.elo.is_finite()).then_some(e.elo),
+                        margin: (m.played > 0 && finite).then(|| e.margin()),
+                        los: m.wdl.los(),
+                    }
+                });
+                ServerMsg::State(Box::new(s)).json()
+            }
+            Err(e) => ServerMsg::error(format!("cannot show the position: {e}")).json(),
+        }
+    }
+
+    pub(crate) fn broadcast(&self, text: String) {
+        // No receiver is no error: nobody is watching.
+        let _ = self.tx.send(text);
+    }
+
+    /// Handles one page message; `Err` goes back to that page only.
+    pub fn handle(self: &Arc<Self>, msg: ClientMsg) -> Result<Option<String>, String> {
+        let mut inner = lock(&self.inner);
+        match msg {
+            ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner))),
+            ClientMsg::New(n) => {
+                let games = n.games.unwrap_or(1);
+                let two = n.human == Some(Seat::None)
+                    && n.engine2.as_deref().is_some_and(|e| !e.is_empty());
+                if !(1..=1000).contains(&games) {
+                    return Err(format!("a match is 1..1000 games, not {games}"));
+                }
+                if games > 1 && !two {
+                    return Err("a match needs two engines (you play neither side)".into());
+                }
+                let settings = (n.game, n.size, n.tc.clone(), n.position);
+                let names = [
+                    n.engine.clone().unwrap_or_default(),
+                    n.engine2.clone().unwrap_or_default(),
+                ];
+                self.new_game(&mut inner, n)?;
+                inner.matchup = (games > 1).then(|| Matchup {
+                    names,
+                    games,
+                    played: 0,
+                    wdl: Wdl::default(),
+                    current: inner.table.id,
+                    a_first: true,
+                    kind: settings.0,
+                    size: settings.1,
+                    tc: settings.2,
+                    position: settings.3,
+                });
+            }
+            ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
+            ClientMsg::Vertex { x, y, ply } => {
+                let t = &inner.table;
+                let wire = games::wire_of_vertex(t.kind, x, y, t.size)
+                    .ok_or_else(|| format!("({x}, {y}) is not a point of this board"))?;
+                self.human_move(&mut inner, &wire, ply)?
+            }
+            ClientMsg::Undo {} => {
+                let t = &mut inner.table;
+                if t.moves.is_empty() {
+                    return Err("nothing to take back".into());
+                }
+                if t.human == [false, false] {
+                    return Err("the engines are playing; start a new game instead".into());
+                }
+                // Back to the human's turn: the human's move while the
+                // engine thinks on it; else the last move, and the human's
+                // before it when an engine made the last one.
+                let last_mover = 1 - t.to_move();
+                let n = if t.thinking || t.human[last_mover] || t.moves.len() < 2 {
+                    1
+                } else {
+                    2
+                };
+                t.epoch += 1;
+                t.thinking = false;
+                t.take_back(n)?;
+                // The undone time is not given back; the clock restarts.
+                t.turn_start = Instant::now();
+            }
+            ClientMsg::Resign {} => {
+                let t = &mut inner.table;
+                if t.result.is_some() {
+                    return Err("the game is already over".into());
+                }
+                let side = if t.human[t.to_move()] {
+                    t.to_move()
+                } else if t.human[0] {
+                    0
+                } else if t.human[1] {
+                    1
+                } else {
+                    return Err("no human plays this game".into());
+                };
+                let names = games::side_names(t.kind);
+                t.result = Some(Ending::win(
+                    side_of(side).other(),
+                    format!("{} resigns", names[side]),
+                ));
+                t.epoch += 1;
+                t.thinking = false;
+            }
+            ClientMsg::Analyse { engine, multipv } => {
+                self.start_analysis(&mut inner, &engine, multipv.unwrap_or(3).clamp(1, 8))?;
+                return Ok(None);
+            }
+            ClientMsg::Save { format } => {
+                return Ok(Some(save(&inner.table, format.as_deref())?));
+            }
+            ClientMsg::Load { text } => {
+                let hint = inner.table.kind;
+                let loaded = crate::records::load(&text, hint)?;
+                self.load(&mut inner, loaded)?;
+            }
+            ClientMsg::View { ply } => {
+                let t = &inner.table;
+                if ply > t.moves.len() {
+                    return Err(format!("the game has only {} moves", t.moves.len()));
+                }
+                let wires = t.wires();
+                let board = games::view(t.kind, t.start.as_deref(), &wires[..ply], t.size)?;
+                let last = ply
+                    .checked_sub(1)
+                    .and_then(|i| games::spot(t.kind, &wires[i], t.size));
+                return Ok(Some(
+                    ServerMsg::Position {
+                        game_id: t.id,
+                        ply,
+                        board,
+                        last,
+                    }
+                    .json(),
+                ));
+            }
+            ClientMsg::Dead { x, y } => {
+                let t = &mut inner.table;
+                let Some(dead) = t.scoring.as_mut() else {
+                    return Err("stones are marked dead only after two passes".into());
+                };
+                let chain = games::go_chain(
+                    &t.moves.iter().map(|m| m.wire.clone()).collect::<Vec<_>>(),
+                    t.size,
+                    x,
+                    y,
+                )?;
+                if chain.is_empty() {
+                    return Err("no stone there".into());
+                }
+                if dead.contains(&chain[0]) {
+                    dead.retain(|v| !chain.contains(v));
+                } else {
+                    dead.extend(chain);
+                }
+            }
+            ClientMsg::Score {} => inner.table.accept_score()?,
+            ClientMsg::Mate { engine, ms } => {
+                self.mate_search(
+                    &inner.table,
+                    &engine,
+                    ms.unwrap_or(10_000).clamp(100, 600_000),
+                )?;
+                return Ok(None);
+            }
+            ClientMsg::Stop {} => {
+                match inner.analysis.as_mut() {
+                    Some(a) => {
+                        a.following = false;
+                        let _ = a.inbox.send(Job::Stop);
+                    }
+                    None => return Err("no analysis is running".into()),
+                }
+                return Ok(None);
+            }
+        }
+        self.changed(&mut inner);
+        Ok(None)
+    }
+
+    /// After any change of the game: tell every tab, let the engine move,
+    /// move the analysis along.
+    fn changed(self: &Arc<Self>, inner: &mut Inner) {
+        self.count_match_game(inner);
+        self.kick(&mut inner.table);
+        self.broadcast(self.state_json(inner));
+        let t = &inner.table;
+        if let Some(a) = inner.analysis.as_ref() {
+            if a.following {
+                if a.kind == t.kind && a.size == t.size {
+                    let _ = a.inbox.send(position_job(t));
+                } else {
+                    let _ = a.inbox.send(Job::Quit);
+                    inner.analysis = None;
+                    inner.last_analysis = None;
+                }
+            }
+        }
+    }
+
+    /// A match game just ended: counts it and starts the next one with
+    /// the colours swapped.
+    fn count_match_game(self: &Arc<Self>, inner: &mut Inner) {
+        let Some(m) = inner.matchup.as_mut() else {
+            return;
+        };
+        let t = &inner.table;
+        let Some(ending) = t.result.as_ref() else {
+            return;
+        };
+        if m.current != t.id {
+            return;
+        }
+        m.current = 0;
+        m.played += 1;
+        let a_side = if m.a_first { Side::First } else { Side::Second };
+        match ending.outcome {
+            Outcome::Draw => m.wdl.draws += 1,
+            Outcome::Win(w) if w == a_side => m.wdl.wins += 1,
+            Outcome::Win(_) => m.wdl.losses += 1,
+        }
+        if m.played >= m.games {
+            return;
+        }
+        m.a_first = !m.a_first;
+        let (first, second) = if m.a_first {
+            (m.names[0].clone(), m.names[1].clone())
+        } else {
+            (m.names[1].clone(), m.names[0].clone())
+        };
+        let next = NewGame {
+            game: m.kind,
+            engine: Some(first),
+            human: Some(Seat::None),
+            tc: m.tc.clone(),
+            size: m.size,
+            position: m.position,
+            engine2: Some(second),
+            games: None,
+        };
+        // The finished game's state goes out before the next one starts.
+        self.broadcast(self.state_json(inner));
+        match self.new_game(inner, next) {
+            Ok(()) => {
+                if let Some(m) = inner.matchup.as_mut() {
+                    m.current = inner.table.id;
+                }
+            }
+            Err(e) => self.broadcast(ServerMsg::error(format!("the match stops: {e}")).json()),
+        }
+    }
+
+    fn new_game(self: &Arc<Self>, inner: &mut Inner, n: NewGame) -> Result<(), String> {
+        let NewGame {
+            game: kind,
+            engine,
+            human,
+            tc,
+            size,
+            position,
+            engine2,
+            games: _,
+        } = n;
+        let (sizes, default_size) = kind.sizes();
+        let size = size.unwrap_or(default_size);
+        if kind.sizes().1 != 0 && !sizes.contains(&size) {
+            return Err(format!(
+                "board size {size} is outside {}..{}",
+                sizes.start(),
+                sizes.end()
+            ));
+        }
+        let tc = match tc.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(s) => Some(parse_tc(s)?),
+        };
+        let human = human.unwrap_or(Seat::First);
+        let mut humans = match human {
+            Seat::First => [true, false],
+            Seat::Second => [false, true],
+            Seat::Both => [true, true],
+            Seat::None => [false, false],
+        };
+        let mut players = ["You".to_string(), "You".to_string()];
+        let mut seated: [Option<Arc<Mutex<Seated>>>; 2] = [None, None];
+        match engine.as_deref() {
+            None | Some("") if humans == [false, false] => {
+                return Err("two engines need an engine".into())
+            }
+            None | Some("") => humans = [true, true],
+            Some(name) => {
+                let e = self
+                    .engines
+                    .iter()
+                    .find(|e| e.name == name)
+                    .ok_or_else(|| format!("no engine is named '{name}'"))?;
+                let cfg = e
+                    .config(kind)
+                    .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
+                for (i, h) in humans.iter().enumerate() {
+                    if !h {
+                        players[i] = name.to_string();
+                    }
+                }
+                if humans != [true, true] {
+                    let seat = Arc::new(Mutex::new(Seated {
+                        player: make_player(&cfg, name.to_string(), None),
+                        game_id: 0,
+                    }));
+                    for (i, h) in humans.iter().enumerate() {
+                        if !h {
+                            seated[i] = Some(Arc::clone(&seat));
+                        }
+                    }
+                }
+            }
+        }
+        // Two different engines: the second takes the second side.
+        if let Some(name2) = engine2.as_deref().filter(|n| !n.is_empty()) {
+            if humans != [false, false] {
+                return Err("a second engine plays only when you play neither side".into());
+            }
+            let e = self
+                .engines
+                .iter()
+                .find(|e| e.name == name2)
+                .ok_or_else(|| format!("no engine is named '{name2}'"))?;
+            let cfg = e
+                .config(kind)
+                .ok_or_else(|| format!("{name2} does not play {}", kind.name()))?;
+            players[1] = name2.to_string();
+            seated[1] = Some(Arc::new(Mutex::new(Seated {
+                player: make_player(&cfg, name2.to_string(), None),
+                game_id: 0,
+            })));
+        }
+        let mut referee = make_referee(&kind.variant(size, 7.5))?;
+        let start = match kind {
+            Kind::Chess960 => {
+                let n = position.unwrap_or_else(random_960);
+                let fen = games::chess960_fen(n)
+                    .ok_or_else(|| format!("Chess960 positions are numbered 0..959, not {n}"))?;
+                referee.reset(Some(&fen))?;
+                Some(fen)
+            }
+            _ => None,
+        };
+        let id = inner.next_id;
+        inner.next_id += 1;
+        let old_epoch = inner.table.epoch;
+        quit_seats(&mut inner.table);
+        inner.table = Table {
+            id,
+            kind,
+            size,
+            referee,
+            start,
+            moves: Vec::new(),
+            players,
+            human: humans,
+            engines: seated,
+            tc,
+            clocks: tc.map(|tc| [Clock::new(tc), Clock::new(tc)]),
+            turn_start: Instant::now(),
+            result: None,
+            thinking: false,
+            epoch: old_epoch + 1,
+            evals: Vec::new(),
+            scoring: None,
+            dead_asked: false,
+        };
+        Ok(())
+    }
+
+    /// A loaded record becomes a new game for two players at the board,
+    /// at its last position.
+    fn load(self: &Arc<Self>, inner: &mut Inner, l: crate::records::Loaded) -> Result<(), String> {
+        let mut referee = make_referee(&l.kind.variant(l.size, 7.5))?;
+        referee.reset(l.start.as_deref())?;
+        let mut t = Table::blank(inner.next_id)?;
+        t.kind = l.kind;
+        t.size = l.size;
+        t.referee = referee;
+        t.start = l.start;
+        t.epoch = inner.table.epoch + 1;
+        for (i, m) in l.moves.iter().enumerate() {
+            t.play(m)
+                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        }
+        quit_seats(&mut inner.table);
+        inner.next_id += 1;
+        inner.table = t;
+        inner.matchup = None;
+        Ok(())
+    }
+
+    fn human_move(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        wire: &str,
+        ply: usize,
+    ) -> Result<(), String> {
+        let t = &mut inner.table;
+        if t.result.is_some() {
+            return Err("the game is over".into());
+        }
+        if ply != t.moves.len() {
+            return Err(format!(
+                "that move was made at ply {ply}, but the game is at ply {}",
+                t.moves.len()
+            ));
+        }
+        if !t.human[t.to_move()] || t.thinking {
+            return Err("it is the engine's turn".into());
+        }
+        if wire.len() > 16 {
+            return Err("that is not a move".into());
+        }
+        // Try the move on a copy first: a refused move changes nothing.
+        let used = ms(t.turn_start.elapsed());
+        let mut probe = make_referee(&t.kind.variant(t.size, 7.5))?;
+        probe.reset(t.start.as_deref())?;
+        for m in &t.moves {
+            probe.play(&m.wire)?;
+        }
+        probe
+            .play(wire)
+            .map_err(|e| format!("illegal move {wire}: {e}"))?;
+        if !t.charge(true, used) {
+            return Ok(());
+        }
+        t.play(wire)?;
+        Ok(())
+    }
+
+    /// Starts the engine's search when it is to move.
+    fn kick(self: &Arc<Self>, t: &mut Table) {
+        if t.scoring.is_some() && !t.dead_asked {
+            self.ask_dead_stones(t);
+        }
+        if t.result.is_some() || t.thinking || t.scoring.is_some() {
+            return;
+        }
+        let side = t.to_move();
+        if t.human[side] {
+            return;
+        }
+        let Some(seat) = t.engines[side].clone() else {
+            return;
+        };
+        t.thinking = true;
+        let (id, epoch) = (t.id, t.epoch);
+        let setup = GameSetup {
+            time_settings: t.tc,
+            ..t.referee.setup()
+        };
+        let start = t.start.clone();
+        let moves = t.wires();
+        let clocks = t.clock_views();
+        let cleanup = t.referee.in_cleanup();
+        let timeout = match &t.clocks {
+            Some(c) => Duration::from_millis(c[side].allowance_ms() + MARGIN_MS),
+            None => NO_CLOCK_HANG,
+        };
+        let hub = Arc::clone(self);
+        std::thread::spawn(move || {
+            let mut seat = lock(&seat);
+            if seat.game_id != id {
+                if let Err(e) = seat.player.new_game(&setup) {
+                    drop(seat);
+                    hub.engine_failed(id, epoch, format!("the engine could not start: {e}"));
+                    return;
+                }
+                seat.game_id = id;
+            }
+            let req = MoveRequest {
+                start: start.as_deref(),
+                moves: &moves,
+                to_move: side_of(side),
+                clocks,
+                timeout,
+                cleanup,
+            };
+            let began = Instant::now();
+            let answer = seat.player.think(&req);
+            let elapsed = answer
+                .as_ref()
+                .map(|t| t.elapsed)
+                .unwrap_or_else(|_| began.elapsed());
+            drop(seat);
+            hub.engine_done(id, epoch, answer, elapsed);
+        });
+    }
+
+    /// Shogi: a USI engine's `go mate` from the current position, on a
+    /// process of its own; the answer is broadcast.
+    fn mate_search(self: &Arc<Self>, t: &Table, name: &str, ms: u64) -> Result<(), String> {
+        if t.kind != Kind::Shogi {
+            return Err("a mate search is for shogi".into());
+        }
+        let e = self
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine is named '{name}'"))?;
+        let cfg = e
+            .config(Kind::Shogi)
+            .filter(|c| c.proto == Protocol::Usi)
+            .ok_or_else(|| format!("{name} has no USI mate search"))?;
+        let (game_id, ply, start, moves) = (t.id, t.moves.len(), t.start.clone(), t.wires());
+        let setup = t.referee.setup();
+        let hub = Arc::clone(self);
+        let engine = name.to_string();
+        std::thread::spawn(move || {
+            let mut p = UciLikePlayer::new(cfg, Dialect::Usi, format!("{engine} (mate)"), None);
+            let answer = p.mate(&setup, start.as_deref(), &moves, ms);
+            p.quit();
+            let (outcome, found) = match answer {
+                Ok(MateAnswer::Mate(m)) => ("mate", m),
+                Ok(MateAnswer::NoMate) => ("nomate", Vec::new()),
+                Ok(MateAnswer::Timeout) => ("timeout", Vec::new()),
+                Ok(MateAnswer::NotImplemented) => ("notimplemented", Vec::new()),
+                Err(e) => {
+                    hub.broadcast(ServerMsg::error(format!("{engine}: {e}")).json());
+                    ("error", Vec::new())
+                }
+            };
+            let text =
+                crate::notation::texts(Kind::Shogi, start.as_deref(), &moves, &found).join(" ");
+            hub.broadcast(
+                ServerMsg::Mate {
+                    game_id,
+                    ply,
+                    engine,
+                    outcome: outcome.to_string(),
+                    moves: found,
+                    text,
+                }
+                .json(),
+            );
+        });
+        Ok(())
+    }
+
+    /// Go's scoring phase with an engine at the board: its list of dead
+    /// stones (GTP `final_status_list dead`) is the first proposal.
+    fn ask_dead_stones(self: &Arc<Self>, t: &mut Table) {
+        t.dead_asked = true;
+        let Some(seat) = t.engines[0].clone().or_else(|| t.engines[1].clone()) else {
+            return;
+        };
+        let (id, epoch, size) = (t.id, t.epoch, t.size);
+        let moves = t.wires();
+        let hub = Arc::clone(self);
+        std::thread::spawn(move || {
+            let list = lock(&seat).player.dead_stones(&moves);
+            let mut dead = Vec::new();
+            for v in list.ok().flatten().unwrap_or_default() {
+                if let Some(s) = games::spot(Kind::Go, &v, size).and_then(|s| s.vertex) {
+                    dead.push(s);
+                }
+            }
+            let mut inner = lock(&hub.inner);
+            let t = &mut inner.table;
+            if t.id != id || t.epoch != epoch || t.scoring.is_none() {
+                return;
+            }
+            t.scoring = Some(dead);
+            // An engine playing itself agrees with itself.
+            if t.human == [false, false] {
+                let _ = t.accept_score();
+            }
+            hub.changed(&mut inner);
+        });
+    }
+
+    fn engine_failed(self: &Arc<Self>, id: u64, epoch: u64, why: String) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id != id || t.epoch != epoch {
+            return;
+        }
+        t.thinking = false;
+        let side = t.to_move();
+        t.result = Some(Ending::win(side_of(side).other(), why.clone()));
+        self.broadcast(ServerMsg::error(why).json());
+        self.changed(&mut inner);
+    }
+
+    fn engine_done(
+        self: &Arc<Self>,
+        id: u64,
+        epoch: u64,
+        thought: Result<Thought, Fault>,
+        elapsed: Duration,
+    ) {
+        let (answer, score, depth) = match thought {
+            Ok(t) => (Ok(t.answer), t.score, t.depth),
+            Err(e) => (Err(e), None, None),
+        };
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id != id || t.epoch != epoch {
+            return;
+        }
+        t.thinking = false;
+        let side = t.to_move();
+        let names = games::side_names(t.kind);
+        let loses = |why: String| Some(Ending::win(side_of(side).other(), why));
+        match answer {
+            Ok(Answer::Move(mv)) => {
+                if t.charge(false, ms(elapsed)) {
+                    if let Err(e) = t.play(&mv) {
+                        t.result =
+                            loses(format!("{} plays an illegal move {mv}: {e}", names[side]));
+                    } else {
+                        if let Some(m) = t.moves.last_mut() {
+                            m.score = score;
+                            m.depth = depth;
+                        }
+                        if let Some(sc) = score {
+                            let own = score_of(sc, side == 0).first_cp;
+                            t.set_eval(t.moves.len(), own);
+                        }
+                    }
+                }
+            }
+            Ok(Answer::Resign) => t.result = loses(format!("{} resigns", names[side])),
+            Ok(Answer::NoMove) => {
+                t.result = t
+                    .referee
+                    .ending()
+                    .or_else(|| loses(format!("{} has no move", names[side])))
+            }
+            Ok(Answer::ClaimWin) => t.result = Some(t.referee.claim_win()),
+            Err(Fault::Timeout) => t.result = loses(format!("{} loses on time", names[side])),
+            Err(Fault::Crashed(e)) => {
+                let why = format!("the engine crashed: {e}");
+                self.broadcast(ServerMsg::error(why.clone()).json());
+                t.result = loses(why);
+            }
+            Err(Fault::Protocol(e)) => {
+                t.result = loses(format!("the engine broke the protocol: {e}"))
+            }
+        }
+        self.changed(&mut inner);
+    }
+
+    /// Flags a human whose time ran out (engines are flagged by their
+    /// search's timeout). Called a few times a second.
+    pub fn tick(self: &Arc<Self>) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.result.is_some() || t.thinking || !t.human[t.to_move()] || t.scoring.is_some() {
+            return;
+        }
+        let Some(clocks) = &t.clocks else { return };
+        if t.tc.is_some_and(|tc| tc.movetime_ms.is_some()) {
+            return;
+        }
+        let side = t.to_move();
+        if ms(t.turn_start.elapsed()) > clocks[side].allowance_ms() {
+            let used = ms(t.turn_start.elapsed());
+            t.charge(true, used);
+            self.changed(&mut inner);
+        }
+    }
+
+    fn start_analysis(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        name: &str,
+        multipv: u32,
+    ) -> Result<(), String> {
+        let kind = inner.table.kind;
+        let e = self
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine is named '{name}'"))?;
+        let cfg = e
+            .config(kind)
+            .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
+        let job = position_job(&inner.table);
+        if let Some(a) = inner.analysis.as_mut() {
+            if a.engine == name
+                && a.kind == kind
+                && a.size == inner.table.size
+                && a.multipv == multipv
+            {
+                a.following = true;
+                let _ = a.inbox.send(job);
+                return Ok(());
+            }
+        }
+        let mut analyser = make_analyser(&cfg, format!("{name} (analysis)"), None)?;
+        if let Some(old) = inner.analysis.take() {
+            let _ = old.inbox.send(Job::Quit);
+        }
+        let (inbox, jobs) = mpsc::channel();
+        let _ = inbox.send(job);
+        inner.analysis = Some(Analysis {
+            engine: name.to_string(),
+            kind,
+            size: inner.table.size,
+            multipv,
+            inbox,
+            following: true,
+        });
+        let hub = Arc::clone(self);
+        let engine = name.to_string();
+        std::thread::spawn(move || {
+            analysis_loop(&hub, &engine, multipv, analyser.as_mut(), &jobs);
+            analyser.quit();
+        });
+        Ok(())
+    }
+
+    /// Notes the analysis's evaluation of a position of the game.
+    pub(crate) fn note_eval(&self, game_id: u64, ply: usize, first_cp: i32) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id == game_id && ply <= t.moves.len() {
+            t.set_eval(ply, first_cp);
+        }
+    }
+
+    pub(crate) fn publish_analysis(&self, text: String) {
+        lock(&self.inner).last_analysis = Some(text.clone());
+        self.broadcast(text);
+    }
+}
+
+/// Ends the seats' engine processes, each on a thread of its own (a
+/// search in flight must finish first).
+fn quit_seats(t: &mut Table) {
+    let [a, b] = std::mem::take(&mut t.engines);
+    let b = b.filter(|b| a.as_ref().is_none_or(|a| !Arc::ptr_eq(a, b)));
+    for seat in [a, b].into_iter().flatten() {
+        std::thread::spawn(move || lock(&seat).player.quit());
+    }
+}
+
+/// The game's record in `format` (or the game's usual one).
+fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
+    let format = format.unwrap_or(crate::records::default_format(t.kind));
+    let allowed: &[&str] = match t.kind {
+        Kind::Shogi => &["csa", "kif"],
+        k => &[crate::records::default_format(k)],
+    };
+    if !allowed.contains(&format) {
+        return Err(format!(
+            "{} records are saved as {}",
+            t.kind.name(),
+            allowed.join(" or ")
+        ));
+    }
+    let rec = GameRecord {
+        players: t.players.clone(),
+        start: t.referee.start_for_engines().or_else(|| t.start.clone()),
+        moves: t
+            .moves
+            .iter()
+            .map(|m| PlayedMove {
+                wire: m.wire.clone(),
+                notation: m.record.clone(),
+                score: m.score,
+                depth: m.depth,
+                elapsed_ms: 0,
+                book: false,
+            })
+            .collect(),
+        ending: t
+            .result
+            .clone()
+            .unwrap_or_else(|| Ending::draw("aborted: the game goes on")),
+        round: 1,
+        game_no: 1,
+        event: "tengen-gui".into(),
+        date: today(),
+        time_control: t.tc.map_or_else(|| "-".to_string(), |tc| tc.to_string()),
+    };
+    let text = t.referee.record_as(&rec, format);
+    Ok(ServerMsg::Record {
+        format: format.to_string(),
+        text,
+    }
+    .json())
+}
+
+/// Today's date as records write it (`2026.11.26`), from the system clock.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A Chess960 start position picked by the clock's nanoseconds.
+fn random_960() -> u32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(518);
+    nanos % 960
+}
+
+fn position_job(t: &Table) -> Job {
+    Job::Position {
+        kind: t.kind,
+        size: t.size,
+        game_id: t.id,
+        ply: t.moves.len(),
+        setup: t.referee.setup(),
+        start: t.start.clone(),
+        moves: t.wires(),
+        first_to_move: t.to_move() == 0,
+    }
+}

@@ -1,0 +1,676 @@
+"""The browser GUI (`tengen-gui`) in a real Chromium, driven by Playwright.
+
+One server for the module (`--port 0`, a test config with tengen at fixed
+nodes); each test starts its game from the page's own form and plays by
+clicking the board. Every request the page makes must go to 127.0.0.1
+and the console must stay free of errors. Screenshots go to docs/gui/.
+
+Needs Debian's `chromium` (/usr/bin/chromium) and the Playwright version
+pinned in requirements.txt; `playwright install` is never run.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, TARGET
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SHOTS = ROOT / "docs" / "gui"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NODES = 3000
+
+
+@pytest.fixture(scope="module")
+def server(tengen_bin, tmp_path_factory):
+    gui = os.environ.get("TENGEN_GUI_BIN") or str(TARGET / "release" / "tengen-gui")
+    if not os.path.exists(gui):
+        pytest.fail(f"{gui} is missing: run `cargo build --release` first")
+    cfg = tmp_path_factory.mktemp("gui") / "engines.toml"
+    broken = ROOT / "tests" / "broken_engine.py"
+    outside = "".join(
+        f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable}"\n'
+        f'args = ["{broken}", "{mode}"]\nprotocol = "uci"\ngames = ["chess"]\n'
+        for name, mode in [("sleepy", "hang"), ("crashy", "crash"), ("quick", "fixed")]
+    )
+    cfg.write_text(
+        f'tengen = "{tengen_bin}"\ntengen_nodes = {NODES}\n'
+        '[tengen_options]\nHash = "16"\n' + outside
+    )
+    p = subprocess.Popen(
+        [gui, "--port", "0", "--config", str(cfg)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = p.stdout.readline()
+    assert line.startswith("tengen-gui: http://127.0.0.1:"), line
+    url = line.split(": ", 1)[1].strip()
+    yield url
+    p.terminate()
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with playwright_sync.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A tab on the GUI that records console errors and stray requests."""
+
+    def __init__(self, browser, url):
+        self.url = url
+        # Playwright evaluates its wait conditions with eval, which the
+        # page's Content-Security-Policy forbids: the test context bypasses it.
+        self.ctx = browser.new_context(viewport={"width": 1280, "height": 860}, bypass_csp=True)
+        self.page = self.ctx.new_page()
+        self.errors = []
+        self.offsite = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.ctx.route("**/*", self._route)
+        self.page.goto(url)
+        self.page.wait_for_function("document.body.dataset.connected === 'true'")
+        self.page.wait_for_function("document.getElementById('game').options.length > 0")
+
+    def _console(self, msg):
+        if msg.type == "error":
+            self.errors.append(msg.text)
+
+    def _route(self, route):
+        u = route.request.url
+        if u.startswith("http://127.0.0.1:") or u.startswith("ws://127.0.0.1:") or u.startswith("data:"):
+            route.continue_()
+        else:
+            self.offsite.append(u)
+            route.abort()
+
+    def body(self, key):
+        return self.page.evaluate(f"document.body.dataset[{json.dumps(key)}]")
+
+    def new_game(self, game, engine="tengen", human="first", tc="60+1", size=None, position=None, engine2=None, games=None):
+        p = self.page
+        old = self.body("gameId")
+        p.select_option("#game", game)
+        p.select_option("#engine", engine)
+        p.select_option("#human", human)
+        p.fill("#tc", tc)
+        if size is not None:
+            p.fill("#size", str(size))
+        if position is not None:
+            p.fill("#position", str(position))
+        if engine2 is not None:
+            p.select_option("#engine2", engine2)
+        if games is not None:
+            p.fill("#games", str(games))
+        p.click("#start")
+        p.wait_for_function(
+            f"document.body.dataset.gameId !== {json.dumps(old)} && document.body.dataset.game === {json.dumps(game)}"
+        )
+
+    def wait_ply(self, n, timeout=20000):
+        self.page.wait_for_function(
+            f"Number(document.body.dataset.ply) >= {n} && document.body.dataset.thinking === 'false'",
+            timeout=timeout,
+        )
+
+    def square(self, key, width, height):
+        """The page coordinates of a chessgroundx square (`e2`, `h:`)."""
+        box = self.page.locator("cg-board").bounding_box()
+        x = ord(key[0]) - ord("a")
+        y = "123456789:".index(key[1])
+        flipped = self.page.evaluate("document.querySelector('.cg-wrap').classList.contains('orientation-black')")
+        if flipped:
+            x, y = width - 1 - x, height - 1 - y
+        sx = box["width"] / width
+        sy = box["height"] / height
+        return box["x"] + (x + 0.5) * sx, box["y"] + (height - 1 - y + 0.5) * sy
+
+    def click_square(self, key, width=8, height=8):
+        x, y = self.square(key, width, height)
+        self.page.mouse.click(x, y)
+
+    def cg_move(self, orig, dest, width=8, height=8):
+        self.click_square(orig, width, height)
+        self.click_square(dest, width, height)
+
+    def click_vertex(self, x, y):
+        self.page.click(f".shudan-vertex[data-x='{x}'][data-y='{y}']")
+
+    def moves(self):
+        return self.page.eval_on_selector_all("#moves li", "els => els.map(e => e.dataset.wire)")
+
+    def fen(self):
+        return self.page.evaluate("document.body.dataset.fen")
+
+    def shot(self, name):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+    def close(self):
+        assert self.errors == [], self.errors
+        assert self.offsite == [], self.offsite
+        self.ctx.close()
+
+
+@pytest.fixture
+def tab(browser, server):
+    t = Page(browser, server)
+    yield t
+    t.close()
+
+
+def test_chess_click_move_engine_answer_and_illegal_snap_back(tab):
+    tab.new_game("chess")
+    # An illegal move (e2-e5) is not taken: the board stays at ply 0.
+    tab.cg_move("e2", "e5")
+    time.sleep(0.3)
+    assert tab.body("ply") == "0"
+    assert tab.page.locator("cg-board piece").count() == 32
+    # A legal one is, and tengen answers at fixed nodes.
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(2)
+    moves = tab.moves()
+    assert moves[0] == "e2e4" and len(moves) == 2
+    assert tab.page.locator("#moves li").first.text_content() == "e4"
+    # The clock ran and shows minutes:seconds.
+    assert ":" in tab.page.text_content("#clock-bottom")
+    tab.shot("chess")
+    # Take back removes the engine's answer and our move.
+    tab.page.click("#undo")
+    tab.page.wait_for_function("document.body.dataset.ply === '0'")
+
+
+BAD_MESSAGES = [
+    '{"type":"move","wire":"e2e5","ply":0}',
+    '{"type":"move","wire":"e2e4","ply":7}',
+    '{"type":"launch","cmd":"sh"}',
+    "not json",
+    "{}",
+    '{"type":"move","wire":"e2e4","ply":-1}',
+    '{"type":"vertex","x":99,"y":99,"ply":0}',
+    '{"type":"view","ply":99}',
+    '{"type":"dead","x":0,"y":0}',
+    '{"type":"score"}',
+    '{"type":"mate","engine":"tengen"}',
+    '{"type":"analyse","engine":"nobody"}',
+    '{"type":"undo"}',
+    '{"type":"new","game":"go","size":1}',
+    '{"type":"new","game":"chess960","position":960}',
+    '{"type":"new","game":"chess","engine":"nobody"}',
+    '{"type":"new","game":"chess","tc":"abc"}',
+    '{"type":"new","game":"chess","human":"none"}',
+    '{"type":"save","format":"sgf"}',
+    '{"type":"load","text":"+7700FU"}',
+    '{"type":"load","text":""}',
+]
+
+
+def test_server_refuses_bad_messages_sent_by_hand(tab):
+    tab.new_game("chess", engine="", human="both")
+    errors_before = int(tab.body("errors") or 0)
+    got = tab.page.evaluate(
+        """(bad) => new Promise(ok => {
+            const ws = new WebSocket(`ws://${location.host}/ws`);
+            ws.onopen = () => {
+                for (const m of bad) ws.send(m);
+                ws.send(new Uint8Array([1, 2, 3]));
+            };
+            const got = [];
+            ws.onmessage = ev => {
+                const m = JSON.parse(ev.data);
+                if (m.type === 'error') { got.push(m.message); if (got.length === bad.length + 1) { ws.close(); ok(got); } }
+            };
+        })""",
+        BAD_MESSAGES,
+    )
+    assert len(got) == len(BAD_MESSAGES) + 1
+    assert "illegal move e2e5" in got[0]
+    # Nothing changed, the page saw none of it, and the server still answers.
+    assert tab.body("ply") == "0"
+    assert int(tab.body("errors") or 0) == errors_before
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(1)
+
+
+def test_xiangqi_click_move_and_engine_answer(tab):
+    tab.new_game("xiangqi")
+    # The cannon's centre opening h2e2 (ICCS), clicked on the 9x10 board.
+    tab.cg_move("h3", "e3", 9, 10)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "h2e2"
+    # A horse move through a blocked leg is not taken.
+    tab.cg_move("b1", "d2", 9, 10)
+    time.sleep(0.3)
+    assert tab.body("ply") == "2"
+    tab.shot("xiangqi")
+
+
+def test_xiangqi_tenth_rank_as_second_player(tab):
+    # Playing Black: tengen (Red) opens, and our pieces stand on the tenth
+    # rank (ICCS 9, chessgroundx ':'), shown at the bottom.
+    tab.new_game("xiangqi", human="second")
+    tab.wait_ply(1)
+    tab.cg_move("h:", "g8", 9, 10)
+    tab.wait_ply(3)
+    assert tab.moves()[1] == "h9g7"
+
+
+def test_shogi_click_move_and_promotion_choice(tab):
+    tab.new_game("shogi")
+    tab.cg_move("c3", "c4", 9, 9)  # 7g7f
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "7g7f"
+    tab.shot("shogi")
+
+
+def test_go_click_stone_pass_and_capture(tab):
+    tab.new_game("go", size=9)
+    tab.click_vertex(4, 4)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "E5"
+    # A click on an occupied point does nothing.
+    tab.click_vertex(4, 4)
+    time.sleep(0.3)
+    assert tab.body("ply") == "2"
+    tab.shot("go")
+
+
+def test_go_two_humans_capture_and_scoring(tab):
+    tab.new_game("go", engine="", size=5)
+    # Black surrounds White's stone at A5 (top-left corner) and takes it.
+    for x, y in [(1, 0), (0, 0), (0, 1)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(x, y)
+        tab.wait_ply(n + 1)
+    assert tab.moves() == ["B5", "A5", "A4"]
+    assert tab.page.locator(".shudan-vertex[data-x='0'][data-y='0'].shudan-sign_0").count() == 1
+    # A White stone inside Black's area, then two passes.
+    tab.click_vertex(3, 3)
+    tab.wait_ply(4)
+    tab.page.click("#pass")
+    tab.wait_ply(5)
+    tab.page.click("#pass")
+    tab.page.wait_for_selector("#accept:not([hidden])")
+    # Counting every stone alive: B has 24 minus... the status shows the count.
+    alive = tab.page.text_content("#status")
+    # The White stone is marked dead by a click; the count changes.
+    tab.click_vertex(3, 3)
+    tab.page.wait_for_function(f"document.getElementById('status').textContent !== {json.dumps(alive)}")
+    assert tab.page.locator(".shudan-vertex[data-x='3'][data-y='3'].shudan-dimmed").count() == 1
+    assert "B+17.5" in tab.page.text_content("#status")
+    tab.page.click("#accept")
+    tab.page.wait_for_function("document.body.dataset.result !== ''")
+    assert "B+17.5 by area scoring (1 dead stone marked)" in tab.page.text_content("#status")
+    assert tab.body("result") == "1-0"
+
+
+def test_gomoku_click_and_move_numbers(tab):
+    tab.new_game("gomoku", size=15)
+    tab.click_vertex(7, 7)
+    tab.wait_ply(2)
+    assert tab.moves()[0] == "7,7"
+    assert tab.page.locator(".shudan-vertex[data-x='7'][data-y='7']").get_attribute("title") == "1"
+    tab.shot("gomoku")
+
+
+def test_renju_forbidden_point_refused(tab):
+    tab.new_game("renju", engine="", size=15)
+    # Black builds a double three at 7,7 (two open threes crossing there).
+    for mv in [(5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (0, 4), (7, 6), (0, 6)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(*mv)
+        tab.wait_ply(n + 1)
+    # The point is marked forbidden, and a click there is refused.
+    assert tab.page.locator(".shudan-vertex[data-x='7'][data-y='7']").get_attribute("title") == "forbidden"
+    tab.click_vertex(7, 7)
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('forbidden')")
+    assert tab.body("ply") == "8"
+    tab.shot("renju")
+
+
+@pytest.mark.parametrize("game", ["chess", "xiangqi", "shogi"])
+def test_analysis_lines_arrows_depth_and_stop(tab, game):
+    tab.new_game(game, engine="", human="both")
+    tab.page.fill("#multipv", "3")
+    tab.page.click("#analyse")
+    tab.page.wait_for_function("document.querySelectorAll('#lines tr.line').length >= 2")
+    d1 = max(int(d) for d in tab.page.eval_on_selector_all("#lines tr.line", "e => e.map(x => x.dataset.depth)"))
+    tab.page.wait_for_function(
+        f"Math.max(...[...document.querySelectorAll('#lines tr.line')].map(x => Number(x.dataset.depth))) > {d1}",
+        timeout=20000,
+    )
+    tab.page.wait_for_function("document.querySelectorAll('svg.cg-shapes line').length >= 2")
+    assert tab.page.locator("#evalbar").get_attribute("data-cp") is not None
+    # The PV is in the game's notation.
+    pv = tab.page.text_content("#lines tr.line td:last-child")
+    marks = {"chess": None, "xiangqi": "进平退", "shogi": "▲"}[game]
+    if marks:
+        assert any(m in pv for m in marks), pv
+    tab.shot("analysis" if game == "chess" else f"analysis-{game}")
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+    assert "stopped" in tab.page.text_content("#an-status")
+
+
+def test_shogi_promotion_choice_and_drop(tab):
+    tab.new_game("shogi", engine="")
+    for orig, dest in [("c3", "c4"), ("g7", "g6")]:  # 7g7f 3c3d
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest, 9, 9)
+        tab.wait_ply(n + 1)
+    # The bishop takes on 2b: promote or not is asked.
+    tab.cg_move("b2", "h8", 9, 9)
+    tab.page.wait_for_selector("#choice button")
+    labels = tab.page.eval_on_selector_all("#choice button", "b => b.map(x => x.dataset.wire)")
+    assert sorted(labels) == ["8h2b", "8h2b+"]
+    tab.page.click("#choice button[data-wire='8h2b+']")
+    tab.wait_ply(3)
+    # chessgroundx redraws on the next animation frame.
+    tab.page.wait_for_selector("cg-board piece.pb-piece")
+    tab.cg_move("g9", "h8", 9, 9)  # 3a2b takes the horse back
+    tab.wait_ply(4)
+    # Sente has a bishop in hand and drops it on 5e.
+    tab.page.click(".pocket.bottom piece.b-piece")
+    tab.click_square("e5", 9, 9)
+    tab.wait_ply(5)
+    assert tab.moves()[-1] == "B*5e"
+    tab.page.wait_for_selector("cg-board piece.b-piece.white")
+    tab.shot("shogi-drop")
+
+
+def test_chess960_castling_by_king_onto_rook(tab):
+    # Start 192: BBQNRKNR. After Ng1-f3 the king (f1) castles short by
+    # moving onto its rook (h1): king g1, rook f1.
+    tab.new_game("chess960", engine="", human="both", position=192)
+    assert tab.page.locator("cg-board piece.k-piece.white").count() == 1
+    for orig, dest in [("g1", "f3"), ("a7", "a6")]:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest)
+        tab.wait_ply(n + 1)
+    tab.cg_move("f1", "h1")
+    tab.wait_ply(3)
+    assert tab.moves()[-1] == "f1h1"
+    assert tab.page.locator("#moves li").last.text_content() == "O-O"
+    tab.shot("chess960")
+
+
+def test_sleeping_engine_loses_on_time(tab):
+    tab.new_game("chess", engine="sleepy", tc="2+0")
+    tab.cg_move("e2", "e4")
+    tab.page.wait_for_function("document.body.dataset.result !== ''", timeout=15000)
+    assert tab.body("result") == "1-0"
+    assert "loses on time" in tab.page.text_content("#status")
+
+
+def test_crashing_engine_is_reported(tab):
+    tab.new_game("chess", engine="crashy")
+    tab.cg_move("e2", "e4")
+    tab.page.wait_for_function("document.body.dataset.result !== ''", timeout=15000)
+    assert "crashed" in tab.page.text_content("#status")
+    assert "crashed" in tab.page.text_content("#error")
+    # A console error would fail the test: the page reports, never throws.
+
+
+def test_reload_restores_the_game(tab):
+    tab.new_game("chess")
+    tab.cg_move("d2", "d4")
+    tab.wait_ply(2)
+    before = tab.moves()
+    tab.page.reload()
+    tab.page.wait_for_function("document.body.dataset.ply === '2'")
+    assert tab.moves() == before
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 32")
+
+
+def test_engine_against_engine_seen_identically_in_two_tabs(browser, server, tab):
+    other = Page(browser, server)
+    try:
+        tab.new_game("chess", engine="quick", human="none", tc="")
+        for t in (tab, other):
+            t.page.wait_for_function("document.body.dataset.result !== ''", timeout=60000)
+        assert tab.moves() == other.moves()
+        assert len(tab.moves()) > 10
+        assert tab.body("result") == other.body("result")
+        assert tab.page.text_content("#status") == other.page.text_content("#status")
+    finally:
+        other.close()
+
+
+def _save_and_load(tab, fmt=None):
+    """Saves the record, loads it back as a new game; returns both
+    move lists and the record text."""
+    before = tab.moves()
+    if fmt:
+        tab.page.select_option("#format", fmt)
+    tab.page.evaluate("delete document.body.dataset.saved")
+    tab.page.click("#save")
+    tab.page.wait_for_function("document.body.dataset.saved !== undefined")
+    text = tab.page.input_value("#record")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    return before, tab.moves(), text
+
+
+def test_records_saved_and_loaded_back_equal(tab):
+    # Chess: PGN.
+    tab.new_game("chess")
+    for orig, dest in [("e2", "e4")]:
+        tab.cg_move(orig, dest)
+    tab.wait_ply(2)
+    before, after, text = _save_and_load(tab)
+    assert "[White \"You\"]" in text and before == after and len(after) == 2
+    assert tab.body("game") == "chess"
+    # Shogi: CSA, with a promotion and a drop.
+    tab.new_game("shogi", engine="")
+    for orig, dest in [("c3", "c4"), ("g7", "g6"), ("b2", "h8")]:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest, 9, 9)
+        if orig == "b2":
+            tab.page.click("#choice button[data-wire='8h2b+']")
+        tab.wait_ply(n + 1)
+    before, after, text = _save_and_load(tab)
+    assert "+8822UM" in text and before == after == ["7g7f", "3c3d", "8h2b+"]
+    # KIF too, and a KIF file in Shift_JIS read from disk.
+    before, after, text = _save_and_load(tab, "kif")
+    assert "２二角成(88)" in text and before == after
+    old = tab.body("gameId")
+    tab.page.set_input_files(
+        "#file", files=[{"name": "game.kif", "mimeType": "text/plain", "buffer": text.encode("shift_jis")}]
+    )
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    assert tab.moves() == before
+    tab.page.select_option("#format", "")
+    # Go: SGF.
+    tab.new_game("go", engine="", size=9)
+    for x, y in [(2, 2), (6, 6)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(x, y)
+        tab.wait_ply(n + 1)
+    before, after, text = _save_and_load(tab)
+    assert "SZ[9]" in text and before == after == ["C7", "G3"]
+    # A FEN pasted by hand.
+    tab.page.fill("#record", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 3")
+    # Nonsense is refused with a message and changes nothing.
+    tab.page.fill("#record", "this is not a record")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert tab.body("gameId") == old
+
+
+def test_go_analysis_candidates_and_ownership(tab):
+    tab.new_game("go", engine="", human="both", size=9)
+    tab.click_vertex(4, 4)
+    tab.wait_ply(1)
+    tab.page.fill("#multipv", "3")
+    tab.page.click("#analyse")
+    tab.page.wait_for_function("document.querySelectorAll('#lines tr.line').length >= 2", timeout=20000)
+    n1 = max(int(d) for d in tab.page.eval_on_selector_all("#lines tr.line", "e => e.map(x => x.dataset.nodes)"))
+    tab.page.wait_for_function(
+        f"Math.max(...[...document.querySelectorAll('#lines tr.line')].map(x => Number(x.dataset.nodes))) > {n1}",
+        timeout=20000,
+    )
+    # Candidates carry their winrate on the board; ownership shades it.
+    assert "%" in tab.page.text_content("#lines tr.line td")
+    tab.page.wait_for_function("document.querySelectorAll('.shudan-vertex.shudan-marker_label').length >= 3")
+    tab.page.wait_for_function("document.querySelectorAll('.shudan-paint').length > 0")
+    tab.shot("analysis-go")
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+    # Gomoku engines have no analysis command: the page says so.
+    tab.new_game("gomoku", engine="", human="both", size=15)
+    assert tab.page.is_disabled("#analyse")
+    assert "no live analysis" in tab.page.text_content("#an-status")
+
+
+def test_eval_graph_and_browsing_the_game(tab):
+    tab.new_game("chess")
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(2)
+    tab.cg_move("g1", "f3")
+    tab.wait_ply(4)
+    # tengen's own scores for its moves are on the graph.
+    assert tab.page.locator("#graph circle").count() == 5
+    assert tab.page.locator("#graph circle.known").count() >= 2
+    # Clicking the first move shows the position after it, read-only.
+    tab.page.click("#moves li[data-ply='1']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    tab.page.wait_for_selector("#viewing:not([hidden])")
+    tab.page.wait_for_function(
+        "[...document.querySelectorAll('cg-board piece.p-piece.white')].length === 8"
+    )
+    # Left goes back a move, End returns to the game.
+    tab.page.keyboard.press("ArrowLeft")
+    tab.page.wait_for_function("document.body.dataset.viewing === '0'")
+    tab.page.click("#graph circle[data-ply='2']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '2'")
+    tab.page.keyboard.press("End")
+    tab.page.wait_for_function("document.body.dataset.viewing === ''")
+    time.sleep(0.3)  # the board's move animation
+    tab.shot("graph")
+
+
+def _upgrade(url, host=None, origin=None):
+    """A WebSocket upgrade request to /ws; returns the HTTP status."""
+    import http.client
+    import urllib.parse
+
+    u = urllib.parse.urlparse(url)
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=5)
+    headers = {
+        "Host": host or u.netloc,
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+    }
+    if origin:
+        headers["Origin"] = origin
+    c.request("GET", "/ws", headers=headers)
+    status = c.getresponse().status
+    c.close()
+    return status
+
+
+def test_websocket_checks_origin_and_host(server):
+    own = server.rstrip("/")
+    assert _upgrade(server, origin=own) == 101
+    assert _upgrade(server, origin="http://evil.example") == 403
+    assert _upgrade(server) == 403  # no Origin: not a page of ours
+    assert _upgrade(server, host="evil.example", origin="http://evil.example") == 403
+    # Pages and assets need the right Host too (no DNS rebinding).
+    import urllib.request
+
+    req = urllib.request.Request(server, headers={"Host": "rebound.example"})
+    try:
+        urllib.request.urlopen(req, timeout=5)
+        status = 200
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 403
+    with urllib.request.urlopen(server + "assets/vendor/VENDOR.md", timeout=5) as r:
+        assert b"chessgroundx" in r.read()
+    try:
+        urllib.request.urlopen(server + "assets/../Cargo.toml", timeout=5)
+        status = 200
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 404
+
+
+def test_letters_piece_set(tab):
+    tab.new_game("xiangqi", engine="", human="both")
+    glyph = tab.page.evaluate(
+        "getComputedStyle(document.querySelector('cg-board piece.k-piece.white'), '::before').content"
+    )
+    assert "帥" in glyph
+    tab.page.check("#letters")
+    letter = tab.page.evaluate(
+        "getComputedStyle(document.querySelector('cg-board piece.k-piece.white'), '::before').content"
+    )
+    assert letter == '"K"'
+    tab.shot("xiangqi-letters")
+    tab.page.uncheck("#letters")
+
+
+def test_shogi_mate_search(tab):
+    # Gold on 5c, king on 5a, a gold in hand: G*5b mates.
+    tab.new_game("shogi", engine="", human="both")
+    tab.page.fill("#record", "sfen 4k4/9/4G4/9/9/9/9/9/4K4 b G2r2b2g4s4n4l18p 1")
+    old = tab.body("gameId")
+    tab.page.click("#load")
+    tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    tab.page.click("#mate")
+    tab.page.wait_for_function("document.getElementById('mate-result').dataset.outcome === 'mate'", timeout=20000)
+    assert "▲５二金打" in tab.page.text_content("#mate-result")
+
+
+def test_match_between_two_engines_in_two_tabs(browser, server, tab):
+    other = Page(browser, server)
+    try:
+        tab.new_game("chess", engine="tengen", human="none", tc="", engine2="quick", games=2)
+        for t in (tab, other):
+            t.page.wait_for_function(
+                "document.getElementById('match').dataset.played === '2'", timeout=90000
+            )
+        text = tab.page.text_content("#match")
+        assert text == other.page.text_content("#match")
+        assert "Match tengen vs quick" in text and "game 2 of 2" in text
+        # The second game had the colours swapped.
+        assert "White: quick · Black: tengen" in tab.page.text_content("#players")
+        tab.shot("match")
+    finally:
+        # Leave no match running for the next tests.
+        tab.new_game("chess", engine="", human="both")
+        other.close()
