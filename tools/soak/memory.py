@@ -8,8 +8,8 @@ protocol (UCI, UCCI, USI, GTP, Gomocup), with the protocol's new-game
 command between games (`ucinewgame`, `usinewgame`, `clear_board`,
 `RESTART`, and UCCI's `setoption newgame`). Moves come
 from short fixed-size searches whose size varies from game to game so the
-games differ. After every game the process's resident memory (VmRSS) is
-read from /proc. Results: OUT/memory-GAME.csv (game, rss_kib) and, when
+games differ. After every game, and the next new-game command (unless
+`--sample end`), the process's resident memory (VmRSS) is read from /proc. Results: OUT/memory-GAME.csv (game, rss_kib) and, when
 matplotlib is installed, OUT/memory-GAME.png; the last line printed is
 the verdict: median RSS of the last 100 games against the first 100.
 The hash table is allocated once at start, so it counts once.
@@ -112,6 +112,25 @@ def play_gtp(e, g, plies):
     return n
 
 
+def new_game(e, game):
+    """The protocol's new-game command, answered, so that the sample
+    that follows sees what the engine keeps between games, not the
+    search state of the game just played (Go keeps its tree for the next
+    move until the board is cleared)."""
+    if game == "go":
+        e.send("clear_board")
+        e.until(lambda l: l.startswith("="))
+        e.until(lambda l: l == "")
+    elif game == "gomoku":
+        e.send("RESTART")
+        e.until(lambda l: l == "OK")
+    else:
+        e.send({"chess": "ucinewgame", "shogi": "usinewgame",
+                "xiangqi": "setoption newgame"}[game])
+        e.send("isready")
+        e.until(lambda l: l == "readyok")
+
+
 def five(stones, x, y):
     for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
         n = 1
@@ -188,6 +207,9 @@ def main():
     ap.add_argument("--hash", type=int, default=16, help="hash table MiB")
     ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "tengen"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "soak"))
+    ap.add_argument("--sample", choices=("between", "end"), default="between",
+                    help="read RSS after the next new-game command (default: what the "
+                         "engine keeps between games) or right after the last move")
     ap.add_argument("--replot", action="store_true",
                     help="only draw OUT/memory-GAME.png again from its CSV")
     opts = ap.parse_args()
@@ -226,6 +248,8 @@ def main():
                 n = play_gomocup(e, g, min(opts.plies, 100))
             else:
                 n = play_ucifam(e, opts.game, g, opts.plies)
+            if opts.sample == "between":
+                new_game(e, opts.game)
             rss.append(e.rss_kib())
             f.write("%d,%d,%d\n" % (g + 1, rss[-1], n))
             f.flush()
