@@ -675,6 +675,9 @@ def test_fuzzed_commands_never_break_framing(eng):
         "-1", "3.5", "x", "fixed_handicap", "undo", "is_legal", "countlib",
         "final_status", "loadsgf", "set_free_handicap", "time_left", "9", "0",
         "gg-undo", "accuratelib", "list_stones", "restricted_genmove",
+        "kata-set-rules", "kata-set-rule", "kata-get-rules", "kgs-rules", "japanese",
+        "chinese", '{"ko":"SIMPLE"}', '{"ko":', "ko", "SITUATIONAL", "tax", "limit_search",
+        "set_search_diamond", "set_search_limit", "reset_search_mask",
     ]
     eng.ok("boardsize 5")
     for i in range(300):
@@ -684,6 +687,8 @@ def test_fuzzed_commands_never_break_framing(eng):
         ok, rid, _ = eng.cmd(f"{i} {cmd}")
         assert rid == i
     assert eng.ok("name") == "tengen"
+    # Whatever the rules commands were sent, the rules read back whole.
+    assert eng.ok("kata-get-rules").startswith('{"friendlyPassOk"')
 
 
 # ---------------------------------------------------------------- GNU Go games
