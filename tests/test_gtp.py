@@ -539,6 +539,13 @@ def test_katago_rules_commands(eng):
     assert '"ko":"SITUATIONAL"' in eng.ok("kata-get-rules")
     eng.ok("kgs-rules chinese")
     assert '"ko":"POSITIONAL","scoring":"AREA"' in eng.ok("kata-get-rules")
+    # KataGo's rectangular_boardsize: square sizes only.
+    eng.ok("rectangular_boardsize 7 7")
+    assert eng.ok("query_boardsize") == "7"
+    assert "non-square" in eng.fail("rectangular_boardsize 9 13")
+    eng.fail("rectangular_boardsize 9")
+    eng.fail("rectangular_boardsize x x")
+    assert eng.ok("query_boardsize") == "7"
     # A new board size keeps the rules.
     eng.ok("boardsize 13")
     assert '"whiteHandicapBonus":"N"' in eng.ok("kata-get-rules")

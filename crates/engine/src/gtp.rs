@@ -91,6 +91,7 @@ const COMMANDS: &[&str] = &[
     "advance_random_seed",
     "clear_cache",
     "kgs-rules",
+    "rectangular_boardsize",
     "kata-get-rules",
     "kata-set-rules",
     "kata-set-rule",
@@ -332,6 +333,14 @@ impl Session {
                 .join("\n")),
             "quit" => Ok(String::new()),
             "boardsize" => self.boardsize(a),
+            // KataGo's form; the board is square here, so only W = H.
+            "rectangular_boardsize" => match a.as_slice() {
+                [w, h] if w == h => self.boardsize(&a[..1]),
+                [w, h] if w.parse::<usize>().is_ok() && h.parse::<usize>().is_ok() => {
+                    Err("unacceptable size: non-square boards are not supported".into())
+                }
+                _ => Err(syntax()),
+            },
             "query_boardsize" => Ok(self.game.size().to_string()),
             "clear_board" => {
                 self.game.clear();
