@@ -1,0 +1,84 @@
+//! The arena's inputs from a user: match files, command lines and opening
+//! books.
+
+use tengen_arena::config;
+use tengen_arena::openings::{self, Format, OpeningSpec};
+use tengen_arena::variant::{make_referee, Variant};
+use tengen_games::Game;
+
+/// An opening book from a hostile file: the first byte picks the game and
+/// the format, the rest is the file. Parsing must not panic, and every
+/// opening it accepts is replayed by that game's referee the way a match
+/// would use it (record notation turned into wire moves, each move played
+/// until one is refused).
+pub fn arena_openings(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let format = [Format::Epd, Format::Moves, Format::Pgn, Format::Offsets][usize::from(pick & 3)];
+    let kind = [Game::Chess, Game::Xiangqi, Game::Shogi, Game::Go, Game::Gomoku]
+        [usize::from(pick >> 2) % 5];
+    let mut variant = Variant {
+        kind,
+        ..Variant::default()
+    };
+    if kind == Game::Gomoku {
+        variant.board_size = 15;
+    }
+    if kind == Game::Go {
+        variant.board_size = 9;
+    }
+    let spec = OpeningSpec {
+        format,
+        random_order: pick & 0x80 != 0,
+        ..OpeningSpec::default()
+    };
+    let text = String::from_utf8_lossy(rest);
+    let Ok(book) = openings::parse(&text, &spec, 7, variant.board_size, "fuzz") else {
+        return;
+    };
+    assert!(!book.is_empty(), "an accepted book has openings");
+    let Ok(mut referee) = make_referee(&variant) else {
+        return;
+    };
+    for opening in book.iter().take(8) {
+        if referee.reset(opening.start.as_deref()).is_err() {
+            continue;
+        }
+        for mv in opening.moves.iter().take(64) {
+            let wire = if opening.in_record_notation {
+                match referee.wire_from_record(mv) {
+                    Ok(w) => w,
+                    Err(_) => break,
+                }
+            } else {
+                mv.clone()
+            };
+            if referee.play(&wire).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// A match file and a command line from a hostile user: the bytes as a
+/// TOML match file, and the same bytes split into arguments. Neither may
+/// panic; a match file that is accepted names at least two engines.
+pub fn arena_config(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(t) = config::from_toml(&text) {
+        assert!(t.engines.len() >= 2, "an accepted match has two engines");
+    }
+    // `-config FILE` and `-merge` name files to read; a fuzzer must not
+    // send the arena reading /dev/zero.
+    let args: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    if args.iter().any(|a| a.contains("config")) {
+        return;
+    }
+    if let Ok(t) = config::from_args(&args) {
+        assert!(
+            t.engines.len() >= 2,
+            "an accepted command line has two engines"
+        );
+    }
+}
