@@ -6,7 +6,8 @@
 # repository keeps and `cargo test -p tengen-fuzzing` replays), and
 # appends one summary line per run to fuzz/runs.log:
 #   date commit target seconds runs corpus-size result
-# (corpus-size: files after the minimisation).
+# (seconds: how long the fuzzer ran, which is less than SECONDS when it
+# found a crash; corpus-size: files after the minimisation).
 #
 #   bash scripts/fuzz.sh 600                  # every target, 10 minutes each
 #   bash scripts/fuzz.sh 600 uci_command ...  # only these
@@ -30,8 +31,10 @@ for t in "${targets[@]}"; do
   commit=$(git rev-parse --short HEAD)
   mkdir -p "corpus/$t"
   log="logs/$t.log"
+  start=$(date +%s)
   cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
   rc=$?
+  ran=$(($(date +%s) - start))
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [ $rc -eq 0 ]; then
     result=ok
@@ -40,6 +43,6 @@ for t in "${targets[@]}"; do
     result="crash(rc=$rc)"
   fi
   size=$(find "corpus/$t" -type f | wc -l)
-  line="$(date -u +%FT%TZ) $commit $t ${secs}s runs=${runs:-?} corpus=$size $result"
+  line="$(date -u +%FT%TZ) $commit $t ${ran}s runs=${runs:-?} corpus=$size $result"
   echo "$line" | tee -a runs.log
 done

@@ -10,6 +10,7 @@ grows the corpora from here and `cargo fuzz cmin` keeps them small.
 
     python3 scripts/fuzz_seeds.py [--tengen target/release/tengen]
         [--protocols ../shared/protocols] [--testdata ../shared/testdata]
+        [--only TARGET...]
 
 Each seed is named `seed-SHA1` by its content, so running again adds only
 what is new.
@@ -260,11 +261,36 @@ def arena_seeds() -> None:
             add("arena_config", args)
 
 
+def journal_seeds(rng: random.Random) -> None:
+    """Match journals as the arena writes them, whole, torn and shuffled."""
+    for shard in [None, [2, 4]]:
+        header = {"journal": 1, "match": "variant=chess games=8 seed=19", "record": True}
+        if shard:
+            header["shard"] = shard
+        lines = [json.dumps(header, separators=(",", ":"))]
+        end = 0
+        for game in range(1, 7):
+            end += rng.randint(200, 900)
+            lines.append(json.dumps({
+                "game": game, "round": (game + 1) // 2, "encounter": 0,
+                "pair": (game - 1) // 2, "seats": [(game + 1) % 2, game % 2],
+                "players": ["tengen", "stockfish \"dev\""],
+                "result": rng.choice(["1-0", "0-1", "1/2-1/2"]),
+                "reason": rng.choice(["checkmate", "time forfeit", "draw by\nrepetition"]),
+                "plies": rng.randint(10, 200), "record_end": end,
+            }, separators=(",", ":")))
+        text = "\n".join(lines) + "\n"
+        add("arena_journal", text)
+        add("arena_journal", text[: len(text) - 17])
+        add("arena_journal", "\n".join(lines[:1] + lines[3:1:-1]) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tengen", default=str(ROOT / "target/release/tengen"))
     ap.add_argument("--protocols", default=str(ROOT.parent / "shared/protocols"))
     ap.add_argument("--testdata", default=str(ROOT.parent / "shared/testdata"))
+    ap.add_argument("--only", nargs="*", help="write only these targets' seeds")
     args = ap.parse_args()
     rng = random.Random(19)
     legal = Legal(Path(args.tengen))
@@ -273,7 +299,10 @@ def main() -> None:
     go_seeds(Path(args.testdata), legal, rng)
     gomoku_seeds(Path(args.testdata), legal, rng)
     arena_seeds()
+    journal_seeds(rng)
     for target, items in sorted(seeds.items()):
+        if args.only and target not in args.only:
+            continue
         items = sorted(x for x in items if x)
         if len(items) > MAX_PER_TARGET:
             items = rng.sample(items, MAX_PER_TARGET)

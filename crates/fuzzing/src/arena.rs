@@ -82,3 +82,37 @@ pub fn arena_config(data: &[u8]) {
         );
     }
 }
+
+/// A match journal as `-resume` and `-merge` read it (a torn or hostile
+/// file). Nothing may panic. A journal that reads keeps only complete
+/// lines: its entries have a result, distinct game numbers and record
+/// ends that never go back; the file cut back to the length it reports
+/// (what `-resume` does) reads to the same header and entries; and the
+/// header and entries written out again as JSON lines read back the same.
+pub fn arena_journal(data: &[u8]) {
+    use tengen_arena::journal;
+    let Ok((header, entries, good)) = journal::read(data) else {
+        return;
+    };
+    let good = usize::try_from(good).expect("a length that fits");
+    assert!(good <= data.len());
+    assert!(good == data.len() || data[..good].ends_with(b"\n"));
+    let mut games = std::collections::BTreeSet::new();
+    for (i, e) in entries.iter().enumerate() {
+        assert!(e.outcome().is_some(), "{e:?}");
+        assert!(games.insert(e.game), "game {} twice", e.game);
+        if i > 0 {
+            assert!(entries[i - 1].record_end <= e.record_end);
+        }
+    }
+    let cut = journal::read(&data[..good]).expect("the part kept reads");
+    assert_eq!(cut, (header.clone(), entries.clone(), good as u64));
+    let mut text = serde_json::to_string(&header).expect("a header prints");
+    text.push('\n');
+    for e in &entries {
+        text.push_str(&serde_json::to_string(e).expect("an entry prints"));
+        text.push('\n');
+    }
+    let again = journal::read(text.as_bytes()).expect("a journal written out reads");
+    assert_eq!((again.0, again.1), (header, entries));
+}

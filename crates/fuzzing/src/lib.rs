@@ -14,7 +14,7 @@ pub mod protocol;
 pub mod records;
 
 pub use args::position_args;
-pub use arena::{arena_config, arena_openings};
+pub use arena::{arena_config, arena_journal, arena_openings};
 pub use positions::{chess_fen, shogi_sfen, xiangqi_fen};
 pub use protocol::{
     agi_command, agi_message, gomocup_command, gomocup_reply, gtp_command, gtp_response,
@@ -46,6 +46,7 @@ pub const TARGETS: &[Target] = &[
     ("gomocup_reply", gomocup_reply),
     ("arena_openings", arena_openings),
     ("arena_config", arena_config),
+    ("arena_journal", arena_journal),
     ("xiangqi_fen", xiangqi_fen),
     ("shogi_sfen", shogi_sfen),
     ("go_sgf", go_sgf),
