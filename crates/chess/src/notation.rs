@@ -52,7 +52,9 @@ impl Board {
         // or on its target, in an X-FEN): that name would be a plain king
         // move or no move, so such a castle is written king-takes-rook.
         let to = match Board::castle_targets(m.from(), m.to()).0 {
-            target if m.is_castle() && !chess960 && target.file().abs_diff(m.from().file()) >= 2 => {
+            target
+                if m.is_castle() && !chess960 && target.file().abs_diff(m.from().file()) >= 2 =>
+            {
                 target
             }
             _ => m.to(),

@@ -16,8 +16,13 @@ pub fn arena_openings(data: &[u8]) {
         return;
     };
     let format = [Format::Epd, Format::Moves, Format::Pgn, Format::Offsets][usize::from(pick & 3)];
-    let kind = [Game::Chess, Game::Xiangqi, Game::Shogi, Game::Go, Game::Gomoku]
-        [usize::from(pick >> 2) % 5];
+    let kind = [
+        Game::Chess,
+        Game::Xiangqi,
+        Game::Shogi,
+        Game::Go,
+        Game::Gomoku,
+    ][usize::from(pick >> 2) % 5];
     let mut variant = Variant {
         kind,
         ..Variant::default()

@@ -7,14 +7,14 @@
 //! Each function panics (an assertion) on a bug and returns on anything
 //! else; inputs are whatever bytes arrive.
 
-pub mod args;
 pub mod arena;
+pub mod args;
 pub mod positions;
 pub mod protocol;
 pub mod records;
 
-pub use args::position_args;
 pub use arena::{arena_config, arena_journal, arena_openings};
+pub use args::position_args;
 pub use positions::{chess_fen, shogi_sfen, xiangqi_fen};
 pub use protocol::{
     agi_command, agi_message, gomocup_command, gomocup_reply, gtp_command, gtp_response,

@@ -58,8 +58,14 @@ fn every_target_has_a_corpus_and_every_corpus_a_target() {
     let targets: BTreeSet<String> = TARGETS.iter().map(|(n, _)| n.to_string()).collect();
     let no_corpus: Vec<_> = targets.difference(&corpora).collect();
     let no_target: Vec<_> = corpora.difference(&targets).collect();
-    assert!(no_corpus.is_empty(), "targets without a corpus: {no_corpus:?}");
-    assert!(no_target.is_empty(), "corpora without a target: {no_target:?}");
+    assert!(
+        no_corpus.is_empty(),
+        "targets without a corpus: {no_corpus:?}"
+    );
+    assert!(
+        no_target.is_empty(),
+        "corpora without a target: {no_target:?}"
+    );
     let regressions = subdirs(&fuzz_dir().join("regressions"));
     let stray: Vec<_> = regressions.difference(&targets).collect();
     assert!(stray.is_empty(), "regressions without a target: {stray:?}");

@@ -391,8 +391,12 @@ mod tests {
         assert_eq!(next2, Color::White, "{text}");
         assert_eq!(g2.to_move(), Color::White, "{text}");
         // Black to move on an empty board needs no PL.
-        let (g3, _) = load(&parse("(;SZ[9])").unwrap_or_default(), None, KoRule::Positional)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (g3, _) = load(
+            &parse("(;SZ[9])").unwrap_or_default(),
+            None,
+            KoRule::Positional,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert!(!write(&g3, None).contains("PL["));
     }
 
