@@ -14,7 +14,7 @@ fn position_and_moves(data: &[u8]) -> (String, String) {
 
 /// A FEN and moves from a hostile GUI: parse, validate, play whatever is
 /// accepted, and print it back; nothing may panic, and an accepted FEN
-/// must survive a round trip.
+/// must survive a round trip, as must the FEN of the position reached.
 pub fn chess_fen(data: &[u8]) {
     use tengen_chess::Board;
     let (fen, moves) = position_and_moves(data);
@@ -34,12 +34,18 @@ pub fn chess_fen(data: &[u8]) {
         }
         let _ = board.outcome();
     }
+    // The position reached prints to a FEN that reads back to it.
+    let now = board.to_fen(true);
+    let back = Board::from_fen(&now)
+        .unwrap_or_else(|e| panic!("FEN '{now}' of a played position refused: {e}"));
+    assert_eq!(back.to_fen(true), now);
 }
 
 /// A xiangqi FEN and moves, as UCCI's `position fen ... moves ...` and
 /// `tengen legal --game xiangqi` read them. Nothing may panic; an accepted
 /// FEN prints back to a FEN that reads to the same position (same FEN
-/// text, same hash key); every legal move prints in ICCS and in the UCI
+/// text, same hash key), as does the FEN of the position reached after the
+/// moves; every legal move prints in ICCS and in the UCI
 /// style and reads back as the same move; a move played and taken back
 /// leaves the position as it was; moves are played while legal (ICCS
 /// first, then the UCI style) and the game's outcome is asked after each.
@@ -65,6 +71,11 @@ pub fn xiangqi_fen(data: &[u8]) {
         played += 1;
         let _ = board.outcome();
     }
+    // The position reached prints to a FEN that reads back to it.
+    let now = board.fen();
+    let back = Board::from_fen(&now)
+        .unwrap_or_else(|e| panic!("FEN '{now}' of a played position refused: {e}"));
+    assert_eq!(back.fen(), now);
     let mut legal = Vec::new();
     board.legal_moves(&mut legal);
     let before = (board.fen(), board.key());

@@ -14,6 +14,10 @@ use crate::zobrist;
 /// `tengen-games`.
 pub const STARTPOS: &str = tengen_games::SHOGI_START;
 
+/// The largest move number an SFEN gives (larger ones read as it): half of
+/// `u32`, so that moves played from it cannot overflow.
+pub const MAX_MOVE_NUMBER: u32 = u32::MAX / 2;
+
 /// How many of each hand kind exist in a full set (P L N S G B R).
 const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
 
@@ -488,7 +492,7 @@ impl Board {
             let n: i64 = n
                 .parse()
                 .map_err(|_| format!("move number '{n}' is not an integer"))?;
-            b.move_number = n.clamp(1, i64::from(u32::MAX / 2)) as u32;
+            b.move_number = n.clamp(1, i64::from(MAX_MOVE_NUMBER)) as u32;
         }
         b.validate()?;
         Ok(b)
@@ -603,7 +607,9 @@ impl Board {
             hand.push('-');
         }
         s.push_str(&hand);
-        s.push_str(&format!(" {}", self.move_number));
+        // Moves played past the cap that the reader clamps to print as the
+        // cap, so that what is printed reads back.
+        s.push_str(&format!(" {}", self.move_number.min(MAX_MOVE_NUMBER)));
         s
     }
 }
@@ -654,6 +660,23 @@ mod tests {
             let b = Board::from_sfen(s).unwrap();
             assert_eq!(b.to_sfen(), s);
         }
+    }
+
+    #[test]
+    fn a_move_number_past_the_cap_prints_as_the_cap() {
+        // Found by the shogi_sfen fuzz target: a move number read as the
+        // cap (u32::MAX / 2) went past it with the moves played, and the
+        // SFEN printed then read back as a different position.
+        let mut b = Board::from_sfen(&STARTPOS.replace(" 1", " 99999999999")).unwrap();
+        assert_eq!(b.move_number(), u32::MAX / 2);
+        let m = b.parse_move("7g7f").unwrap();
+        b.do_move(m);
+        let printed = b.to_sfen();
+        assert!(
+            printed.ends_with(&format!(" {}", u32::MAX / 2)),
+            "{printed}"
+        );
+        assert_eq!(Board::from_sfen(&printed).unwrap().to_sfen(), printed);
     }
 
     #[test]
