@@ -480,6 +480,15 @@ impl Board {
                 if n == 0 {
                     return Err(format!("hand count 0 for '{c}'"));
                 }
+                // Checked here, before the counts (u8) could overflow.
+                let held = u32::from(b.hands[color.index()][kind.index()]) + n;
+                let max = u32::from(FULL_SET[kind.index()]);
+                if held > max {
+                    return Err(format!(
+                        "{held} {}s in a hand, a set has {max}",
+                        kind_name(kind)
+                    ));
+                }
                 for _ in 0..n {
                     b.add_hand(color, kind);
                 }
@@ -677,6 +686,22 @@ mod tests {
             "{printed}"
         );
         assert_eq!(Board::from_sfen(&printed).unwrap().to_sfen(), printed);
+    }
+
+    #[test]
+    fn a_hand_larger_than_a_set_is_refused() {
+        // Found by the position_args fuzz target: a hand of 300 golds
+        // (each letter one more) overflowed the hand's u8 count before
+        // the set was checked.
+        // (Without overflow checks, 260 golds wrapped to 4 and were taken.)
+        for n in [300, 256, 260] {
+            let sfen = format!("4k4/9/9/9/9/9/9/9/4K4 b {} 1", "G".repeat(n));
+            let err = Board::from_sfen(&sfen).unwrap_err();
+            assert!(err.contains("gold"), "{err}");
+        }
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 18P18p 1").is_err());
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 4G 1").is_ok());
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2G3g 1").is_err());
     }
 
     #[test]
