@@ -35,7 +35,7 @@ for t in "${targets[@]}"; do
   cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   ran=$(($(date +%s) - start))
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  runs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [ $rc -eq 0 ]; then
     result=ok
     cargo +nightly fuzz cmin "$t" "corpus/$t" >"logs/$t.cmin.log" 2>&1 || echo "$t: cmin failed" >&2
