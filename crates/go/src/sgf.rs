@@ -247,9 +247,12 @@ pub fn load(
             };
         }
         if let Some(pl) = prop(node, "PL") {
-            to_move = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
-            // Kept in the game too, so that printsgf writes it back.
-            game.set_first_to_move(to_move);
+            let c = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
+            // Who moves first, kept in the game too so that printsgf writes
+            // it back; after moves the moves say who is next.
+            if game.set_first_to_move(c) {
+                to_move = c;
+            }
         }
         for (k, c) in [("B", Color::Black), ("W", Color::White)] {
             if let Some(vals) = prop(node, k) {
@@ -398,6 +401,21 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert!(!write(&g3, None).contains("PL["));
+    }
+
+    #[test]
+    fn pl_after_moves_does_not_change_who_moves() {
+        // Found by the go_sgf fuzz target: `PL[B]` after Black's move was
+        // returned as the side to move while the game (and the record
+        // written from it) had White to move. PL says who moves first; after
+        // moves the moves say it.
+        let rec = parse("(;SZ[9];B[fg];PL[B])").unwrap_or_default();
+        let (g, next) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((next, g.to_move()), (Color::White, Color::White));
+        let text = write(&g, None);
+        let (_, again) = load(&parse(&text).unwrap_or_default(), None, KoRule::Positional)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again, Color::White, "{text}");
     }
 
     #[test]
