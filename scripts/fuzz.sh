@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Runs cargo-fuzz targets one after another, each for SECONDS, keeping the
 # corpus in fuzz/corpus/<target> so that later runs start where earlier
-# ones stopped, and appends one summary line per run to fuzz/runs.log:
+# ones stopped, minimises it after a clean run (`cargo fuzz cmin`: the
+# smallest set of inputs with the same coverage, which is what the
+# repository keeps and `cargo test -p tengen-fuzzing` replays), and
+# appends one summary line per run to fuzz/runs.log:
 #   date commit target seconds runs corpus-size result
+# (seconds: how long the fuzzer ran, which is less than SECONDS when it
+# found a crash; corpus-size: files after the minimisation).
 #
 #   bash scripts/fuzz.sh 600                  # every target, 10 minutes each
 #   bash scripts/fuzz.sh 600 uci_command ...  # only these
@@ -26,11 +31,18 @@ for t in "${targets[@]}"; do
   commit=$(git rev-parse --short HEAD)
   mkdir -p "corpus/$t"
   log="logs/$t.log"
+  start=$(date +%s)
   cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
   rc=$?
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  ran=$(($(date +%s) - start))
+  runs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  if [ $rc -eq 0 ]; then
+    result=ok
+    cargo +nightly fuzz cmin "$t" "corpus/$t" >"logs/$t.cmin.log" 2>&1 || echo "$t: cmin failed" >&2
+  else
+    result="crash(rc=$rc)"
+  fi
   size=$(find "corpus/$t" -type f | wc -l)
-  if [ $rc -eq 0 ]; then result=ok; else result="crash(rc=$rc)"; fi
-  line="$(date -u +%FT%TZ) $commit $t ${secs}s runs=${runs:-?} corpus=$size $result"
+  line="$(date -u +%FT%TZ) $commit $t ${ran}s runs=${runs:-?} corpus=$size $result"
   echo "$line" | tee -a runs.log
 done

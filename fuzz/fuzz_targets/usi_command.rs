@@ -1,18 +1,4 @@
-//! GUI to engine, USI: any line parses to a command, to nothing, or to an
-//! error, never a panic; a command that parses prints back to a line that
-//! parses to the same command.
+//! `tengen_fuzzing::usi_command` (crates/fuzzing) under libFuzzer.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use tengen_protocol::usi::parse;
-
-fuzz_target!(|data: &[u8]| {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(Some(cmd)) = parse(&line) {
-        let printed = cmd.to_string();
-        match parse(&printed) {
-            Ok(Some(again)) => assert_eq!(again, cmd, "printed as '{printed}'"),
-            other => panic!("'{printed}' (from {cmd:?}) reparsed as {other:?}"),
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tengen_fuzzing::usi_command(data));

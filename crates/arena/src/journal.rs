@@ -162,8 +162,9 @@ pub fn load(path: &str) -> Result<(Header, Vec<Entry>), String> {
 }
 
 /// The header and entries of a journal and the length of its complete
-/// lines.
-fn read(mut r: impl BufRead) -> Result<(Header, Vec<Entry>, u64), String> {
+/// lines (what `-resume` cuts the file back to). Public for the
+/// `arena_journal` fuzz target.
+pub fn read(mut r: impl BufRead) -> Result<(Header, Vec<Entry>, u64), String> {
     let mut line = String::new();
     let mut good = 0u64;
     let n = r.read_line(&mut line).map_err(|e| e.to_string())?;

@@ -6,6 +6,10 @@ use crate::board::{Board, State};
 use crate::types::{Color, Piece, PieceKind, Square, RANK_1, RANK_8};
 use std::fmt;
 
+/// The largest halfmove clock and fullmove number a FEN gives (larger
+/// ones read as it), far from overflow however many moves follow.
+pub const MAX_CLOCK: u32 = 100_000;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
     /// A FEN has 4 or 6 space-separated fields.
@@ -95,7 +99,7 @@ impl Board {
             let f = fields[5].parse::<u32>().map_err(|_| {
                 FenError::BadClock(format!("fullmove number '{}' is not a number", fields[5]))
             })?;
-            (h.min(100_000), f.clamp(1, 100_000))
+            (h.min(MAX_CLOCK), f.clamp(1, MAX_CLOCK))
         } else {
             (0, 1)
         };
@@ -176,7 +180,13 @@ impl Board {
             Some(ep) => s.push_str(&ep.to_string()),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove));
+        // Clocks run on past the cap the reader clamps to; printed capped,
+        // so that what is printed reads back.
+        s.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock().min(MAX_CLOCK),
+            self.fullmove.min(MAX_CLOCK)
+        ));
         s
     }
 
@@ -325,6 +335,22 @@ fn parse_ep(b: &Board, field: &str) -> Result<Option<Square>, FenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks_past_their_caps_print_as_the_caps() {
+        // Clocks are read capped (halfmove 100,000, fullmove 100,000); moves
+        // played from the caps went past them and the FEN printed then read
+        // back as a different position (the bug class the shogi_sfen fuzz
+        // target found in SFEN).
+        let mut b = Board::from_fen("4k3/8/8/8/8/8/8/4K2R b - - 99999999 99999999").unwrap();
+        for m in ["e8d8", "e1f1"] {
+            let mv = b.parse_uci_move(m, false).unwrap();
+            b.play(mv);
+        }
+        let printed = b.to_fen(false);
+        assert!(printed.ends_with(" 100000 100000"), "{printed}");
+        assert_eq!(Board::from_fen(&printed).unwrap().to_fen(false), printed);
+    }
 
     #[test]
     fn round_trip() {

@@ -40,16 +40,24 @@ fn piece_name(k: PieceKind) -> &'static str {
 }
 
 impl Board {
-    /// UCI text of a move: castling as the king's two-square step, or as
+    /// UCI text of a move: castling as the king's step to its target (when
+    /// that is at least two squares; king-takes-rook otherwise), or as
     /// king-takes-rook when `chess960`.
     pub fn move_to_uci(&self, m: Move, chess960: bool) -> String {
         if m == Move::NULL {
             return "0000".to_string();
         }
-        let to = if m.is_castle() && !chess960 {
-            Board::castle_targets(m.from(), m.to()).0
-        } else {
-            m.to()
+        // Outside Chess960 mode castling is the king's step to its
+        // target, unless that step is one square or none (a king beside
+        // or on its target, in an X-FEN): that name would be a plain king
+        // move or no move, so such a castle is written king-takes-rook.
+        let to = match Board::castle_targets(m.from(), m.to()).0 {
+            target
+                if m.is_castle() && !chess960 && target.file().abs_diff(m.from().file()) >= 2 =>
+            {
+                target
+            }
+            _ => m.to(),
         };
         let mut s = format!("{}{}", m.from(), to);
         if let Some(p) = m.promotion_piece() {
@@ -364,6 +372,47 @@ mod tests {
         assert!(b.parse_uci_move("e1g1", true).is_err());
         let q = b.parse_uci_move("e1c1", false).unwrap();
         assert_eq!(b.move_to_uci(q, true), "e1a1");
+    }
+
+    #[test]
+    fn castling_names_are_unique_outside_chess960_mode() {
+        // Found by the position_args fuzz target: with the king on b8 and
+        // castling rights to a8 (an X-FEN), the castle's standard name was
+        // b8c8, the same as the king's step to c8, so `tengen legal` listed
+        // b8c8 twice and the castle could not be played by its name. A king
+        // off the e-file castles as king-takes-rook in either mode.
+        let b = Board::from_fen("rk5r/8/8/8/8/8/8/4K3 b kq - 0 1").unwrap();
+        let names: Vec<String> = b
+            .legal_moves()
+            .into_iter()
+            .map(|m| b.move_to_uci(m, false))
+            .collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+        for m in b.legal_moves() {
+            let name = b.move_to_uci(m, false);
+            assert_eq!(b.parse_uci_move(&name, false), Ok(m), "{name}");
+        }
+        let castle = b.parse_uci_move("b8a8", false).unwrap();
+        assert!(castle.is_castle());
+        assert_eq!(b.move_to_uci(castle, false), "b8a8");
+        assert!(!b.parse_uci_move("b8c8", false).unwrap().is_castle());
+        // A king on its castling square: g1g1 is no move at all.
+        let g = Board::from_fen("4k3/8/8/8/8/8/8/6KR w K - 0 1").unwrap();
+        let short = g.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
+        assert_eq!(g.move_to_uci(short, false), "g1h1");
+        // The standard e-file king keeps the two-square step.
+        let e = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let names: Vec<String> = e
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .map(|m| e.move_to_uci(m, false))
+            .collect();
+        assert_eq!(names.len(), 2);
+        assert!(names.contains(&"e1g1".to_string()) && names.contains(&"e1c1".to_string()));
     }
 
     #[test]

@@ -247,9 +247,12 @@ pub fn load(
             };
         }
         if let Some(pl) = prop(node, "PL") {
-            to_move = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
-            // Kept in the game too, so that printsgf writes it back.
-            game.set_first_to_move(to_move);
+            let c = Color::parse(pl[0].trim()).ok_or_else(|| format!("bad PL '{}'", pl[0]))?;
+            // Who moves first, kept in the game too so that printsgf writes
+            // it back; after moves the moves say who is next.
+            if game.set_first_to_move(c) {
+                to_move = c;
+            }
         }
         for (k, c) in [("B", Color::Black), ("W", Color::White)] {
             if let Some(vals) = prop(node, k) {
@@ -309,8 +312,8 @@ pub fn write(game: &Game, result: Option<&str>) -> String {
             }
         }
     }
-    // Who moves first from a set-up position: after handicap stones SGF
-    // already implies White, anything else is said with PL.
+    // Who moves first: after handicap stones SGF already implies White,
+    // on an empty board Black; anything else is said with PL.
     let first = game
         .moves()
         .first()
@@ -319,7 +322,8 @@ pub fn write(game: &Game, result: Option<&str>) -> String {
     let pure_handicap = game.handicap().len() == start.stones(Color::Black).len()
         && start.stones(Color::White).is_empty()
         && first == Color::White;
-    if setup && !pure_handicap {
+    // On an empty board Black moves first unless PL says otherwise.
+    if (setup && !pure_handicap) || (!setup && first == Color::White) {
         s.push_str(&format!("PL[{}]", first.letter()));
     }
     for m in game.moves() {
@@ -374,6 +378,44 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g3.board().hash(), g.board().hash());
         assert_eq!(g3.moves(), g.moves());
+    }
+
+    #[test]
+    fn white_to_move_without_setup_stones_is_written_back() {
+        // Found by the go_sgf fuzz target: `PL[W]` on an empty board was
+        // read (White to move) but not written, so the record came back
+        // with Black to move.
+        let rec = parse("(;FF[4]SZ[9]PL[W])").unwrap_or_default();
+        let (g, next) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(next, Color::White);
+        let text = write(&g, None);
+        let again = parse(&text).unwrap_or_default();
+        let (g2, next2) = load(&again, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(next2, Color::White, "{text}");
+        assert_eq!(g2.to_move(), Color::White, "{text}");
+        // Black to move on an empty board needs no PL.
+        let (g3, _) = load(
+            &parse("(;SZ[9])").unwrap_or_default(),
+            None,
+            KoRule::Positional,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!write(&g3, None).contains("PL["));
+    }
+
+    #[test]
+    fn pl_after_moves_does_not_change_who_moves() {
+        // Found by the go_sgf fuzz target: `PL[B]` after Black's move was
+        // returned as the side to move while the game (and the record
+        // written from it) had White to move. PL says who moves first; after
+        // moves the moves say it.
+        let rec = parse("(;SZ[9];B[fg];PL[B])").unwrap_or_default();
+        let (g, next) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((next, g.to_move()), (Color::White, Color::White));
+        let text = write(&g, None);
+        let (_, again) = load(&parse(&text).unwrap_or_default(), None, KoRule::Positional)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again, Color::White, "{text}");
     }
 
     #[test]

@@ -683,14 +683,29 @@ pub fn parse_option(line: &str) -> Option<(String, OptionType)> {
             max: after("max")?.parse().ok()?,
             default: after("default")?.parse().ok()?,
         },
-        "combo" => OptionType::Combo {
-            vars: rest
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1].to_string())
-                .collect(),
-            default: after("default")?.to_string(),
-        },
+        "combo" => {
+            // One pass from the left, each keyword taking the word after
+            // it, so that a value which is itself `var` or `default` reads
+            // as a value.
+            let mut vars = Vec::new();
+            let mut default = None;
+            let mut i = 1;
+            while i + 1 < rest.len() {
+                match rest[i] {
+                    "var" => vars.push(rest[i + 1].to_string()),
+                    "default" if default.is_none() => default = Some(rest[i + 1].to_string()),
+                    _ => {
+                        i += 1;
+                        continue;
+                    }
+                }
+                i += 2;
+            }
+            OptionType::Combo {
+                vars,
+                default: default?,
+            }
+        }
         "button" => OptionType::Button,
         "string" => OptionType::String(text()),
         "filename" => OptionType::Filename(text()),
@@ -703,6 +718,32 @@ pub fn parse_option(line: &str) -> Option<(String, OptionType)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn combo_values_that_are_keywords_read_back() {
+        // Found by the uci_reply fuzz target: a combo value `var` printed
+        // as `var var` was read twice (each `var` took the next word, and
+        // the words overlapped), so the option read back with other values.
+        for d in [Dialect::Uci, Dialect::Ucci, Dialect::Usi] {
+            for (vars, default) in [
+                (vec!["var", "a"], "a"),
+                (vec!["a", "var", "var", "b"], "var"),
+                (vec!["default", "x"], "default"),
+                (vec!["x", "default"], "x"),
+            ] {
+                let kind = OptionType::Combo {
+                    vars: vars.iter().map(|v| v.to_string()).collect(),
+                    default: default.to_string(),
+                };
+                let line = option_line(d, "Style", &kind);
+                assert_eq!(
+                    parse_option(&line),
+                    Some(("Style".to_string(), kind)),
+                    "{d:?}: {line}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn setoption_forms() {

@@ -100,7 +100,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     // The UCI form `setoption name X value Y` is tolerated (cchess sends it).
     if rest.first() == Some(&"name") {
-        let (name, value) = grammar::setoption(&rest.join(" "))?;
+        // Names are read in any case (and kept lowercased), so is the
+        // first `value` keyword: a name printed lowercased must not gain
+        // one.
+        let mut words = rest.to_vec();
+        if let Some(w) = words.iter_mut().find(|w| w.eq_ignore_ascii_case("value")) {
+            *w = "value";
+        }
+        let (name, value) = grammar::setoption(&words.join(" "))?;
         return Ok(Command::SetOption {
             name: name.to_ascii_lowercase(),
             value,
@@ -384,6 +391,35 @@ pub fn parse_reply(line: &str) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uci_form_setoption_value_keyword_in_any_case() {
+        // Found by the ucci_command fuzz target: the name is lowercased,
+        // so `vAlue` inside it became the keyword once printed, and the
+        // command read back as another one. The keyword is now found in
+        // any case, as UCCI reads names.
+        for line in ["setoption name X vAlue Y", "setoption name X VALUE Y"] {
+            let cmd = parse(line).unwrap().unwrap();
+            assert_eq!(
+                cmd,
+                Command::SetOption {
+                    name: "x".into(),
+                    value: Some("Y".into())
+                },
+                "{line}"
+            );
+            assert_eq!(parse(&cmd.to_string()).unwrap(), Some(cmd));
+        }
+        // Only the first keyword: the value keeps its words and case.
+        let cmd = parse("setoption name X value a VALUE b").unwrap().unwrap();
+        assert_eq!(
+            cmd,
+            Command::SetOption {
+                name: "x".into(),
+                value: Some("a VALUE b".into())
+            }
+        );
+    }
 
     fn p(line: &str) -> Command {
         parse(line).unwrap().unwrap()

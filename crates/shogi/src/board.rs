@@ -14,6 +14,10 @@ use crate::zobrist;
 /// `tengen-games`.
 pub const STARTPOS: &str = tengen_games::SHOGI_START;
 
+/// The largest move number an SFEN gives (larger ones read as it): half of
+/// `u32`, so that moves played from it cannot overflow.
+pub const MAX_MOVE_NUMBER: u32 = u32::MAX / 2;
+
 /// How many of each hand kind exist in a full set (P L N S G B R).
 const FULL_SET: [u8; 7] = [18, 4, 4, 4, 4, 2, 2];
 
@@ -476,6 +480,15 @@ impl Board {
                 if n == 0 {
                     return Err(format!("hand count 0 for '{c}'"));
                 }
+                // Checked here, before the counts (u8) could overflow.
+                let held = u32::from(b.hands[color.index()][kind.index()]) + n;
+                let max = u32::from(FULL_SET[kind.index()]);
+                if held > max {
+                    return Err(format!(
+                        "{held} {}s in a hand, a set has {max}",
+                        kind_name(kind)
+                    ));
+                }
                 for _ in 0..n {
                     b.add_hand(color, kind);
                 }
@@ -488,7 +501,7 @@ impl Board {
             let n: i64 = n
                 .parse()
                 .map_err(|_| format!("move number '{n}' is not an integer"))?;
-            b.move_number = n.clamp(1, i64::from(u32::MAX / 2)) as u32;
+            b.move_number = n.clamp(1, i64::from(MAX_MOVE_NUMBER)) as u32;
         }
         b.validate()?;
         Ok(b)
@@ -603,7 +616,9 @@ impl Board {
             hand.push('-');
         }
         s.push_str(&hand);
-        s.push_str(&format!(" {}", self.move_number));
+        // Moves played past the cap that the reader clamps to print as the
+        // cap, so that what is printed reads back.
+        s.push_str(&format!(" {}", self.move_number.min(MAX_MOVE_NUMBER)));
         s
     }
 }
@@ -654,6 +669,39 @@ mod tests {
             let b = Board::from_sfen(s).unwrap();
             assert_eq!(b.to_sfen(), s);
         }
+    }
+
+    #[test]
+    fn a_move_number_past_the_cap_prints_as_the_cap() {
+        // Found by the shogi_sfen fuzz target: a move number read as the
+        // cap (u32::MAX / 2) went past it with the moves played, and the
+        // SFEN printed then read back as a different position.
+        let mut b = Board::from_sfen(&STARTPOS.replace(" 1", " 99999999999")).unwrap();
+        assert_eq!(b.move_number(), u32::MAX / 2);
+        let m = b.parse_move("7g7f").unwrap();
+        b.do_move(m);
+        let printed = b.to_sfen();
+        assert!(
+            printed.ends_with(&format!(" {}", u32::MAX / 2)),
+            "{printed}"
+        );
+        assert_eq!(Board::from_sfen(&printed).unwrap().to_sfen(), printed);
+    }
+
+    #[test]
+    fn a_hand_larger_than_a_set_is_refused() {
+        // Found by the position_args fuzz target: a hand of 300 golds
+        // (each letter one more) overflowed the hand's u8 count before
+        // the set was checked.
+        // (Without overflow checks, 260 golds wrapped to 4 and were taken.)
+        for n in [300, 256, 260] {
+            let sfen = format!("4k4/9/9/9/9/9/9/9/4K4 b {} 1", "G".repeat(n));
+            let err = Board::from_sfen(&sfen).unwrap_err();
+            assert!(err.contains("gold"), "{err}");
+        }
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 18P18p 1").is_err());
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 4G 1").is_ok());
+        assert!(Board::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2G3g 1").is_err());
     }
 
     #[test]

@@ -3,6 +3,10 @@
 use crate::board::Board;
 use crate::types::{Color, Kind, Piece, Square};
 
+/// The largest half-move clock and move number a FEN gives (larger ones
+/// read as it), far from overflow however many moves follow.
+pub const MAX_CLOCK: u32 = 1_000_000;
+
 impl Board {
     /// Reads a FEN: ranks from Black's side (rank 9) down to Red's, side to
     /// move `w`/`r` (Red) or `b` (Black); the `-` fields, half-move clock
@@ -68,14 +72,14 @@ impl Board {
             board.halfmove = h
                 .parse()
                 .map_err(|_| format!("half-move clock '{h}' is not a number"))?;
-            board.halfmove = board.halfmove.min(1_000_000);
+            board.halfmove = board.halfmove.min(MAX_CLOCK);
         }
         if let Some(f) = rest.get(1) {
             let n: u32 = f
                 .parse()
                 .map_err(|_| format!("move number '{f}' is not a number"))?;
             // Capped so that move arithmetic can never overflow.
-            board.fullmove = n.clamp(1, 1_000_000);
+            board.fullmove = n.clamp(1, MAX_CLOCK);
         }
         if rest.len() > 2 {
             return Err(format!("unexpected trailing field '{}'", rest[2]));
@@ -150,7 +154,13 @@ impl Board {
             }
         }
         let side = if self.side == Color::Red { 'w' } else { 'b' };
-        format!("{s} {side} - - {} {}", self.halfmove, self.fullmove)
+        // Clocks run on past the cap the reader clamps to; printed capped,
+        // so that what is printed reads back.
+        format!(
+            "{s} {side} - - {} {}",
+            self.halfmove.min(MAX_CLOCK),
+            self.fullmove.min(MAX_CLOCK)
+        )
     }
 }
 
@@ -164,6 +174,22 @@ pub fn color_name(c: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use crate::board::{Board, START_FEN};
+
+    #[test]
+    fn clocks_past_their_caps_print_as_the_caps() {
+        // Clocks are read capped at 1,000,000; moves played from the caps
+        // went past them and the FEN printed then read back as a different
+        // position (the bug class the shogi_sfen fuzz target found in SFEN).
+        let fen = START_FEN.replace(" 0 1", " 99999999 99999999");
+        let mut b = Board::from_fen(&fen).unwrap();
+        for m in ["h2e2", "h9g7"] {
+            let mv = crate::notation::parse_move(&b, m, crate::notation::Notation::Iccs).unwrap();
+            b.make(mv);
+        }
+        let printed = b.fen();
+        assert!(printed.ends_with(" 1000000 1000000"), "{printed}");
+        assert_eq!(Board::from_fen(&printed).unwrap().fen(), printed);
+    }
 
     #[test]
     fn round_trip() {

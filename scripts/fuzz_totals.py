@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Sums fuzz/runs.log per target: runs, seconds fuzzed, executions, crashes.
+
+    python3 scripts/fuzz_totals.py            # a markdown table
+"""
+
+import re
+from collections import defaultdict
+from pathlib import Path
+
+LOG = Path(__file__).resolve().parent.parent / "fuzz" / "runs.log"
+LINE = re.compile(r"^(\S+) (\S+) (\S+) (\d+)s runs=(\S+) corpus=(\d+) (.*)$")
+
+
+def main() -> None:
+    totals = defaultdict(lambda: {"runs": 0, "secs": 0, "execs": 0, "crashes": 0, "corpus": 0})
+    for line in LOG.read_text().splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        _, _, target, secs, execs, corpus, result = m.groups()
+        t = totals[target]
+        t["runs"] += 1
+        t["secs"] += int(secs)
+        t["execs"] += int(execs) if execs.isdigit() else 0
+        t["crashes"] += 0 if result == "ok" else 1
+        t["corpus"] = int(corpus)
+    print("| target | runs | fuzzed | executions | crashes |")
+    print("|---|---|---|---|---|")
+    for target in sorted(totals, key=lambda k: (-totals[k]["secs"], k)):
+        t = totals[target]
+        print(
+            f"| `{target}` | {t['runs']} | {t['secs'] / 60:.1f} min | "
+            f"{t['execs']:,} | {t['crashes']} |"
+        )
+    secs = sum(t["secs"] for t in totals.values())
+    print(f"\n{len(totals)} targets, {secs / 3600:.1f} hours in all")
+
+
+if __name__ == "__main__":
+    main()
