@@ -17,9 +17,9 @@ pub use arena::{arena_config, arena_journal, arena_openings};
 pub use args::position_args;
 pub use positions::{chess_fen, shogi_sfen, xiangqi_fen};
 pub use protocol::{
-    agi_command, agi_message, cecp_command, cecp_reply, gomocup_command, gomocup_reply, gtp_command, gtp_response,
-    protocol_lines, ucci_command, ucci_reply, uci_command, uci_line, uci_reply, usi_command,
-    usi_reply,
+    agi_command, agi_message, cecp_command, cecp_reply, gomocup_command, gomocup_reply,
+    gtp_command, gtp_response, protocol_lines, ucci_command, ucci_reply, uci_command, uci_line,
+    uci_reply, usi_command, usi_reply,
 };
 pub use records::go_sgf;
 
