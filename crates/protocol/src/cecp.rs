@@ -124,10 +124,13 @@ fn parse_base(s: &str) -> Result<u64, String> {
         }
         return Ok(m * 60 + sec);
     }
-    // Whole or fractional minutes.
+    // Whole or fractional minutes, no more than `min:sec` takes.
     let ms = parse_seconds(s).ok_or_else(bad)?;
+    if ms / 1000 > 1 << 32 {
+        return Err(bad());
+    }
     // `ms` read minutes as if they were seconds: scale by 60, in seconds.
-    Ok(ms.saturating_mul(60) / 1000)
+    Ok(ms * 60 / 1000)
 }
 
 /// A non-negative decimal number of seconds (`3`, `0.5`, `.25`) in
@@ -655,19 +658,25 @@ impl OptionDecl {
             "file" => OptionKind::File(args.trim().to_string()),
             "path" => OptionKind::Path(args.trim().to_string()),
             "combo" => {
-                let mut default = 0;
+                let mut default = None;
                 let mut choices = Vec::new();
                 for (i, c) in args.split("///").enumerate() {
                     let c = c.trim();
                     match c.strip_prefix('*') {
+                        // One choice is marked the default; a second
+                        // star could be either, so such a list is refused.
+                        Some(_) if default.is_some() => return None,
                         Some(d) => {
-                            default = i;
+                            default = Some(i);
                             choices.push(d.trim().to_string());
                         }
                         None => choices.push(c.to_string()),
                     }
                 }
-                OptionKind::Combo { choices, default }
+                OptionKind::Combo {
+                    choices,
+                    default: default.unwrap_or(0),
+                }
             }
             "button" if args.trim().is_empty() => OptionKind::Button,
             "save" if args.trim().is_empty() => OptionKind::Save,
@@ -988,6 +997,38 @@ pub fn feature(key: &str, value: FeatureValue) -> Reply {
 
 #[cfg(test)]
 mod tests {
+    /// Found by `cecp_command`: fractional minutes past the bound that
+    /// `min:sec` keeps were read, then printed as a `min:sec` that was
+    /// refused. Both forms now keep the same bound.
+    #[test]
+    fn huge_base_times_are_refused_in_both_forms() {
+        use super::*;
+        assert!(Command::parse("level 2211 666666666611.28996 23.20529").is_err());
+        assert!(Command::parse("level 0 4294967297:00 0").is_err());
+        let ok = Command::parse("level 40 4294967296.5 0");
+        let Ok(Some(cmd)) = ok else { panic!("{ok:?}") };
+        assert_eq!(Command::parse(&cmd.to_string()), Ok(Some(cmd)));
+    }
+
+    /// Found by `cecp_reply`: a combo with two starred choices read the
+    /// last one as the default and printed the other without its star
+    /// text's meaning; such a list is refused, and a default whose own
+    /// text starts with a star reads back.
+    #[test]
+    fn combos_with_two_starred_choices_are_refused() {
+        use super::*;
+        assert_eq!(OptionDecl::parse("Style -combo *a /// *b"), None);
+        let d = OptionDecl::parse("Style -combo a /// **b /// c");
+        assert_eq!(
+            d.as_ref().map(|d| &d.kind),
+            Some(&OptionKind::Combo {
+                choices: vec!["a".into(), "*b".into(), "c".into()],
+                default: 1
+            })
+        );
+        let again = d.as_ref().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(OptionDecl::parse(&again), d, "{again}");
+    }
     use super::*;
 
     fn cmd(line: &str) -> Command {
