@@ -479,14 +479,7 @@ impl<G: CecpGame> Frontend<G> {
             }
             Command::SetBoard(fen) => {
                 self.abandon();
-                match G::from_wire_fen(&fen, self.chess960) {
-                    Ok(p) => {
-                        self.set_history(p);
-                        self.game_over = false;
-                        self.restart_analysis(s);
-                    }
-                    Err(e) => self.reply(Reply::TellUserError(format!("Illegal position: {e}"))),
-                }
+                self.load_fen(&fen, s);
             }
             Command::Edit => {
                 self.abandon();
@@ -707,6 +700,19 @@ impl<G: CecpGame> Frontend<G> {
         }
     }
 
+    /// `setboard` and the end of `edit`: the position replaces the game,
+    /// or the GUI is told why not and the game stays.
+    fn load_fen(&mut self, fen: &str, s: &Settings) {
+        match G::from_wire_fen(fen, self.chess960) {
+            Ok(p) => {
+                self.set_history(p);
+                self.game_over = false;
+                self.restart_analysis(s);
+            }
+            Err(e) => self.reply(Reply::TellUserError(format!("Illegal position: {e}"))),
+        }
+    }
+
     fn restart_analysis(&mut self, s: &Settings) {
         if self.analyzing && self.thinking == Thinking::Idle {
             self.search(s, true);
@@ -918,14 +924,7 @@ impl<G: CecpGame> Frontend<G> {
             EditLine::Done => {
                 let fen = G::edit_fen(&grid.placement(), self.first_to_move());
                 self.edit = None;
-                match G::from_wire_fen(&fen, self.chess960) {
-                    Ok(p) => {
-                        self.set_history(p);
-                        self.game_over = false;
-                        self.restart_analysis(s);
-                    }
-                    Err(e) => self.reply(Reply::TellUserError(format!("Illegal position: {e}"))),
-                }
+                self.load_fen(&fen, s);
             }
         }
     }

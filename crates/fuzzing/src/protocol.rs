@@ -49,42 +49,21 @@ pub fn protocol_lines(data: &[u8]) {
 /// error, never a panic; a command that parses prints back to a line that
 /// parses to the same command.
 pub fn uci_command(data: &[u8]) {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(Some(cmd)) = uci::parse(&line) {
-        let printed = cmd.to_string();
-        match uci::parse(&printed) {
-            Ok(Some(again)) => assert_eq!(again, cmd, "printed as '{printed}'"),
-            other => panic!("'{printed}' (from {cmd:?}) reparsed as {other:?}"),
-        }
-    }
+    command_round_trip(data, uci::parse);
 }
 
 /// GUI to engine, UCCI: any line parses to a command, to nothing, or to an
 /// error, never a panic; a command that parses prints back to a line that
 /// parses to the same command (the arena prints with the same types).
 pub fn ucci_command(data: &[u8]) {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(Some(cmd)) = ucci::parse(&line) {
-        let printed = cmd.to_string();
-        match ucci::parse(&printed) {
-            Ok(Some(again)) => assert_eq!(again, cmd, "printed as '{printed}'"),
-            other => panic!("'{printed}' (from {cmd:?}) reparsed as {other:?}"),
-        }
-    }
+    command_round_trip(data, ucci::parse);
 }
 
 /// GUI to engine, USI: any line parses to a command, to nothing, or to an
 /// error, never a panic; a command that parses prints back to a line that
 /// parses to the same command.
 pub fn usi_command(data: &[u8]) {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(Some(cmd)) = usi::parse(&line) {
-        let printed = cmd.to_string();
-        match usi::parse(&printed) {
-            Ok(Some(again)) => assert_eq!(again, cmd, "printed as '{printed}'"),
-            other => panic!("'{printed}' (from {cmd:?}) reparsed as {other:?}"),
-        }
-    }
+    command_round_trip(data, usi::parse);
 }
 
 /// GTP, controller to engine: any line an engine might read. Pre-processing
@@ -358,6 +337,24 @@ pub fn cecp_reply(data: &[u8]) {
                     assert_eq!(cecp::OptionDecl::parse(&again), Some(d), "{again}");
                 }
             }
+        }
+    }
+}
+
+/// A GUI's line through a UCI-family command parser: no panic, and a
+/// command that parses prints back to a line that parses to the same
+/// command.
+fn command_round_trip<C, E>(data: &[u8], parse: fn(&str) -> Result<Option<C>, E>)
+where
+    C: std::fmt::Display + std::fmt::Debug + PartialEq,
+    E: std::fmt::Debug,
+{
+    let line = String::from_utf8_lossy(data);
+    if let Ok(Some(cmd)) = parse(&line) {
+        let printed = cmd.to_string();
+        match parse(&printed) {
+            Ok(Some(again)) => assert_eq!(again, cmd, "printed as '{printed}'"),
+            other => panic!("'{printed}' (from {cmd:?}) reparsed as {other:?}"),
         }
     }
 }
