@@ -14,6 +14,7 @@ use crate::moves::{Move, MoveKind};
 use crate::types::{Color, Piece, PieceKind, Square};
 use std::sync::Arc;
 use tengen_nnue::accumulator::{Accumulators, Change};
+use tengen_nnue::data::{self, Sample};
 use tengen_nnue::features::Chess;
 use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
@@ -118,13 +119,20 @@ pub fn change(b: &Board, m: Move) -> (Change, [u8; 2]) {
 pub struct ChessEval {
     hand: Eval,
     net: Option<Accumulators<Chess>>,
+    /// The network corrects the hand-made evaluation (its file says so):
+    /// the evaluation is their sum.
+    residual: bool,
 }
 
 impl Default for ChessEval {
     fn default() -> Self {
-        ChessEval {
-            hand: Eval::default(),
-            net: current_network().map(Accumulators::new),
+        match current_network() {
+            Some(net) => ChessEval::with_network(net),
+            None => ChessEval {
+                hand: Eval::default(),
+                net: None,
+                residual: false,
+            },
         }
     }
 }
@@ -134,6 +142,7 @@ impl ChessEval {
     pub fn with_network(net: Arc<Network>) -> Self {
         ChessEval {
             hand: Eval::default(),
+            residual: net.residual,
             net: Some(Accumulators::new(net)),
         }
     }
@@ -148,7 +157,14 @@ impl Evaluator<Board> for ChessEval {
     #[inline]
     fn evaluate(&mut self, pos: &Board) -> i32 {
         match &mut self.net {
-            Some(acc) => acc.evaluate(pos.side_to_move().index(), &mut |v| pieces(pos, v)),
+            Some(acc) => {
+                let v = acc.evaluate(pos.side_to_move().index(), &mut |v| pieces(pos, v));
+                if self.residual {
+                    v + self.hand.eval(pos)
+                } else {
+                    v
+                }
+            }
             None => self.hand.eval(pos),
         }
     }
@@ -182,6 +198,35 @@ impl Evaluator<Board> for ChessEval {
             acc.pop();
         }
     }
+}
+
+/// The board a training record describes (no castling rights or en
+/// passant square: records keep neither), or `None` if it is no legal
+/// chess position.
+pub fn board_of(s: &Sample) -> Option<Board> {
+    let mut grid = [None; 64];
+    for &(sq, code) in &s.pieces {
+        let letter = *b"PNBRQK".get((code & 7) as usize)? as char;
+        *grid.get_mut(sq as usize)? = Some(if code >= 8 {
+            letter.to_ascii_lowercase()
+        } else {
+            letter
+        });
+    }
+    let side = if s.black_to_move { "b" } else { "w" };
+    let fen = format!(
+        "{} {side} - - {} {}",
+        data::fen_placement(&grid, 8, 8),
+        s.halfmove,
+        s.fullmove.max(1)
+    );
+    Board::from_fen(&fen).ok()
+}
+
+/// The hand-made evaluation of a training record from the side to move's
+/// view: the base a residual network is trained to correct.
+pub fn hand_eval_of(s: &Sample) -> Option<i32> {
+    board_of(s).map(|b| Eval::default().eval(&b))
 }
 
 #[cfg(test)]
@@ -241,11 +286,65 @@ mod tests {
     }
 
     #[test]
+    fn a_residual_network_adds_the_hand_evaluation() {
+        let mut net = Network::random::<Chess>(32, 5);
+        let plain = Arc::new(net.clone());
+        net.residual = true;
+        let residual = Arc::new(net);
+        let b = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let mut p = ChessEval::with_network(plain);
+        let mut r = ChessEval::with_network(residual);
+        p.reset(&b);
+        r.reset(&b);
+        assert_eq!(r.evaluate(&b), p.evaluate(&b) + Eval::default().eval(&b));
+    }
+
+    #[test]
+    fn a_record_gives_back_its_board() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 3 17",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 40",
+        ] {
+            let b = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
+            let mut v = Vec::new();
+            pieces(&b, &mut v);
+            let s = Sample {
+                pieces: v,
+                black_to_move: b.side_to_move() == Color::Black,
+                score: 0,
+                result: tengen_nnue::data::Wdl::Draw,
+                halfmove: 3,
+                fullmove: 17,
+                best: 0,
+            };
+            let back = board_of(&s).map(|b| b.to_fen(false));
+            let want: Vec<&str> = fen.split(' ').take(3).collect();
+            let got = back.unwrap_or_default();
+            assert_eq!(got.split(' ').take(3).collect::<Vec<_>>(), want);
+            assert_eq!(hand_eval_of(&s), Some(Eval::default().eval(&b)));
+        }
+        let mut bad = Sample {
+            pieces: vec![(0, 5)],
+            black_to_move: false,
+            score: 0,
+            result: tengen_nnue::data::Wdl::Draw,
+            halfmove: 0,
+            fullmove: 1,
+            best: 0,
+        };
+        assert!(board_of(&bad).is_none(), "one king only");
+        bad.pieces = vec![(0, 5), (63, 13), (70, 0)];
+        assert!(board_of(&bad).is_none(), "a square off the board");
+    }
+
+    #[test]
     fn without_a_network_the_hand_evaluation_answers() {
         let b = Board::startpos();
         let mut e = ChessEval {
             hand: Eval::default(),
             net: None,
+            residual: false,
         };
         assert!(!e.uses_network());
         assert_eq!(e.evaluate(&b), Eval::default().eval(&b));

@@ -183,6 +183,34 @@ fn valid_code(layout: Layout, code: u8) -> bool {
     code & 7 < layout.kinds() && code < 16
 }
 
+/// FEN piece placement of a `files` × `ranks` grid indexed `rank * files +
+/// file` from the first player's back rank.
+pub fn fen_placement(grid: &[Option<char>], files: usize, ranks: usize) -> String {
+    let mut out = String::new();
+    for rank in (0..ranks).rev() {
+        let mut empty = 0;
+        for file in 0..files {
+            match grid.get(rank * files + file).copied().flatten() {
+                Some(c) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
 /// Packs `s` into a record.
 pub fn pack(layout: Layout, s: &Sample) -> Result<[u8; RECORD_SIZE], DataError> {
     if s.pieces.len() > MAX_PIECES {

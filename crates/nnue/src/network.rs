@@ -13,7 +13,8 @@
 //!  8       game (1 chess, 2 xiangqi; the data format's ids)
 //!  9       feature set id (within the game)
 //! 10       activation: 1 = squared clipped ReLU
-//! 11       zero
+//! 11       flags: bit 0 = residual (the engine adds its hand-made
+//!          evaluation to the network's output); other bits zero
 //! 12..16   inputs, u32
 //! 16..20   hidden size per perspective, u32 (a multiple of 16, 16..=1024)
 //! 20..24   output buckets, u32
@@ -44,6 +45,8 @@ pub const SCRELU: u8 = 1;
 pub const FT_WEIGHT_MAX: i16 = 511;
 /// Largest feature bias magnitude accepted.
 pub const FT_BIAS_MAX: i16 = 16_383;
+/// Flag bit: the network is a correction to the hand-made evaluation.
+pub const FLAG_RESIDUAL: u8 = 1;
 /// Default output scale: a raw output of 1.0 is this many engine units.
 pub const DEFAULT_SCALE: u32 = 400;
 
@@ -59,6 +62,10 @@ pub struct Network {
     pub hidden: usize,
     pub buckets: usize,
     pub scale: u32,
+    /// The engine's evaluation is the hand-made one plus this network's
+    /// output (the network was trained on what the hand-made evaluation
+    /// misses), not the output alone.
+    pub residual: bool,
     /// `[inputs][hidden]`.
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
@@ -130,6 +137,7 @@ impl Network {
             hidden,
             buckets: F::OUTPUT_BUCKETS,
             scale: DEFAULT_SCALE,
+            residual: false,
             ft_w: (0..F::INPUTS * hidden)
                 .map(|_| (next() % 201) as i16 - 100)
                 .collect(),
@@ -176,6 +184,10 @@ impl Network {
         if body[10] != SCRELU {
             return Err(format!("activation {} is not supported", body[10]));
         }
+        if body[11] & !FLAG_RESIDUAL != 0 {
+            return Err(format!("unknown flags {:#04x}", body[11]));
+        }
+        let residual = body[11] & FLAG_RESIDUAL != 0;
         let mut r = Reader {
             bytes: body,
             at: 12,
@@ -241,6 +253,7 @@ impl Network {
             hidden,
             buckets,
             scale,
+            residual,
             ft_w,
             ft_b,
             out_w,
@@ -252,7 +265,8 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER + self.ft_w.len() * 2 + self.out_w.len() + 64);
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&[self.game, self.feature_set, SCRELU, 0]);
+        let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
+        b.extend_from_slice(&[self.game, self.feature_set, SCRELU, flags]);
         for v in [self.inputs as u32, self.hidden as u32, self.buckets as u32] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -358,9 +372,28 @@ mod tests {
         let mut other = net.clone();
         other.ft_w[3] = 600;
         assert!(refused(&other.to_bytes()).contains("feature weight"));
-        let mut other = net;
+        let mut other = net.clone();
         other.out_b.push(0);
         assert!(refused(&other.to_bytes()).contains("bytes past the weights"));
+        // A flag this build does not know (the checksum made valid again).
+        let mut b = net.to_bytes();
+        b[11] = 2;
+        let n = b.len() - 8;
+        let sum = checksum(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        assert!(refused(&b).contains("unknown flags"), "{}", refused(&b));
+    }
+
+    #[test]
+    fn the_residual_flag_survives_a_round_trip() {
+        let mut net = Network::random::<Chess>(32, 4);
+        assert!(!Network::from_bytes::<Chess>(&net.to_bytes())
+            .map(|n| n.residual)
+            .unwrap_or(true));
+        net.residual = true;
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[11], FLAG_RESIDUAL);
+        assert_eq!(Network::from_bytes::<Chess>(&bytes).ok(), Some(net));
     }
 
     #[test]

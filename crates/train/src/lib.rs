@@ -12,6 +12,11 @@
 //! network; a run started again in the same directory resumes from the
 //! checkpoint.
 //!
+//! Residual training (`Config::base`): the model's output is added to a
+//! base evaluation of each position (the game's hand-made one) before the
+//! sigmoid, so the network learns what that evaluation misses; the
+//! network file is flagged residual and the engine adds the same base.
+//!
 //! Weights are clipped to what the quantised format can hold (feature
 //! weights ±2.0 → ±510 of 511, output weights ±1.98 → ±127 of 127), so
 //! quantising never saturates.
@@ -44,6 +49,10 @@ fn train_rows<F: FeatureSet>() -> usize {
 const FT_BIAS_CLIP: f32 = 60.0;
 const OUT_CLIP: f32 = 1.98;
 
+/// A base evaluation of a record in engine units from the side to move's
+/// view (`None`: the record is skipped).
+pub type BaseEval = fn(&Sample) -> Option<i32>;
+
 /// What a run is asked to do.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -62,6 +71,9 @@ pub struct Config {
     /// Stop after this many epochs in this invocation (the schedule still
     /// spans `epochs`; a later run resumes).
     pub stop_after: Option<usize>,
+    /// Residual training: the network learns a correction to this
+    /// evaluation (None: the network is the whole evaluation).
+    pub base: Option<BaseEval>,
 }
 
 impl Default for Config {
@@ -77,6 +89,7 @@ impl Default for Config {
             seed: 1,
             validation: 0.02,
             stop_after: None,
+            base: None,
         }
     }
 }
@@ -185,9 +198,16 @@ struct Prepared {
     counts: [u8; 2],
     bucket: u8,
     target: f32,
+    /// The base evaluation in network units (zero unless residual).
+    offset: f32,
 }
 
-fn prepare<F: FeatureSet>(s: &Sample, cfg: &Config) -> Prepared {
+/// `None` when the residual base cannot evaluate the record.
+fn prepare<F: FeatureSet>(s: &Sample, cfg: &Config) -> Option<Prepared> {
+    let offset = match cfg.base {
+        Some(base) => base(s)? as f32 / cfg.scale as f32,
+        None => 0.0,
+    };
     let kings = features::kings::<F>(&s.pieces);
     let stm = s.black_to_move as usize;
     let mut inputs = [[0u16; TRAIN_ACTIVE]; 2];
@@ -203,12 +223,13 @@ fn prepare<F: FeatureSet>(s: &Sample, cfg: &Config) -> Prepared {
         counts[slot] = (2 * n) as u8;
     }
     let score_target = sigmoid(s.score as f32 / cfg.scale as f32);
-    Prepared {
+    Some(Prepared {
         inputs,
         counts,
         bucket: F::output_bucket(s.pieces.len()) as u8,
         target: cfg.wdl * s.result.value() + (1.0 - cfg.wdl) * score_target,
-    }
+        offset,
+    })
 }
 
 #[inline]
@@ -235,7 +256,7 @@ impl Scratch {
 /// pre-activations in `s.z`.
 fn forward(w: &Params, hidden: usize, p: &Prepared, s: &mut Scratch) -> f32 {
     let b = p.bucket as usize;
-    let mut out = w.out_b[b];
+    let mut out = w.out_b[b] + p.offset;
     for side in 0..2 {
         let z = &mut s.z[side];
         z.copy_from_slice(&w.ft_b);
@@ -341,7 +362,8 @@ impl<F: FeatureSet> Trainer<F> {
         let ft_scale = 1.0 / (MAX_ACTIVE as f32).sqrt();
         w.ft_w.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
         w.ft_b.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
-        let out_scale = 1.0 / ((2 * h) as f32).sqrt();
+        // A residual network starts close to zero, i.e. at its base.
+        let out_scale = if cfg.base.is_some() { 0.1 } else { 1.0 } / ((2 * h) as f32).sqrt();
         w.out_w.iter_mut().for_each(|x| *x = rng.uniform(out_scale));
         let m = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
         Trainer {
@@ -363,11 +385,12 @@ impl<F: FeatureSet> Trainer<F> {
     }
 
     /// The float model's evaluation of `s`, in engine units from the side
-    /// to move's view.
-    pub fn eval_float(&self, s: &Sample) -> f32 {
-        let p = prepare::<F>(s, &self.cfg);
+    /// to move's view (with the base added when residual; `None` if the
+    /// base cannot evaluate it).
+    pub fn eval_float(&self, s: &Sample) -> Option<f32> {
+        let p = prepare::<F>(s, &self.cfg)?;
         let mut sc = Scratch::new(self.cfg.hidden);
-        forward(&self.w, self.cfg.hidden, &p, &mut sc) * self.cfg.scale as f32
+        Some(forward(&self.w, self.cfg.hidden, &p, &mut sc) * self.cfg.scale as f32)
     }
 
     /// Mean loss over `set` (no update).
@@ -475,6 +498,7 @@ impl<F: FeatureSet> Trainer<F> {
             hidden: self.cfg.hidden,
             buckets: F::OUTPUT_BUCKETS,
             scale: self.cfg.scale,
+            residual: self.cfg.base.is_some(),
             ft_w: (0..F::INPUTS * self.cfg.hidden)
                 .map(|i| {
                     let (row, col) = (i / self.cfg.hidden, i % self.cfg.hidden);
@@ -507,11 +531,12 @@ impl<F: FeatureSet> Trainer<F> {
     /// Checkpoint bytes: header, weights, Adam state.
     pub fn checkpoint(&self) -> Vec<u8> {
         let mut b = Vec::new();
-        b.extend_from_slice(b"TGTRAIN1");
+        b.extend_from_slice(b"TGTRAIN2");
         for v in [
             F::GAME as u64,
             F::ID as u64,
             self.cfg.hidden as u64,
+            self.cfg.base.is_some() as u64,
             self.epoch as u64,
             self.step,
         ] {
@@ -532,7 +557,7 @@ impl<F: FeatureSet> Trainer<F> {
     /// Restores a checkpoint written by [`Trainer::checkpoint`] with the
     /// same game, feature set and hidden size.
     pub fn restore(&mut self, bytes: &[u8]) -> Result<(), String> {
-        if bytes.len() < 8 + 40 + 8 || &bytes[..8] != b"TGTRAIN1" {
+        if bytes.len() < 8 + 48 + 8 || &bytes[..8] != b"TGTRAIN2" {
             return Err("not a tengen-train checkpoint".into());
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
@@ -546,18 +571,25 @@ impl<F: FeatureSet> Trainer<F> {
             x.copy_from_slice(&body[8 + 8 * i..16 + 8 * i]);
             u64::from_le_bytes(x)
         };
-        if u(0) != F::GAME as u64 || u(1) != F::ID as u64 || u(2) != self.cfg.hidden as u64 {
+        let residual = self.cfg.base.is_some() as u64;
+        if u(0) != F::GAME as u64
+            || u(1) != F::ID as u64
+            || u(2) != self.cfg.hidden as u64
+            || u(3) != residual
+        {
             return Err(format!(
-                "checkpoint of game {} feature set {} hidden {}, this run wants {} {} {}",
+                "checkpoint of game {} feature set {} hidden {} residual {}, this run wants {} {} {} {}",
                 u(0),
                 u(1),
                 u(2),
+                u(3),
                 F::GAME,
                 F::ID,
-                self.cfg.hidden
+                self.cfg.hidden,
+                residual
             ));
         }
-        let mut floats = body[48..]
+        let mut floats = body[56..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let mut fill = |p: &mut Params| -> bool {
@@ -578,8 +610,8 @@ impl<F: FeatureSet> Trainer<F> {
         self.w = w;
         self.m = m;
         self.v = v;
-        self.epoch = u(3) as usize;
-        self.step = u(4);
+        self.epoch = u(4) as usize;
+        self.step = u(5);
         Ok(())
     }
 }
@@ -606,8 +638,11 @@ fn split<F: FeatureSet>(
         let h = tengen_nnue::network::checksum(&(b as u64 ^ cfg.seed).to_le_bytes()) & 0xffff_ffff;
         let into = if h < cut { &mut val } else { &mut train };
         for r in block {
-            if let Ok(s) = data::unpack(layout, r) {
-                into.push(prepare::<F>(&s, cfg));
+            if let Some(p) = data::unpack(layout, r)
+                .ok()
+                .and_then(|s| prepare::<F>(&s, cfg))
+            {
+                into.push(p);
             }
         }
     }

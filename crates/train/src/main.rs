@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tengen_nnue::data::Layout;
 use tengen_nnue::features::{Chess, FeatureSet, Xiangqi};
-use tengen_train::{load, run, Config, EpochReport};
+use tengen_train::{load, run, BaseEval, Config, EpochReport};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +45,10 @@ struct Cli {
     /// Stop after this many epochs now (resume later).
     #[arg(long)]
     stop_after: Option<usize>,
+    /// Train a correction to the game's hand-made evaluation (the engine
+    /// then evaluates hand-made + network); the file is flagged residual.
+    #[arg(long)]
+    residual: bool,
 }
 
 fn train<F: FeatureSet>(
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
         seed: cli.seed,
         validation: cli.validation,
         stop_after: cli.stop_after,
+        base: None,
     };
     if !cfg.hidden.is_multiple_of(16) || !(16..=1024).contains(&cfg.hidden) {
         eprintln!("tengen-train: --hidden must be a multiple of 16 from 16 to 1024");
@@ -99,6 +104,14 @@ fn main() -> ExitCode {
             records.len(),
             layout.name()
         );
+        let base: BaseEval = match layout {
+            Layout::Chess => tengen_chess::nnue::hand_eval_of,
+            Layout::Xiangqi => tengen_xiangqi::nnue::hand_eval_of,
+        };
+        let cfg = Config {
+            base: cli.residual.then_some(base),
+            ..cfg
+        };
         match layout {
             Layout::Chess => train::<Chess>(&cfg, layout, &records, &cli),
             Layout::Xiangqi => train::<Xiangqi>(&cfg, layout, &records, &cli),

@@ -9,6 +9,7 @@ use crate::eval::evaluate;
 use crate::types::{Color, Kind, Move, Piece};
 use std::sync::Arc;
 use tengen_nnue::accumulator::{Accumulators, Change};
+use tengen_nnue::data::{self, Sample};
 use tengen_nnue::features::Xiangqi;
 use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
@@ -69,12 +70,19 @@ pub fn change(b: &Board, m: Move) -> (Change, [u8; 2]) {
 #[derive(Clone)]
 pub struct XiangqiNetEval {
     net: Option<Accumulators<Xiangqi>>,
+    /// The network corrects the hand-made evaluation: the evaluation is
+    /// their sum.
+    residual: bool,
 }
 
 impl Default for XiangqiNetEval {
     fn default() -> Self {
-        XiangqiNetEval {
-            net: current_network().map(Accumulators::new),
+        match current_network() {
+            Some(net) => XiangqiNetEval::with_network(net),
+            None => XiangqiNetEval {
+                net: None,
+                residual: false,
+            },
         }
     }
 }
@@ -82,6 +90,7 @@ impl Default for XiangqiNetEval {
 impl XiangqiNetEval {
     pub fn with_network(net: Arc<Network>) -> Self {
         XiangqiNetEval {
+            residual: net.residual,
             net: Some(Accumulators::new(net)),
         }
     }
@@ -95,7 +104,14 @@ impl Evaluator<Board> for XiangqiNetEval {
     #[inline]
     fn evaluate(&mut self, pos: &Board) -> i32 {
         match &mut self.net {
-            Some(acc) => acc.evaluate(pos.side_to_move().index(), &mut |v| pieces(pos, v)),
+            Some(acc) => {
+                let v = acc.evaluate(pos.side_to_move().index(), &mut |v| pieces(pos, v));
+                if self.residual {
+                    v + evaluate(pos)
+                } else {
+                    v
+                }
+            }
             None => evaluate(pos),
         }
     }
@@ -129,6 +145,33 @@ impl Evaluator<Board> for XiangqiNetEval {
             acc.pop();
         }
     }
+}
+
+/// The board a training record describes, or `None` if it is no legal
+/// xiangqi position.
+pub fn board_of(s: &Sample) -> Option<Board> {
+    let mut grid = [None; 90];
+    for &(sq, code) in &s.pieces {
+        let letter = *b"KABNRCP".get((code & 7) as usize)? as char;
+        *grid.get_mut(sq as usize)? = Some(if code >= 8 {
+            letter.to_ascii_lowercase()
+        } else {
+            letter
+        });
+    }
+    let side = if s.black_to_move { "b" } else { "w" };
+    let fen = format!(
+        "{} {side} - - {} 1",
+        data::fen_placement(&grid, 9, 10),
+        s.halfmove
+    );
+    Board::from_fen(&fen).ok()
+}
+
+/// The hand-made evaluation of a training record from the side to move's
+/// view: the base a residual network is trained to correct.
+pub fn hand_eval_of(s: &Sample) -> Option<i32> {
+    board_of(s).map(|b| evaluate(&b))
 }
 
 #[cfg(test)]
@@ -182,9 +225,47 @@ mod tests {
     }
 
     #[test]
+    fn a_record_gives_back_its_board() {
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "3ak4/4a4/4b4/9/2b6/9/9/3A5/4A4/2RK5 b - - 0 1",
+        ] {
+            let b = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            let mut v = Vec::new();
+            pieces(&b, &mut v);
+            let s = Sample {
+                pieces: v,
+                black_to_move: b.side_to_move() == Color::Black,
+                score: 0,
+                result: tengen_nnue::data::Wdl::Draw,
+                halfmove: 0,
+                fullmove: 0,
+                best: 0,
+            };
+            let back = board_of(&s).map(|b| b.fen()).unwrap_or_default();
+            let want: Vec<&str> = fen.split(' ').take(2).collect();
+            assert_eq!(back.split(' ').take(2).collect::<Vec<_>>(), want);
+            assert_eq!(hand_eval_of(&s), Some(evaluate(&b)));
+        }
+        let bad = Sample {
+            pieces: vec![(4, 0)],
+            black_to_move: false,
+            score: 0,
+            result: tengen_nnue::data::Wdl::Draw,
+            halfmove: 0,
+            fullmove: 0,
+            best: 0,
+        };
+        assert!(board_of(&bad).is_none(), "one general only");
+    }
+
+    #[test]
     fn without_a_network_the_hand_evaluation_answers() {
         let b = Board::startpos();
-        let mut e = XiangqiNetEval { net: None };
+        let mut e = XiangqiNetEval {
+            net: None,
+            residual: false,
+        };
         assert!(!e.uses_network());
         assert_eq!(e.evaluate(&b), evaluate(&b));
         assert!(load_eval_file("/no/such/net.nnue").is_err());
