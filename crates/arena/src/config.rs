@@ -30,7 +30,8 @@ options:
   -rule freestyle|standard|renju (gomoku)  -swap2 (gomoku: Gomocup's swap2 opening)
   -gocleanup on|off (Go: dead stones
       agreed by final_status_list, else a kgs-genmove_cleanup phase; on)
-  -games N  -rounds N  -repeat  -tournament round-robin|gauntlet
+  -games N  -rounds N  -repeat  -noswap (the first engine keeps the first
+      player's side in every game)  -tournament round-robin|gauntlet
   -openings file=F format=epd|fen|pgn|moves|gomocup order=sequential|random plies=N start=N
   -srand SEED  -concurrency N  -recover  -maxmoves N  -event NAME
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=trinomial|pentanomial]
@@ -108,6 +109,12 @@ pub fn from_args(args: &[String]) -> Result<Tournament, String> {
                 }
                 t.variant.swap2 = true;
             }
+            "noswap" => {
+                if !vals.is_empty() {
+                    return Err("-noswap takes no value".into());
+                }
+                t.noswap = true;
+            }
             "merge" => {
                 if vals.is_empty() {
                     return Err("-merge takes the shards' journal files".into());
@@ -171,6 +178,7 @@ fn defaults() -> Tournament {
         transcript: None,
         event: "tengen-arena match".into(),
         rating_interval: 0,
+        noswap: false,
     }
 }
 
@@ -213,6 +221,13 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
                 return Err(bad());
             }
             t.shard = Some([i, n]);
+        }
+        "noswap" => {
+            t.noswap = match v.to_ascii_lowercase().as_str() {
+                "on" | "true" | "yes" => true,
+                "off" | "false" | "no" => false,
+                _ => return Err(format!("{field}: '{v}' is not on or off")),
+            }
         }
         "resume" => {
             t.resume = match v.to_ascii_lowercase().as_str() {
@@ -448,6 +463,9 @@ fn finish(
     entries: Vec<EngineEntry>,
     each: EngineEntry,
 ) -> Result<Tournament, String> {
+    if t.variant.swap2 && t.noswap {
+        return Err("-noswap: under -swap2 the swap2 opening decides the colours".into());
+    }
     if t.variant.swap2 && t.variant.kind != Game::Gomoku {
         return Err("-swap2: the swap2 opening is for gomoku and renju".into());
     }
@@ -546,6 +564,36 @@ mod tests {
 
     fn args(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn noswap_keeps_colours_and_refuses_swap2() {
+        let base = [
+            "-variant", "gomoku", "-engine", "cmd=a", "-engine", "cmd=b", "-each", "st=1",
+        ];
+        let plain = from_args(&args(&base)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!plain.noswap);
+        let mut line = args(&base);
+        line.push("-noswap".into());
+        let t = from_args(&line).unwrap_or_else(|e| panic!("{e}"));
+        assert!(t.noswap);
+        line.push("-swap2".into());
+        let refused = from_args(&line).err().unwrap_or_default();
+        assert!(refused.contains("-noswap"), "{refused}");
+        let mut valued = args(&base);
+        valued.extend(args(&["-noswap", "on"]));
+        assert!(from_args(&valued).is_err(), "-noswap takes no value");
+        let file = |v: &str| {
+            from_toml(&format!(
+                "variant = \"gomoku\"\nnoswap = {v}\n[each]\nst = 1\n[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\n"
+            ))
+        };
+        assert!(file("true")
+            .map(|t| t.noswap)
+            .unwrap_or_else(|e| panic!("{e}")));
+        assert!(!file("\"off\"")
+            .map(|t| t.noswap)
+            .unwrap_or_else(|e| panic!("{e}")));
     }
 
     #[test]

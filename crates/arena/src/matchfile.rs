@@ -22,6 +22,7 @@ pub struct MatchFile {
     komi: Option<f64>,
     rule: Option<String>,
     swap2: Option<Switch>,
+    noswap: Option<Switch>,
     gocleanup: Option<Switch>,
     games: Option<u32>,
     rounds: Option<u32>,
@@ -158,6 +159,7 @@ impl MatchFile {
             .put("komi", &self.komi)
             .put("rule", &self.rule)
             .put("swap2", &self.swap2)
+            .put("noswap", &self.noswap)
             .put("gocleanup", &self.gocleanup)
             .put("games", &self.games)
             .put("rounds", &self.rounds)

@@ -61,6 +61,9 @@ pub struct Tournament {
     pub event: String,
     /// Print the Elo block every this many games (0: only at the end).
     pub rating_interval: u32,
+    /// Colours are never swapped: in each encounter the engine listed
+    /// first always takes the first player's side (gomoku: Black).
+    pub noswap: bool,
 }
 
 /// One scheduled game.
@@ -187,7 +190,7 @@ impl Tournament {
                     // k counts this encounter's games; consecutive games
                     // form a pair with colours swapped.
                     let k = round * self.games + g;
-                    let seats = if k.is_multiple_of(2) {
+                    let seats = if self.noswap || k.is_multiple_of(2) {
                         *pair
                     } else {
                         [pair[1], pair[0]]
@@ -248,8 +251,11 @@ impl Tournament {
     /// and the scoring: a journal written under another identity cannot
     /// be resumed by this match. Concurrency and output paths may change.
     fn identity(&self) -> String {
+        // `noswap` joins only when set, so journals of earlier builds
+        // still resume.
+        let noswap = if self.noswap { " noswap" } else { "" };
         format!(
-            "{:?}",
+            "{:?}{noswap}",
             (
                 &self.engines,
                 &self.tcs,
@@ -1134,6 +1140,7 @@ mod tests {
             transcript: None,
             event: "t".into(),
             rating_interval: 0,
+            noswap: false,
         }
     }
 
@@ -1150,6 +1157,17 @@ mod tests {
         let mut g = t.clone();
         g.mode = Mode::Gauntlet;
         assert!(g.schedule().iter().all(|j| j.seats.contains(&0)));
+        // -noswap: the first engine of each encounter always moves first,
+        // and games still come in pairs sharing an opening.
+        let mut n = t.clone();
+        n.noswap = true;
+        let kept = n.schedule();
+        assert_eq!(kept.len(), jobs.len());
+        for j in &kept {
+            assert_eq!(j.seats, t.encounters()[j.encounter]);
+        }
+        assert_eq!(kept[0].pair, kept[1].pair);
+        assert_ne!(n.identity(), t.identity());
     }
 
     #[test]
