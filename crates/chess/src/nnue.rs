@@ -300,6 +300,19 @@ mod tests {
         assert_eq!(r.evaluate(&b), p.evaluate(&b) + Eval::default().eval(&b));
     }
 
+    /// The network kept in `nets/` loads as a residual chess network.
+    #[test]
+    fn the_kept_network_loads() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../nets/chess-residual-h256-040a71b9.nnue"
+        );
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let net = Network::from_bytes::<Chess>(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert!(net.residual);
+        assert_eq!((net.hidden, net.id()), (256, 0x040a_71b9));
+    }
+
     #[test]
     fn a_record_gives_back_its_board() {
         for fen in [

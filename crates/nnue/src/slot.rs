@@ -41,7 +41,12 @@ impl Slot {
         let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?;
         let net = Network::from_bytes::<F>(&bytes).map_err(|e| format!("EvalFile {path}: {e}"))?;
         let line = format!(
-            "evaluation: network {path} ({} inputs -> {}x2 -> {} buckets, id {:08x})",
+            "evaluation: {}network {path} ({} inputs -> {}x2 -> {} buckets, id {:08x})",
+            if net.residual {
+                "hand-made + residual "
+            } else {
+                ""
+            },
             net.inputs,
             net.hidden,
             net.buckets,
