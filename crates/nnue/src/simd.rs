@@ -1,5 +1,6 @@
-//! The two inner loops of inference, each with a portable version and an
-//! AVX2 one chosen at run time. Every path computes the same integers:
+//! The two inner loops of inference, each with a portable version and
+//! SSE2, AVX2 and AVX-512 ones chosen at run time. Every path computes the
+//! same integers:
 //! the accumulator update wraps in i16 (a group, so the order of adds and
 //! subtracts never matters and the result is exact whenever it fits), and
 //! the output dot product is exact (see [`screlu_dot`] for the bound).
@@ -15,14 +16,44 @@ pub const QB: i32 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     Scalar,
+    /// Every x86-64 CPU has SSE2.
+    Sse2,
     Avx2,
+    /// AVX-512 with its byte and word instructions (F and BW).
+    Avx512,
 }
 
 impl Level {
     pub fn name(self) -> &'static str {
         match self {
             Level::Scalar => "scalar",
+            Level::Sse2 => "sse2",
             Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU runs the level's instructions.
+    fn runs_here(self) -> bool {
+        match self {
+            Level::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => {
+                static AVX2: OnceLock<bool> = OnceLock::new();
+                *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => {
+                static AVX512: OnceLock<bool> = OnceLock::new();
+                *AVX512.get_or_init(|| {
+                    std::arch::is_x86_feature_detected!("avx512f")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
+                })
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
         }
     }
 }
@@ -30,24 +61,16 @@ impl Level {
 /// The best level this machine runs, detected once.
 pub fn detected() -> Level {
     static LEVEL: OnceLock<Level> = OnceLock::new();
-    *LEVEL.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Level::Avx2;
-            }
-        }
-        Level::Scalar
-    })
+    *LEVEL.get_or_init(|| available().last().copied().unwrap_or(Level::Scalar))
 }
 
-/// Every level this machine runs (for tests and benchmarks).
+/// Every level this machine runs, slowest first (for tests and
+/// benchmarks).
 pub fn available() -> Vec<Level> {
-    let mut v = vec![Level::Scalar];
-    if detected() == Level::Avx2 {
-        v.push(Level::Avx2);
-    }
-    v
+    [Level::Scalar, Level::Sse2, Level::Avx2, Level::Avx512]
+        .into_iter()
+        .filter(|l| l.runs_here())
+        .collect()
 }
 
 /// `acc += add rows - sub rows`, wrapping in i16.
@@ -55,11 +78,18 @@ pub fn available() -> Vec<Level> {
 pub fn update(level: Level, acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
     match level {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2 if detected() == Level::Avx2 => {
+        Level::Avx512 if level.runs_here() => {
+            // SAFETY: `update_avx512` only needs AVX-512 F and BW, and
+            // `runs_here()` has just confirmed that this CPU has them.
+            unsafe { update_avx512(acc, add, sub) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 if level.runs_here() => {
             // SAFETY: `update_avx2` only needs the AVX2 instructions, and
-            // `detected()` has just confirmed that this CPU has them.
+            // `runs_here()` has just confirmed that this CPU has them.
             unsafe { update_avx2(acc, add, sub) }
         }
+        // SSE2 is the x86-64 baseline: the portable loop already uses it.
         _ => update_scalar(acc, add, sub),
     }
 }
@@ -89,25 +119,50 @@ unsafe fn update_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
     update_scalar(acc, add, sub)
 }
 
+/// The portable loop compiled with AVX-512 enabled (32 lanes wide).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn update_avx512(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+    update_scalar(acc, add, sub)
+}
+
 /// `sum over i of clamp(x[i], 0, QA)^2 * w[i]`, exactly.
 ///
-/// The AVX2 path multiplies `v = clamp(x)` by `w` in i16 (`|v * w| <=
-/// 255 * 128 = 32,640`, so it fits), multiplies that by `v` again with
-/// pairwise i32 sums (`_mm256_madd_epi16`), and adds into 8 i32 lanes.
-/// Each lane gets `x.len() / 8` products of at most `255^2 * 128 =
-/// 8,323,200`; for `x.len() <= 1024` (the most [`crate::network`] accepts)
-/// that is at most 1,065,369,600 < 2^31, so no lane overflows and the
-/// sum equals the portable path's i64 sum.
+/// The vector paths multiply `v = clamp(x)` by `w` in i16 (`|v * w| <=
+/// 255 * 128 = 32,640`, so it fits), multiply that by `v` again with
+/// pairwise i32 sums (`madd_epi16`), and add into i32 lanes. A product
+/// is at most `255^2 * 128 = 8,323,200`. SSE2 has the fewest lanes (4,
+/// 8 elements a step): each lane gets `x.len() / 4` products, so for
+/// `x.len() <= 1024` (the most [`crate::network`] accepts) at most
+/// `256 * 8,323,200 = 2,130,739,200 < 2^31 - 1`; AVX2 (8 lanes) and
+/// AVX-512 (16) stay further below. No lane overflows, the lanes are
+/// added in i64, and the sum equals the portable path's.
 #[inline]
 pub fn screlu_dot(level: Level, x: &[i16], w: &[i8]) -> i64 {
+    if x.len() > 1024 || !x.len().is_multiple_of(16) {
+        return screlu_dot_scalar(x, w);
+    }
     match level {
         #[cfg(target_arch = "x86_64")]
-        Level::Avx2
-            if detected() == Level::Avx2 && x.len().is_multiple_of(16) && x.len() <= 1024 =>
-        {
+        Level::Avx512 if level.runs_here() => {
+            // SAFETY: AVX-512 F and BW are present (checked just above);
+            // the slice bounds the function relies on are checked in it.
+            unsafe { screlu_dot_avx512(x, w) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 if level.runs_here() => {
             // SAFETY: AVX2 is present (checked just above); the slice
             // bounds the function relies on are checked inside it.
             unsafe { screlu_dot_avx2(x, w) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::Sse2 => {
+            // SAFETY: SSE2 is part of every x86-64 CPU; the slice bounds
+            // the function relies on are checked inside it.
+            unsafe { screlu_dot_sse2(x, w) }
         }
         _ => screlu_dot_scalar(x, w),
     }
@@ -155,6 +210,70 @@ unsafe fn screlu_dot_avx2(x: &[i16], w: &[i8]) -> i64 {
     sum
 }
 
+/// # Safety
+/// The CPU must support SSE2 (every x86-64 CPU does).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+unsafe fn screlu_dot_sse2(x: &[i16], w: &[i8]) -> i64 {
+    use std::arch::x86_64::*;
+    let n = x.len().min(w.len()) / 8 * 8;
+    let zero = _mm_setzero_si128();
+    let qa = _mm_set1_epi16(QA as i16);
+    let mut acc = _mm_setzero_si128();
+    let mut i = 0;
+    while i < n {
+        // SAFETY: i + 8 <= n <= x.len() and <= w.len(), so the 16 bytes
+        // read from `x` and the 8 bytes read from `w` are in bounds;
+        // unaligned loads accept any address.
+        let xv = _mm_loadu_si128(x.as_ptr().add(i) as *const __m128i);
+        let wb = _mm_loadl_epi64(w.as_ptr().add(i) as *const __m128i);
+        // SSE2 has no sign extension of bytes: put each byte in the high
+        // half of a word, then shift it down arithmetically.
+        let wv = _mm_srai_epi16(_mm_unpacklo_epi8(wb, wb), 8);
+        let v = _mm_min_epi16(_mm_max_epi16(xv, zero), qa);
+        let vw = _mm_mullo_epi16(v, wv);
+        acc = _mm_add_epi32(acc, _mm_madd_epi16(vw, v));
+        i += 8;
+    }
+    let mut lanes = [0i32; 4];
+    // SAFETY: `lanes` is 16 bytes, the size of the store.
+    _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, acc);
+    let mut sum: i64 = lanes.iter().map(|&l| l as i64).sum();
+    sum += screlu_dot_scalar(&x[n..], &w[n.min(w.len())..]);
+    sum
+}
+
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn screlu_dot_avx512(x: &[i16], w: &[i8]) -> i64 {
+    use std::arch::x86_64::*;
+    let n = x.len().min(w.len()) / 32 * 32;
+    let zero = _mm512_setzero_si512();
+    let qa = _mm512_set1_epi16(QA as i16);
+    let mut acc = _mm512_setzero_si512();
+    let mut i = 0;
+    while i < n {
+        // SAFETY: i + 32 <= n <= x.len() and <= w.len(), so the 64 bytes
+        // read from `x` and the 32 bytes read from `w` are in bounds;
+        // unaligned loads accept any address.
+        let xv = _mm512_loadu_si512(x.as_ptr().add(i) as *const __m512i);
+        let wv = _mm512_cvtepi8_epi16(_mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i));
+        let v = _mm512_min_epi16(_mm512_max_epi16(xv, zero), qa);
+        let vw = _mm512_mullo_epi16(v, wv);
+        acc = _mm512_add_epi32(acc, _mm512_madd_epi16(vw, v));
+        i += 32;
+    }
+    let mut lanes = [0i32; 16];
+    // SAFETY: `lanes` is 64 bytes, the size of the store.
+    _mm512_storeu_si512(lanes.as_mut_ptr() as *mut __m512i, acc);
+    let mut sum: i64 = lanes.iter().map(|&l| l as i64).sum();
+    // Hidden sizes that are a multiple of 16 but not 32 leave a tail.
+    sum += screlu_dot_scalar(&x[n..], &w[n.min(w.len())..]);
+    sum
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,7 +290,7 @@ mod tests {
     #[test]
     fn every_level_computes_the_same_integers() {
         let mut seed = 0x1234_5678_9abc_def1u64;
-        for len in [16usize, 64, 256, 1024] {
+        for len in [16usize, 48, 64, 256, 1024] {
             for round in 0..20 {
                 let x: Vec<i16> = (0..len)
                     .map(|_| match round {
@@ -231,7 +350,13 @@ mod tests {
         // The extreme case reaches the bound the AVX2 proof relies on.
         let x = vec![QA as i16; 1024];
         let w = vec![i8::MIN; 1024];
-        assert_eq!(screlu_dot(detected(), &x, &w), -(255i64 * 255 * 128 * 1024));
+        for level in available() {
+            assert_eq!(
+                screlu_dot(level, &x, &w),
+                -(255i64 * 255 * 128 * 1024),
+                "{level:?}"
+            );
+        }
         eprintln!("levels tested: {:?}", available());
     }
 }
