@@ -189,6 +189,55 @@ def test_move_now_and_ping_after_the_move(xb):
     assert any(MOVE.match(l) for l in lines), lines
 
 
+def test_hard_ponders_on_the_expected_reply(xb):
+    e = xb()
+    e.send("new")
+    e.send("hard")
+    e.send("post")
+    e.send("st 0.4")
+    e.send("usermove e2e4")
+    ours = e.move()
+    # Pondering: thinking output with no command sent, its pv legal after
+    # the expected reply.
+    pondered = e.until(lambda l: THINKING.match(l), timeout=5)
+    assert THINKING.match(pondered[-1])
+    # A ping is answered at once, without a move.
+    pre = e.sync(3, timeout=2)
+    assert not any(MOVE.match(l) for l in pre), pre
+    e.send("hint")
+    hint = [l for l in e.sync(4) if l.startswith("Hint: ")]
+    assert len(hint) == 1, hint
+    reply = hint[0].split()[1]
+    line = THINKING.match(pondered[-1]).group(5).split()
+    legal_after(["e2e4", ours, reply] + line)
+    # The GUI plays the expected reply: the ponder search becomes our move.
+    t0 = time.time()
+    e.send("usermove " + reply)
+    second = e.move(timeout=5)
+    assert time.time() - t0 < 3
+    board = legal_after(["e2e4", ours, reply, second])
+    # Another reply than the expected one: the ponder search is dropped
+    # and the answer is a legal move in the real position.
+    e.until(lambda l: THINKING.match(l), timeout=5)
+    e.send("hint")
+    expected = [l for l in e.sync(5) if l.startswith("Hint: ")][0].split()[1]
+    other = next(m.xboard() for m in board.legal_moves if m.xboard() != expected)
+    e.send("usermove " + other)
+    third = e.move(timeout=5)
+    legal_after(["e2e4", ours, reply, second, other, third])
+    # `easy`: the ponder search stops, and no thinking on the
+    # opponent's time after our next move (thinking output still on).
+    e.send("easy")
+    e.sync(6)
+    e.quiet(0.5)
+    e.send("force")
+    e.send("new")
+    e.send("st 0.3")
+    e.send("usermove d2d4")
+    e.move()
+    e.quiet(1.0)
+
+
 def test_clock_level_time_otim(xb):
     e = xb()
     e.send("new")

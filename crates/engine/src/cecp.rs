@@ -23,7 +23,7 @@ use crate::io::Output;
 use crate::session::Session;
 use crate::Start;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tengen_core::options::{OptionKind, OptionValue, Options};
@@ -90,6 +90,9 @@ struct Settings {
     /// Red, Sente), `None` force mode.
     engine_first: Option<bool>,
     variant: Variant,
+    /// `hard`: think on the opponent's time, on the reply our search
+    /// predicted (`easy` turns it off).
+    ponder: bool,
 }
 
 /// The engine's options, one word each: python-chess reads an option's
@@ -165,6 +168,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         options: options(),
         engine_first: Some(false),
         variant,
+        ponder: false,
     };
     if let Some(g) = start
         .game
@@ -200,11 +204,17 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
     }
 }
 
+/// How often the input loop looks for our finished move while it waits
+/// for the GUI, to start pondering (`hard`).
+const PONDER_POLL: Duration = Duration::from_millis(5);
+
 /// What the search thread hands back: the move it played (none when it
 /// resigned or had none) for the search numbered `gen`.
 struct Played<M> {
     gen: u64,
     mv: Option<M>,
+    /// The reply the search expects (to ponder on).
+    ponder: Option<M>,
 }
 
 /// The running search, if any.
@@ -215,6 +225,10 @@ enum Thinking {
     Move,
     /// Analyze mode: infinite, ends without a move.
     Analysis,
+    /// `hard`: on the opponent's time, from the position after the reply
+    /// we expect. The GUI playing that reply turns it into `Move` (its
+    /// clock starting then); anything else abandons it.
+    Ponder,
 }
 
 /// The last reported line, for `.`, `hint` and `draw`.
@@ -244,6 +258,14 @@ struct Frontend<G: CecpGame> {
     excluded: Vec<Move<G>>,
     /// Edit mode: the board being built, and whether pieces are White's.
     edit: Option<(Grid, bool)>,
+    /// The reply our last search expects, to ponder on once our move is
+    /// on the board.
+    expected: Option<Move<G>>,
+    /// While pondering: the reply pondered on.
+    ponder_move: Option<Move<G>>,
+    /// When our last own-move search started (a ponder search starts
+    /// with our clock less what that search used).
+    move_started: std::time::Instant,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -273,6 +295,9 @@ impl<G: CecpGame> Frontend<G> {
             game_over: false,
             excluded: Vec::new(),
             edit: None,
+            expected: None,
+            ponder_move: None,
+            move_started: std::time::Instant::now(),
         }
     }
 
@@ -301,12 +326,28 @@ impl<G: CecpGame> Frontend<G> {
     ) -> Exit {
         let mut first = first;
         loop {
-            let line = match first.take().map(Ok).unwrap_or_else(|| input.recv()) {
-                Ok(l) => l,
-                Err(_) => {
-                    self.abandon();
-                    return Exit::Quit;
+            let line = loop {
+                if let Some(l) = first.take() {
+                    break Some(l);
                 }
+                // Pondering starts as soon as our move is out, not when
+                // the next line comes: watch for it while we think.
+                if self.thinking == Thinking::Move && settings.ponder {
+                    match input.recv_timeout(PONDER_POLL) {
+                        Ok(l) => break Some(l),
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.sync();
+                            self.start_ponder(settings);
+                        }
+                        Err(RecvTimeoutError::Disconnected) => break None,
+                    }
+                } else {
+                    break input.recv().ok();
+                }
+            };
+            let Some(line) = line else {
+                self.abandon();
+                return Exit::Quit;
             };
             self.sync();
             if self.edit.is_some() {
@@ -325,6 +366,7 @@ impl<G: CecpGame> Frontend<G> {
                 self.abandon();
                 return exit;
             }
+            self.start_ponder(settings);
         }
     }
 
@@ -334,6 +376,7 @@ impl<G: CecpGame> Frontend<G> {
         if let Some(p) = played {
             if p.gen == self.gen && self.thinking == Thinking::Move {
                 self.thinking = Thinking::Idle;
+                self.expected = p.ponder;
                 match p.mv {
                     Some(m) => {
                         let mut next = self.pos().clone();
@@ -358,13 +401,55 @@ impl<G: CecpGame> Frontend<G> {
         }
         self.gen += 1;
         self.thinking = Thinking::Idle;
+        self.ponder_move = None;
+        self.expected = None;
         *lock(&self.played) = None;
+    }
+
+    /// With `hard`, once our move is on the board and the opponent is to
+    /// move: search the position after the reply we expect, in ponder
+    /// mode, so that the GUI playing it finds the search under way.
+    fn start_ponder(&mut self, s: &Settings) {
+        if !s.ponder
+            || self.thinking != Thinking::Idle
+            || self.game_over
+            || self.analyzing
+            || s.engine_first != Some(!self.first_to_move())
+        {
+            return;
+        }
+        let Some(m) = self.expected.take() else {
+            return;
+        };
+        if !self.pos().is_legal(m) {
+            return;
+        }
+        let mut after = self.pos().clone();
+        after.make(m);
+        if G::outcome(&after).is_some() {
+            return;
+        }
+        // Our clock as it will be: the last `time` less what our last
+        // search used (the GUI's next `time` comes with its move).
+        let used = self.move_started.elapsed();
+        self.history.push(after);
+        let mut limits = self.limits(s);
+        self.history.pop();
+        if let Some(tc) = &mut limits.time {
+            tc.remaining = tc.remaining.saturating_sub(used);
+        }
+        limits.ponder = true;
+        self.ponder_move = Some(m);
+        let mut root = self.pos().clone();
+        root.make(m);
+        self.search_from(root, limits, Vec::new(), s, Thinking::Ponder);
     }
 
     /// Lets an own-move search finish (its move printed and played) and
     /// ends an analysis, before a change to the searcher.
     fn quiesce(&mut self) {
         match self.thinking {
+            Thinking::Ponder => self.abandon(),
             Thinking::Move => {
                 self.session.wait();
                 self.sync();
@@ -421,7 +506,13 @@ impl<G: CecpGame> Frontend<G> {
             Command::Quit => return Some(Exit::Quit),
             Command::Random | Command::Computer | Command::Pause | Command::Resume => {}
             Command::Name(_) | Command::Rating { .. } | Command::Ics(_) => {}
-            Command::Hard | Command::Easy => {}
+            Command::Hard => s.ponder = true,
+            Command::Easy => {
+                s.ponder = false;
+                if self.thinking == Thinking::Ponder {
+                    self.abandon();
+                }
+            }
             Command::EgtPath { .. } => {}
             Command::Force => {
                 self.abandon();
@@ -492,7 +583,14 @@ impl<G: CecpGame> Frontend<G> {
                 self.edit = Some((grid, true));
             }
             Command::Hint => {
-                let hint = lock(&self.last).second.clone();
+                let hint = match (self.thinking, self.ponder_move) {
+                    (Thinking::Ponder, Some(m)) => {
+                        let n = self.history.len();
+                        let before = &self.history[n.saturating_sub(1)];
+                        Some(G::wire_name(before, m, self.chess960))
+                    }
+                    _ => lock(&self.last).second.clone(),
+                };
                 if let Some(m) = hint {
                     self.reply(Reply::Hint(m));
                 }
@@ -662,6 +760,24 @@ impl<G: CecpGame> Frontend<G> {
     }
 
     fn user_move(&mut self, text: &str, s: &mut Settings) {
+        if self.thinking == Thinking::Ponder {
+            let expected = self.ponder_move;
+            match G::parse_wire(self.pos(), text, self.chess960) {
+                Ok(m) if Some(m) == expected && s.engine_first == Some(!self.first_to_move()) => {
+                    // Ponder hit: the running search becomes our move.
+                    let mut next = self.pos().clone();
+                    next.make(m);
+                    self.history.push(next);
+                    self.excluded.clear();
+                    self.ponder_move = None;
+                    self.thinking = Thinking::Move;
+                    self.move_started = std::time::Instant::now();
+                    self.session.ponderhit();
+                    return;
+                }
+                _ => self.abandon(),
+            }
+        }
         if self.thinking == Thinking::Move {
             // Not the GUI's turn; take the move anyway, without ours.
             self.abandon();
@@ -821,13 +937,29 @@ impl<G: CecpGame> Frontend<G> {
         if analysis {
             limits.ponder = false;
         }
-        self.gen += 1;
-        let gen = self.gen;
-        self.thinking = if analysis {
+        let mode = if analysis {
             Thinking::Analysis
         } else {
             Thinking::Move
         };
+        self.move_started = std::time::Instant::now();
+        self.search_from(root, limits, root_moves, s, mode);
+    }
+
+    /// Starts a search of `root`: analysis, our move, or pondering (which
+    /// ends in our move if the GUI plays the expected reply).
+    fn search_from(
+        &mut self,
+        root: G::Pos,
+        limits: SearchLimits,
+        root_moves: Vec<Move<G>>,
+        s: &Settings,
+        mode: Thinking,
+    ) {
+        let analysis = mode == Thinking::Analysis;
+        self.gen += 1;
+        let gen = self.gen;
+        self.thinking = mode;
         *lock(&self.last) = LastLine::default();
         let chess960 = self.chess960;
         let post = s.post || analysis;
@@ -877,7 +1009,11 @@ impl<G: CecpGame> Frontend<G> {
                 last_score.store(result.score.0, Ordering::Release);
                 let lost = result.score.mate_plies().is_some_and(|p| p < 0);
                 let Some(m) = result.best.filter(|_| !(resign && lost)) else {
-                    *lock(&played) = Some(Played { gen, mv: None });
+                    *lock(&played) = Some(Played {
+                        gen,
+                        mv: None,
+                        ponder: None,
+                    });
                     out.line(&Reply::Resign.to_string());
                     return;
                 };
@@ -885,7 +1021,12 @@ impl<G: CecpGame> Frontend<G> {
                 let mut after = root.clone();
                 after.make(m);
                 let claim = G::outcome(&after);
-                *lock(&played) = Some(Played { gen, mv: Some(m) });
+                let ponder = result.ponder.filter(|&p| after.is_legal(p));
+                *lock(&played) = Some(Played {
+                    gen,
+                    mv: Some(m),
+                    ponder,
+                });
                 let mut lines = vec![Reply::Move(name).to_string()];
                 if let Some((result, comment)) = claim {
                     lines.push(Reply::Result { result, comment }.to_string());
