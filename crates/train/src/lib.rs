@@ -74,6 +74,9 @@ pub struct Config {
     /// Residual training: the network learns a correction to this
     /// evaluation (None: the network is the whole evaluation).
     pub base: Option<BaseEval>,
+    /// Start from this network's weights instead of random ones (a kept
+    /// network trained further on new data; its shape must match).
+    pub init: Option<std::sync::Arc<Network>>,
 }
 
 impl Default for Config {
@@ -90,6 +93,7 @@ impl Default for Config {
             validation: 0.02,
             stop_after: None,
             base: None,
+            init: None,
         }
     }
 }
@@ -355,6 +359,58 @@ pub struct EpochReport {
 }
 
 impl<F: FeatureSet> Trainer<F> {
+    /// A trainer starting from `cfg.init` when it fits this run (game,
+    /// feature set, hidden size, residual or not), else refused.
+    pub fn start(cfg: Config) -> Result<Self, String> {
+        let Some(net) = cfg.init.clone() else {
+            return Ok(Self::new(cfg));
+        };
+        let residual = cfg.base.is_some();
+        if net.game != F::GAME || net.feature_set != F::ID || net.inputs != F::INPUTS {
+            return Err(format!("--init: not a {} network", F::NAME));
+        }
+        if net.hidden != cfg.hidden || net.buckets != F::OUTPUT_BUCKETS {
+            return Err(format!(
+                "--init: hidden size {}, this run trains {}",
+                net.hidden, cfg.hidden
+            ));
+        }
+        if net.residual != residual {
+            return Err(format!(
+                "--init: the network is {}residual, this run {}",
+                if net.residual { "" } else { "not " },
+                if residual { "is" } else { "is not" }
+            ));
+        }
+        if net.scale != cfg.scale {
+            return Err(format!(
+                "--init: output scale {}, this run uses {}",
+                net.scale, cfg.scale
+            ));
+        }
+        let mut t = Self::new(cfg);
+        // The quantised weights back in float. Each input's weight goes to
+        // its bucketed row and the factor rows start at zero, so the
+        // trainer quantises back to the very same network (weights beyond
+        // the float clip, which training never writes, are clipped).
+        let qa = QA as f32;
+        let (h, rows) = (t.cfg.hidden, F::INPUTS);
+        for (i, &q) in net.ft_w.iter().enumerate().take(rows * h) {
+            t.w.ft_w[i] = (q as f32 / qa).clamp(-FT_CLIP, FT_CLIP);
+        }
+        t.w.ft_w[rows * h..].iter_mut().for_each(|x| *x = 0.0);
+        for (x, &q) in t.w.ft_b.iter_mut().zip(&net.ft_b) {
+            *x = (q as f32 / qa).clamp(-FT_BIAS_CLIP, FT_BIAS_CLIP);
+        }
+        for (x, &q) in t.w.out_w.iter_mut().zip(&net.out_w) {
+            *x = (q as f32 / QB as f32).clamp(-OUT_CLIP, OUT_CLIP);
+        }
+        for (x, &q) in t.w.out_b.iter_mut().zip(&net.out_b) {
+            *x = q as f32 / (QA * QB) as f32;
+        }
+        Ok(t)
+    }
+
     pub fn new(cfg: Config) -> Self {
         let h = cfg.hidden;
         let mut w = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
@@ -660,7 +716,7 @@ pub fn run<F: FeatureSet>(
     log: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trainer<F>, String> {
     fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut t = Trainer::<F>::new(cfg.clone());
+    let mut t = Trainer::<F>::start(cfg.clone())?;
     let ck = out.join("checkpoint.bin");
     if let Ok(bytes) = fs::read(&ck) {
         t.restore(&bytes)

@@ -4,8 +4,10 @@
 use clap::Parser;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use tengen_nnue::data::Layout;
 use tengen_nnue::features::{Chess, FeatureSet, Xiangqi};
+use tengen_nnue::network::Network;
 use tengen_train::{load, run, BaseEval, Config, EpochReport};
 
 #[derive(Parser)]
@@ -49,6 +51,10 @@ struct Cli {
     /// then evaluates hand-made + network); the file is flagged residual.
     #[arg(long)]
     residual: bool,
+    /// Start from this network (same shape) instead of random weights:
+    /// a kept network trained further on new data.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 fn train<F: FeatureSet>(
@@ -93,6 +99,7 @@ fn main() -> ExitCode {
         validation: cli.validation,
         stop_after: cli.stop_after,
         base: None,
+        init: None,
     };
     if !cfg.hidden.is_multiple_of(16) || !(16..=1024).contains(&cfg.hidden) {
         eprintln!("tengen-train: --hidden must be a multiple of 16 from 16 to 1024");
@@ -112,9 +119,34 @@ fn main() -> ExitCode {
             base: cli.residual.then_some(base),
             ..cfg
         };
+        let init =
+            |read: fn(&[u8]) -> Result<Network, String>| -> Result<Option<Arc<Network>>, String> {
+                match &cli.init {
+                    None => Ok(None),
+                    Some(p) => {
+                        let bytes =
+                            std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                        read(&bytes)
+                            .map(|n| Some(Arc::new(n)))
+                            .map_err(|e| format!("{}: {e}", p.display()))
+                    }
+                }
+            };
         match layout {
-            Layout::Chess => train::<Chess>(&cfg, layout, &records, &cli),
-            Layout::Xiangqi => train::<Xiangqi>(&cfg, layout, &records, &cli),
+            Layout::Chess => {
+                let cfg = Config {
+                    init: init(Network::from_bytes::<Chess>)?,
+                    ..cfg
+                };
+                train::<Chess>(&cfg, layout, &records, &cli)
+            }
+            Layout::Xiangqi => {
+                let cfg = Config {
+                    init: init(Network::from_bytes::<Xiangqi>)?,
+                    ..cfg
+                };
+                train::<Xiangqi>(&cfg, layout, &records, &cli)
+            }
         }
     });
     match result {

@@ -244,3 +244,57 @@ fn a_residual_network_corrects_its_base() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A run started from a network (`--init`) begins exactly at it: the
+/// trainer quantises back to the same file; a network of another shape
+/// is refused.
+#[test]
+fn a_run_can_start_from_a_kept_network() {
+    let samples = synthetic(2000, 8);
+    let recs = records(&samples);
+    let cfg = Config {
+        epochs: 2,
+        ..quick()
+    };
+    let dir = std::env::temp_dir().join(format!("tengen-train-i-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let first = run::<Chess>(&cfg, Layout::Chess, &recs, &dir.join("a"), &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let net = Arc::new(first.quantise());
+    let again = Trainer::<Chess>::start(Config {
+        init: Some(Arc::clone(&net)),
+        ..cfg.clone()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        again.quantise() == *net,
+        "init does not reproduce the network"
+    );
+    assert_eq!(again.epoch, 0);
+    // Training further from it moves on from there.
+    let more = run::<Chess>(
+        &Config {
+            init: Some(Arc::clone(&net)),
+            ..cfg.clone()
+        },
+        Layout::Chess,
+        &recs,
+        &dir.join("b"),
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(more.quantise() != *net);
+    let wrong = Trainer::<Chess>::start(Config {
+        init: Some(Arc::clone(&net)),
+        hidden: 64,
+        ..cfg.clone()
+    });
+    assert!(wrong.err().unwrap_or_default().contains("hidden size"));
+    let wrong = Trainer::<Chess>::start(Config {
+        init: Some(net),
+        base: Some(material),
+        ..cfg
+    });
+    assert!(wrong.err().unwrap_or_default().contains("residual"));
+    let _ = fs::remove_dir_all(&dir);
+}
