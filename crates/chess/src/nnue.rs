@@ -204,19 +204,11 @@ impl Evaluator<Board> for ChessEval {
 /// passant square: records keep neither), or `None` if it is no legal
 /// chess position.
 pub fn board_of(s: &Sample) -> Option<Board> {
-    let mut grid = [None; 64];
-    for &(sq, code) in &s.pieces {
-        let letter = *b"PNBRQK".get((code & 7) as usize)? as char;
-        *grid.get_mut(sq as usize)? = Some(if code >= 8 {
-            letter.to_ascii_lowercase()
-        } else {
-            letter
-        });
-    }
+    let placement = data::sample_placement(s, 8, 8, b"PNBRQK")?;
     let side = if s.black_to_move { "b" } else { "w" };
     let fen = format!(
         "{} {side} - - {} {}",
-        data::fen_placement(&grid, 8, 8),
+        placement,
         s.halfmove,
         s.fullmove.max(1)
     );

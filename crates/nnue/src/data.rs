@@ -183,6 +183,22 @@ fn valid_code(layout: Layout, code: u8) -> bool {
     code & 7 < layout.kinds() && code < 16
 }
 
+/// The FEN piece placement of a record on a `files` × `ranks` board:
+/// `letters[kind]` names each kind (upper case; the second player's in
+/// lower case). `None` if a square or a kind is out of range.
+pub fn sample_placement(s: &Sample, files: usize, ranks: usize, letters: &[u8]) -> Option<String> {
+    let mut grid = vec![None; files * ranks];
+    for &(sq, code) in &s.pieces {
+        let letter = *letters.get((code & 7) as usize)? as char;
+        *grid.get_mut(sq as usize)? = Some(if code >= 8 {
+            letter.to_ascii_lowercase()
+        } else {
+            letter
+        });
+    }
+    Some(fen_placement(&grid, files, ranks))
+}
+
 /// FEN piece placement of a `files` × `ranks` grid indexed `rank * files +
 /// file` from the first player's back rank.
 pub fn fen_placement(grid: &[Option<char>], files: usize, ranks: usize) -> String {

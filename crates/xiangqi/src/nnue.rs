@@ -150,21 +150,9 @@ impl Evaluator<Board> for XiangqiNetEval {
 /// The board a training record describes, or `None` if it is no legal
 /// xiangqi position.
 pub fn board_of(s: &Sample) -> Option<Board> {
-    let mut grid = [None; 90];
-    for &(sq, code) in &s.pieces {
-        let letter = *b"KABNRCP".get((code & 7) as usize)? as char;
-        *grid.get_mut(sq as usize)? = Some(if code >= 8 {
-            letter.to_ascii_lowercase()
-        } else {
-            letter
-        });
-    }
+    let placement = data::sample_placement(s, 9, 10, b"KABNRCP")?;
     let side = if s.black_to_move { "b" } else { "w" };
-    let fen = format!(
-        "{} {side} - - {} 1",
-        data::fen_placement(&grid, 9, 10),
-        s.halfmove
-    );
+    let fen = format!("{} {side} - - {} 1", placement, s.halfmove);
     Board::from_fen(&fen).ok()
 }
 
