@@ -212,6 +212,19 @@ mod tests {
         }
     }
 
+    /// The network kept in `nets/` loads as a residual xiangqi network.
+    #[test]
+    fn the_kept_network_loads() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../nets/xiangqi-residual-h128-af01c564.nnue"
+        );
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let net = Network::from_bytes::<Xiangqi>(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        assert!(net.residual);
+        assert_eq!((net.hidden, net.id()), (128, 0xaf01_c564));
+    }
+
     #[test]
     fn a_record_gives_back_its_board() {
         for fen in [
