@@ -584,11 +584,7 @@ impl<G: CecpGame> Frontend<G> {
             }
             Command::Hint => {
                 let hint = match (self.thinking, self.ponder_move) {
-                    (Thinking::Ponder, Some(m)) => {
-                        let n = self.history.len();
-                        let before = &self.history[n.saturating_sub(1)];
-                        Some(G::wire_name(before, m, self.chess960))
-                    }
+                    (Thinking::Ponder, Some(m)) => Some(G::wire_name(self.pos(), m, self.chess960)),
                     _ => lock(&self.last).second.clone(),
                 };
                 if let Some(m) = hint {

@@ -96,11 +96,7 @@ pub fn gtp_command(data: &[u8]) {
 /// AGI, GUI to engine: `parse_command` never panics on any line, and a
 /// command it accepts prints back to an equal command.
 pub fn agi_command(data: &[u8]) {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(cmd) = agi::parse_command(&line) {
-        let printed = cmd.to_string();
-        assert_eq!(agi::parse_command(&printed), Ok(cmd), "{printed}");
-    }
+    line_round_trip(data, agi::parse_command);
 }
 
 /// Gomocup, manager to brain: lines (multi-line `BOARD`/`SWAP2BOARD`
@@ -262,11 +258,7 @@ pub fn gtp_response(data: &[u8]) {
 /// AGI, engine to GUI: `parse_message` (what the arena reads) never panics
 /// on any line, and a message it accepts prints back to an equal message.
 pub fn agi_message(data: &[u8]) {
-    let line = String::from_utf8_lossy(data);
-    if let Ok(msg) = agi::parse_message(&line) {
-        let printed = msg.to_string();
-        assert_eq!(agi::parse_message(&printed), Ok(msg), "{printed}");
-    }
+    line_round_trip(data, agi::parse_message);
 }
 
 /// Gomocup, brain to manager: `parse_reply` (what the arena reads) never
@@ -338,6 +330,21 @@ pub fn cecp_reply(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// One line through a parser that reads every line as one value or an
+/// error: no panic, and a value prints back to a line that reads as an
+/// equal value.
+fn line_round_trip<T, E>(data: &[u8], parse: fn(&str) -> Result<T, E>)
+where
+    T: std::fmt::Display + std::fmt::Debug + PartialEq,
+    E: std::fmt::Debug + PartialEq,
+{
+    let line = String::from_utf8_lossy(data);
+    if let Ok(value) = parse(&line) {
+        let printed = value.to_string();
+        assert_eq!(parse(&printed), Ok(value), "{printed}");
     }
 }
 
