@@ -14,7 +14,7 @@ mkdir -p nnue-data/matches
 [ -n "${PAUSE_PID:-}" ] && kill -STOP "$PAUSE_PID"
 nice -n 10 ./target/release/tengen-arena \
   -engine cmd=nnue-data/tengen-match name="$name" arg=--eval-file arg="$net" \
-  -engine cmd=nnue-data/tengen-match name=hand \
+  -engine cmd=nnue-data/tengen-match name=hand arg=--eval-file arg="<empty>" \
   -each proto=uci nodes="$nodes" option.Hash=16 -games 2 -rounds "$rounds" -concurrency 1 \
   -openings plies=8 -srand "$srand" \
   -resign movecount=3 score=600 -draw movenumber=40 movecount=8 score=10 \

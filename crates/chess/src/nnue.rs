@@ -20,7 +20,7 @@ use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
-static CURRENT: Slot = Slot::new();
+static CURRENT: Slot<Chess> = Slot::new();
 
 /// The network new evaluators use, if any.
 pub fn current_network() -> Option<Arc<Network>> {
@@ -38,7 +38,7 @@ pub fn set_network(net: Option<Network>) {
 /// is not a chess network of this build's feature set is refused with
 /// the reason, and the current evaluation stays. Returns a line to show.
 pub fn load_eval_file(path: &str) -> Result<String, String> {
-    CURRENT.load::<Chess>(path)
+    CURRENT.load(path)
 }
 
 #[inline]

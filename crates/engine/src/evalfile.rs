@@ -18,8 +18,16 @@ fn game_of(bytes: &[u8]) -> Game {
     }
 }
 
-/// Loads `path` into the slot of the game its header names.
+/// Loads `path` into the slot of the game its header names. The names
+/// that are not files (`<default>`: the built-in networks; `<empty>`,
+/// `none` or nothing: the hand-made evaluations) apply to both games.
 pub fn load(path: &str) -> Result<String, String> {
+    let name = path.trim();
+    if name.is_empty() || name.starts_with('<') || name.eq_ignore_ascii_case("none") {
+        let chess = tengen_chess::nnue::load_eval_file(name)?;
+        let xiangqi = tengen_xiangqi::nnue::load_eval_file(name)?;
+        return Ok(format!("chess {chess}; xiangqi {xiangqi}"));
+    }
     let bytes = std::fs::read(path.trim()).map_err(|e| format!("EvalFile {}: {e}", path.trim()))?;
     match game_of(&bytes) {
         Game::Xiangqi => tengen_xiangqi::nnue::load_eval_file(path),

@@ -38,8 +38,9 @@ struct Cli {
     #[arg(long)]
     game: Option<Game>,
     /// Evaluate with this network file (`tengen-nnue` format; chess or
-    /// xiangqi, as its header says) instead of the hand-made evaluation;
-    /// refused with a message if it does not fit.
+    /// xiangqi, as its header says) instead of the built-in evaluation;
+    /// refused with a message if it does not fit. `<empty>` is the
+    /// hand-made evaluation, `<default>` the built-in one, for both games.
     #[arg(long, global = true)]
     eval_file: Option<String>,
     #[command(subcommand)]

@@ -15,7 +15,7 @@ use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
-static CURRENT: Slot = Slot::new();
+static CURRENT: Slot<Xiangqi> = Slot::new();
 
 /// The network new evaluators use, if any.
 pub fn current_network() -> Option<Arc<Network>> {
@@ -31,7 +31,7 @@ pub fn set_network(net: Option<Network>) {
 /// `<empty>` or `none`: the hand-made evaluation); a file that does not
 /// fit is refused with the reason and the evaluation stays.
 pub fn load_eval_file(path: &str) -> Result<String, String> {
-    CURRENT.load::<Xiangqi>(path)
+    CURRENT.load(path)
 }
 
 #[inline]
