@@ -12,7 +12,7 @@ sf=/usr/games/stockfish
 nps() { awk '/Nodes\/second/ {print $3}'; }
 hand=(); withnet=(); stock=()
 for _ in $(seq "$runs"); do
-  hand+=("$($tengen bench --game chess | nps)")
+  hand+=("$($tengen --eval-file "<empty>" bench --game chess 2>/dev/null | nps)")
   withnet+=("$($tengen --eval-file "$net" bench --game chess 2>/dev/null | nps)")
   stock+=("$($sf bench 2>&1 | nps)")
 done

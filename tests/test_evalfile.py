@@ -51,6 +51,10 @@ def test_uci_evalfile_loads_changes_the_search_and_goes_back(tengen_bin, nets):
         r.send("uci")
         _, seen = r.expect(lambda l: l == "uciok")
         assert "option name EvalFile type string default <default>" in seen
+        default = _nodes(r)
+        r.send("setoption name EvalFile value <empty>")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "hand-made" in line, line
         hand = _nodes(r)
         r.send(f"setoption name EvalFile value {nets['chess']}")
         line, _ = r.expect(lambda l: l.startswith("info string"))
@@ -71,6 +75,10 @@ def test_uci_evalfile_loads_changes_the_search_and_goes_back(tengen_bin, nets):
         line, _ = r.expect(lambda l: l.startswith("info string"))
         assert "hand-made" in line, line
         assert _nodes(r) == hand
+        # `<default>` (what a GUI sends to reset) is the built-in evaluation.
+        r.send("setoption name EvalFile value <default>")
+        r.expect(lambda l: l.startswith("info string"))
+        assert _nodes(r) == default
     finally:
         r.close()
 
@@ -108,3 +116,39 @@ def test_eval_file_flag_and_bench(tengen_bin, nets):
     assert sig(hand) != sig(net)
     bad = bench("--eval-file", os.devnull)
     assert bad.returncode != 0 and bad.stderr.strip()
+
+
+def test_xiangqi_has_a_builtin_network_and_the_flag_names_both_evaluations(tengen_bin):
+    """xiangqi searches with its built-in network unless told otherwise:
+    `--eval-file <default>` searches as no flag does, `--eval-file
+    <empty>` with the hand-made evaluation (other node counts), and the
+    flag says what each game now evaluates with."""
+    def bench(*extra):
+        out = subprocess.run([tengen_bin, *extra, "bench", "--game", "xiangqi", "--depth", "5"],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        # Node counts, not speeds: equal evaluations search equal trees.
+        lines = out.stdout.splitlines()
+        return [l for l in lines if "nodes" in l.lower() and "/second" not in l], out.stderr
+    plain, _ = bench()
+    default, said = bench("--eval-file", "<default>")
+    assert "xiangqi evaluation: hand-made + residual network built-in" in said, said
+    hand, said_hand = bench("--eval-file", "<empty>")
+    assert "chess evaluation: hand-made; xiangqi evaluation: hand-made" in said_hand, said_hand
+    assert plain == default
+    assert plain != hand
+
+
+def test_ucci_empty_goes_back_to_the_hand_made_evaluation(tengen_bin):
+    r = Raw(tengen_bin)
+    try:
+        r.send("ucci")
+        r.expect(lambda l: l == "ucciok")
+        r.send("setoption evalfile <empty>")
+        line, _ = r.expect(lambda l: l.startswith("info"))
+        assert "hand-made" in line and "network" not in line, line
+        r.send("setoption evalfile <default>")
+        line, _ = r.expect(lambda l: l.startswith("info"))
+        assert "network built-in" in line, line
+    finally:
+        r.close()

@@ -1,8 +1,11 @@
 //! The xiangqi evaluation the engine uses: a network (`tengen-nnue`,
-//! feature set `Xiangqi`) when one is loaded, the hand-made evaluation
-//! otherwise. Works like `tengen_chess::nnue`: the loaded network is
+//! feature set `Xiangqi`) when one is current, the hand-made evaluation
+//! otherwise. Works like `tengen_chess::nnue`: the current network is
 //! process-wide, each [`XiangqiNetEval`] takes the one current when it is
-//! made (one per search), and none is loaded by default.
+//! made (one per search). The built-in network, embedded in the binary,
+//! is current until `EvalFile` says otherwise; it is a residual network
+//! (the hand-made evaluation plus the network's correction) that beat the
+//! hand-made evaluation alone (`docs/nnue.md`, `nets/README.md`).
 
 use crate::board::Board;
 use crate::eval::evaluate;
@@ -15,7 +18,10 @@ use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
-static CURRENT: Slot<Xiangqi> = Slot::new();
+/// The built-in network's file (`nets/`, recorded in `nets/README.md`).
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../../nets/xiangqi-residual-h128-89df959e.nnue");
+
+static CURRENT: Slot<Xiangqi> = Slot::with_builtin(BUILTIN_NET);
 
 /// The network new evaluators use, if any.
 pub fn current_network() -> Option<Arc<Network>> {
@@ -27,9 +33,10 @@ pub fn set_network(net: Option<Network>) {
     CURRENT.set(net);
 }
 
-/// Loads a xiangqi network file and makes it current (empty path,
-/// `<empty>` or `none`: the hand-made evaluation); a file that does not
-/// fit is refused with the reason and the evaluation stays.
+/// Loads a xiangqi network file and makes it current (`<default>`: the
+/// built-in network; empty path, `<empty>` or `none`: the hand-made
+/// evaluation); a file that does not fit is refused with the reason and
+/// the evaluation stays.
 pub fn load_eval_file(path: &str) -> Result<String, String> {
     CURRENT.load(path)
 }
@@ -212,17 +219,15 @@ mod tests {
         }
     }
 
-    /// The network kept in `nets/` loads as a residual xiangqi network.
+    /// The built-in network reads as the residual xiangqi network its
+    /// file name promises, and is what evaluators get by default.
     #[test]
-    fn the_kept_network_loads() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../nets/xiangqi-residual-h128-af01c564.nnue"
-        );
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let net = Network::from_bytes::<Xiangqi>(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    fn the_builtin_network_loads_and_is_the_default() {
+        let net = Network::from_bytes::<Xiangqi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}"));
         assert!(net.residual);
-        assert_eq!((net.hidden, net.id()), (128, 0xaf01_c564));
+        assert_eq!((net.hidden, net.id()), (128, 0x89df_959e));
+        assert_eq!(current_network().map(|n| n.id()), Some(0x89df_959e));
+        assert!(XiangqiNetEval::default().uses_network());
     }
 
     #[test]
@@ -269,7 +274,8 @@ mod tests {
         };
         assert!(!e.uses_network());
         assert_eq!(e.evaluate(&b), evaluate(&b));
+        // A file that cannot be read leaves the built-in network current.
         assert!(load_eval_file("/no/such/net.nnue").is_err());
-        assert!(current_network().is_none());
+        assert!(current_network().is_some());
     }
 }
