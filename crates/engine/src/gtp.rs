@@ -27,6 +27,7 @@ use tengen_go::sgf;
 use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
+mod orientation;
 mod search_area;
 mod tactics;
 
@@ -132,6 +133,10 @@ struct Stream {
     kata: bool,
     ownership: bool,
     max_moves: usize,
+    /// GNU Go's board orientation and the board size, to move the
+    /// vertices of streamed lines back to the outside frame.
+    orient: u8,
+    size: usize,
 }
 
 struct Session {
@@ -160,6 +165,8 @@ struct Session {
     try_stack: Vec<tengen_go::board::Board>,
     /// GNU Go's search area for genmove (see `search_area`).
     area: search_area::SearchArea,
+    /// GNU Go's board orientation (see `orientation`): 0..7.
+    orient: u8,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -278,6 +285,7 @@ impl Session {
             fixed_playouts: None,
             try_stack: Vec::new(),
             area: search_area::SearchArea::default(),
+            orient: 0,
         }
     }
 
@@ -295,7 +303,22 @@ impl Session {
     }
 
     /// Handles one command; `None` when the reply was already streamed.
+    /// Under a board orientation the vertices of the command are moved
+    /// into the game's frame and those of the reply back out.
     fn handle(&mut self, cmd: &Command) -> Option<Response> {
+        if self.orient == 0 {
+            return self.handle_core(cmd);
+        }
+        let inner = orientation::command_in(cmd, self.orient, self.game.size());
+        let mut resp = self.handle_core(&inner)?;
+        if resp.ok {
+            resp.text =
+                orientation::reply_out(&cmd.name, &resp.text, self.orient, self.game.size());
+        }
+        Some(resp)
+    }
+
+    fn handle_core(&mut self, cmd: &Command) -> Option<Response> {
         let id = cmd.id;
         let a = &cmd.args;
         if tactics::MUTATING.contains(&cmd.name.as_str()) {
@@ -318,9 +341,14 @@ impl Session {
             "known_command" => Ok(a
                 .first()
                 .map(|n| {
-                    [COMMANDS, tactics::COMMANDS, search_area::COMMANDS]
-                        .iter()
-                        .any(|list| list.contains(&n.as_str()))
+                    [
+                        COMMANDS,
+                        tactics::COMMANDS,
+                        search_area::COMMANDS,
+                        orientation::COMMANDS,
+                    ]
+                    .iter()
+                    .any(|list| list.contains(&n.as_str()))
                 })
                 .unwrap_or(false)
                 .to_string()),
@@ -328,6 +356,7 @@ impl Session {
                 .iter()
                 .chain(tactics::COMMANDS)
                 .chain(search_area::COMMANDS)
+                .chain(orientation::COMMANDS)
                 .copied()
                 .collect::<Vec<_>>()
                 .join("\n")),
@@ -342,6 +371,15 @@ impl Session {
                 _ => Err(syntax()),
             },
             "query_boardsize" => Ok(self.game.size().to_string()),
+            "orientation" => orientation::parse(a).map(|n| {
+                // As GNU Go: a new orientation starts on an empty board.
+                self.orient = n;
+                self.game.clear();
+                self.setup_undo.clear();
+                self.reset_search();
+                String::new()
+            }),
+            "query_orientation" => Ok(self.orient.to_string()),
             "clear_board" => {
                 self.game.clear();
                 self.setup_undo.clear();
@@ -1189,6 +1227,14 @@ impl Session {
         let rec = sgf::parse(&text).map_err(|_| "cannot load file".to_string())?;
         let (game, next) = sgf::load(&rec, upto, self.game.ko_rule())
             .map_err(|_| "cannot load file".to_string())?;
+        // The file is in the outside frame; the game lives in the
+        // orientation's (GNU Go rotates the record as it loads it).
+        let game = if self.orient == 0 {
+            game
+        } else {
+            tengen_go::symmetry::transform_game(&game, self.orient)
+                .ok_or_else(|| "cannot load file".to_string())?
+        };
         let rules = self.game.rules();
         self.game = game;
         self.game.set_rules(rules);
@@ -1220,6 +1266,8 @@ impl Session {
             kata,
             ownership: false,
             max_moves: 362,
+            orient: self.orient,
+            size: self.game.size(),
         };
         let mut avoid = Vec::new();
         let mut allow = Vec::new();
@@ -1317,6 +1365,7 @@ impl Session {
             Err(e) => return Some(Response::failure(cmd.id, e)),
         };
         let (_, text) = self.genmove(color, true, false, &[], Some(&st), cmd.id);
+        let text = orientation::line_out(&text, self.orient, self.game.size());
         self.out.raw(&format!("play {text}\n\n"));
         None
     }
@@ -1364,7 +1413,7 @@ fn info_line(a: &Analysis, color: Color, st: &Stream) -> String {
             ));
         }
     }
-    let mut line = parts.join(" ");
+    let mut line = orientation::line_out(&parts.join(" "), st.orient, st.size);
     if st.kata && st.ownership {
         // Row-major from the top-left, side to move's view.
         let n = (a.ownership.len() as f64).sqrt() as usize;

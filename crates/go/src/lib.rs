@@ -12,3 +12,4 @@ pub mod reading;
 pub mod rules;
 pub mod sgf;
 pub mod status;
+pub mod symmetry;

@@ -43,6 +43,7 @@ pub(super) const MUTATING: &[&str] = &[
     "lz-genmove_analyze",
     "kata-genmove_analyze",
     "genmove_analyze",
+    "orientation",
 ];
 
 /// The commands this module answers.
