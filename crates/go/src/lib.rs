@@ -2,6 +2,7 @@
 //! situational superko, Tromp-Taylor area scoring, handicap), a Monte-Carlo
 //! tree search player and SGF reading/writing.
 
+pub mod benson;
 pub mod board;
 pub mod game;
 pub mod mcts;

@@ -1,7 +1,8 @@
 //! GNU Go's tactical GTP commands, answered by `tengen_go::reading`:
 //! `attack`, `defend`, `ladder_attack`, `does_attack`, `does_defend`,
 //! `attack_either`, `defend_both`, the move stack (`trymove`, `tryko`,
-//! `popgo`), `worm_stones`, `accurate_approxlib` and `invariant_hash`.
+//! `popgo`), `worm_stones`, `accurate_approxlib`, `invariant_hash` and
+//! `unconditional_status` (Benson's analysis, `tengen_go::benson`).
 //! Answers and error strings follow GNU Go 3.8's (checked against
 //! `gnugo --mode gtp`, see tests/test_gtp_reading.py).
 //!
@@ -13,6 +14,7 @@
 //! non-empty stack; tengen defines it instead).
 
 use super::{Fail, Session};
+use tengen_go::benson::unconditional_status;
 use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::reading::{gtp_code, Answer, Reader, LOSS};
 
@@ -61,6 +63,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "worm_stones",
     "accurate_approxlib",
     "invariant_hash",
+    "unconditional_status",
 ];
 
 /// Points in GNU Go's order: rows top-down, each left to right.
@@ -132,6 +135,11 @@ impl Session {
             "worm_stones" => Ok(self.worm_stones(a)),
             "accurate_approxlib" => self.accurate_approxlib(a),
             "invariant_hash" => Ok(format!("{:016x}", invariant_hash(self.read_board()))),
+            "unconditional_status" => self.coord(a.first()).map(|p| {
+                unconditional_status(self.read_board(), p)
+                    .name()
+                    .to_string()
+            }),
             _ => return None,
         })
     }
