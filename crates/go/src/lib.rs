@@ -4,6 +4,7 @@
 
 pub mod benson;
 pub mod board;
+pub mod connection;
 pub mod game;
 pub mod mcts;
 pub mod patterns;

@@ -2,7 +2,8 @@
 //! `attack`, `defend`, `ladder_attack`, `does_attack`, `does_defend`,
 //! `attack_either`, `defend_both`, the move stack (`trymove`, `tryko`,
 //! `popgo`), `worm_stones`, `accurate_approxlib`, `invariant_hash` and
-//! `unconditional_status` (Benson's analysis, `tengen_go::benson`).
+//! `unconditional_status` (Benson's analysis, `tengen_go::benson`),
+//! `connect` and `disconnect` (`tengen_go::connection`).
 //! Answers and error strings follow GNU Go 3.8's (checked against
 //! `gnugo --mode gtp`, see tests/test_gtp_reading.py).
 //!
@@ -16,10 +17,14 @@
 use super::{Fail, Session};
 use tengen_go::benson::unconditional_status;
 use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::connection::Connector;
 use tengen_go::reading::{gtp_code, Answer, Reader, LOSS};
 
 /// Positions a tactical question may visit.
 const BUDGET: u64 = 200_000;
+/// Positions a connection question may visit (each may ask the tactical
+/// reader a few questions of its own).
+const CONNECTION_BUDGET: u64 = 3_000;
 
 /// Commands that change the game and therefore drop the move stack.
 pub(super) const MUTATING: &[&str] = &[
@@ -64,6 +69,8 @@ pub(super) const COMMANDS: &[&str] = &[
     "accurate_approxlib",
     "invariant_hash",
     "unconditional_status",
+    "connect",
+    "disconnect",
 ];
 
 /// Points in GNU Go's order: rows top-down, each left to right.
@@ -135,6 +142,7 @@ impl Session {
             "worm_stones" => Ok(self.worm_stones(a)),
             "accurate_approxlib" => self.accurate_approxlib(a),
             "invariant_hash" => Ok(format!("{:016x}", invariant_hash(self.read_board()))),
+            "connect" | "disconnect" => self.connection(name == "connect", a),
             "unconditional_status" => self.coord(a.first()).map(|p| {
                 unconditional_status(self.read_board(), p)
                     .name()
@@ -151,6 +159,27 @@ impl Session {
             r.attack(self.read_board(), p)
         } else {
             r.defend(self.read_board(), p)
+        };
+        Ok(code_and_point(ans))
+    }
+
+    /// `connect s1 s2` / `disconnect s1 s2` (GNU Go's checks in its order:
+    /// both vertices valid, both stones, one colour).
+    fn connection(&self, connect: bool, a: &[String]) -> Result<String, Fail> {
+        let s1 = self.coord(a.first())?;
+        let s2 = self.coord(a.get(1))?;
+        let b = self.read_board();
+        if b.cell(s1) == Cell::Empty || b.cell(s2) == Cell::Empty {
+            return Err("vertex must not be empty".into());
+        }
+        if b.cell(s1) != b.cell(s2) {
+            return Err("vertices must have same color".into());
+        }
+        let mut r = Connector::new(CONNECTION_BUDGET);
+        let ans = if connect {
+            r.connect(b, s1, s2)
+        } else {
+            r.disconnect(b, s1, s2)
         };
         Ok(code_and_point(ans))
     }
