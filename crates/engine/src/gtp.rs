@@ -30,6 +30,7 @@ use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 mod orientation;
 mod search_area;
 mod tactics;
+mod worm;
 
 const COMMANDS: &[&str] = &[
     "protocol_version",

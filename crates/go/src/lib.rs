@@ -15,3 +15,4 @@ pub mod rules;
 pub mod sgf;
 pub mod status;
 pub mod symmetry;
+pub mod worm;

@@ -94,6 +94,12 @@ pub(super) fn parse(a: &[String]) -> Result<u8, String> {
 /// as kata-analyze's `avoid`/`allow` take them); `pass` and anything else
 /// stay as they are.
 fn map_word(word: &str, n: u8, size: usize) -> String {
+    // `worm_data` heads each block with `VERTEX:`.
+    if let Some(head) = word.strip_suffix(':') {
+        if let Some(Move::Play(p)) = parse_vertex(head, size) {
+            return format!("{}:", vertex_name(transform(n, p, size)));
+        }
+    }
     word.split(',')
         .map(|w| match parse_vertex(w, size) {
             Some(Move::Play(p)) => vertex_name(transform(n, p, size)),
@@ -194,6 +200,7 @@ mod tests {
         assert_eq!(reply_out("worm_stones", "G2 \nJ1 ", 1, 9), "B3 \nA1 ");
         assert_eq!(reply_out("echo", "G2", 1, 9), "G2");
         assert_eq!(map_word("B3,A1", 1, 9), "G2,J1");
+        assert_eq!(map_word("B3:", 1, 9), "G2:");
         assert_eq!(map_text("1 B3", 0, 9), "1 B3");
         let cmd = Command {
             id: Some(3),

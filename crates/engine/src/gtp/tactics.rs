@@ -3,7 +3,8 @@
 //! `attack_either`, `defend_both`, the move stack (`trymove`, `tryko`,
 //! `popgo`), `worm_stones`, `accurate_approxlib`, `invariant_hash` and
 //! `unconditional_status` (Benson's analysis, `tengen_go::benson`),
-//! `connect` and `disconnect` (`tengen_go::connection`).
+//! `connect` and `disconnect` (`tengen_go::connection`), `worm_data` and
+//! `worm_cutstone` (`worm.rs`).
 //! Answers and error strings follow GNU Go 3.8's (checked against
 //! `gnugo --mode gtp`, see tests/test_gtp_reading.py).
 //!
@@ -21,7 +22,7 @@ use tengen_go::connection::Connector;
 use tengen_go::reading::{gtp_code, Answer, Reader, LOSS};
 
 /// Positions a tactical question may visit.
-const BUDGET: u64 = 200_000;
+pub(super) const BUDGET: u64 = 200_000;
 /// Positions a connection question may visit (each may ask the tactical
 /// reader a few questions of its own).
 const CONNECTION_BUDGET: u64 = 3_000;
@@ -71,6 +72,8 @@ pub(super) const COMMANDS: &[&str] = &[
     "unconditional_status",
     "connect",
     "disconnect",
+    "worm_data",
+    "worm_cutstone",
 ];
 
 /// Points in GNU Go's order: rows top-down, each left to right.
@@ -143,6 +146,8 @@ impl Session {
             "accurate_approxlib" => self.accurate_approxlib(a),
             "invariant_hash" => Ok(format!("{:016x}", invariant_hash(self.read_board()))),
             "connect" | "disconnect" => self.connection(name == "connect", a),
+            "worm_data" => self.worm_data(a),
+            "worm_cutstone" => self.worm_cutstone(a),
             "unconditional_status" => self.coord(a.first()).map(|p| {
                 unconditional_status(self.read_board(), p)
                     .name()
