@@ -51,6 +51,24 @@ def debian_game(name):
     return shutil.which(name)
 
 
+GNUGO = debian_game("gnugo")
+needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
+
+
+@pytest.fixture
+def pair(tengen_bin):
+    """tengen and GNU Go 3.8, each over GTP (`scripts/go_reading_diff.py`),
+    for the tests that send both the same lines."""
+    import sys
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import go_reading_diff
+    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
+    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
+    yield t, g
+    t.close()
+    g.close()
+
+
 @pytest.fixture(scope="session")
 def shared_testdata():
     return SHARED / "testdata"

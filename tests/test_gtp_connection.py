@@ -12,21 +12,10 @@ import random
 
 import pytest
 
-from conftest import debian_game
+from conftest import GNUGO, needs_gnugo
 from test_gtp_reading import go_reading_diff
 
-GNUGO = debian_game("gnugo")
-needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
 COLUMNS = "ABCDEFGHJ"
-
-
-@pytest.fixture
-def pair(tengen_bin):
-    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
-    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
-    yield t, g
-    t.close()
-    g.close()
 
 
 @needs_gnugo

@@ -14,23 +14,11 @@ import tempfile
 
 import pytest
 
-from conftest import debian_game
-from test_gtp_reading import go_reading_diff
+from conftest import GNUGO, needs_gnugo
 
-GNUGO = debian_game("gnugo")
-needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
 
 STONES = [("b", "B3"), ("w", "C7"), ("b", "C6"), ("w", "D6"), ("b", "D7"),
           ("w", "E7"), ("b", "C8"), ("w", "A1"), ("b", "A2"), ("w", "G2")]
-
-
-@pytest.fixture
-def pair(tengen_bin):
-    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
-    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
-    yield t, g
-    t.close()
-    g.close()
 
 
 def grid(text):

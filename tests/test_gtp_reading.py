@@ -15,22 +15,11 @@ import sys
 
 import pytest
 
-from conftest import debian_game
+from conftest import GNUGO, needs_gnugo
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "scripts"))
 import go_reading_diff  # noqa: E402
 
-GNUGO = debian_game("gnugo")
-needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
-
-
-@pytest.fixture
-def pair(tengen_bin):
-    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
-    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
-    yield t, g
-    t.close()
-    g.close()
 
 
 def same(pair, lines):

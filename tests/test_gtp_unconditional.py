@@ -16,22 +16,10 @@ import re
 
 import pytest
 
-from conftest import ROOT, debian_game
-from test_gtp_reading import go_reading_diff
+from conftest import GNUGO, ROOT, needs_gnugo
 
-GNUGO = debian_game("gnugo")
-needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 GAMES = ROOT / "docs" / "matches" / "go9-gnugo-090e72b.sgf.gz"
-
-
-@pytest.fixture
-def pair(tengen_bin):
-    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
-    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
-    yield t, g
-    t.close()
-    g.close()
 
 
 def setup(pair, rows):

@@ -17,12 +17,10 @@ import random
 
 import pytest
 
-from conftest import debian_game
+from conftest import GNUGO, needs_gnugo
 from test_gtp_reading import go_reading_diff
 from test_gtp_unconditional import games, setup
 
-GNUGO = debian_game("gnugo")
-needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="gnugo not installed")
 
 EXACT = ["origin", "color", "size", "effective_size", "liberties", "liberties2",
          "liberties3", "liberties4", "genus", "cutstone2"]
@@ -36,15 +34,6 @@ THRESHOLDS = {
     "defense_point": 0.93, "lunch": 0.94, "cutstone": 0.96, "inessential": 0.98,
     "invincible": 0.99, "unconditional_status": 0.95,
 }
-
-
-@pytest.fixture
-def pair(tengen_bin):
-    t = go_reading_diff.Gtp([tengen_bin, "--protocol", "gtp"])
-    g = go_reading_diff.Gtp([GNUGO, "--mode", "gtp"])
-    yield t, g
-    t.close()
-    g.close()
 
 
 def parse(text):
