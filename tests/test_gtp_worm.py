@@ -19,7 +19,7 @@ import pytest
 
 from conftest import GNUGO, needs_gnugo
 from test_gtp_reading import go_reading_diff
-from test_gtp_unconditional import games, setup
+from test_gtp_unconditional import POSITIONS, games, setup
 
 
 EXACT = ["origin", "color", "size", "effective_size", "liberties", "liberties2",
@@ -121,12 +121,9 @@ HAND_MADE = [
      ". O X O . . .",
      ". . O X . . .",
      ". . . . . . ."],
-    # The first line, shared eyes, two colours touching.
-    [". X O . O",
-     "X X O O O",
-     ". X O . O",
-     "X X O O O",
-     ". X O . O"],
+    # The first line, shared eyes, two colours touching (the last of
+    # test_gtp_unconditional's positions).
+    POSITIONS[-1],
 ]
 
 

@@ -23,15 +23,15 @@ fn game_of(bytes: &[u8]) -> Game {
 /// `none` or nothing: the hand-made evaluations) apply to both games.
 pub fn load(path: &str) -> Result<String, String> {
     let name = path.trim();
-    if name.is_empty() || name.starts_with('<') || name.eq_ignore_ascii_case("none") {
+    if tengen_nnue::slot::is_builtin_name(name) {
         let chess = tengen_chess::nnue::load_eval_file(name)?;
         let xiangqi = tengen_xiangqi::nnue::load_eval_file(name)?;
         return Ok(format!("chess {chess}; xiangqi {xiangqi}"));
     }
-    let bytes = std::fs::read(path.trim()).map_err(|e| format!("EvalFile {}: {e}", path.trim()))?;
+    let bytes = std::fs::read(name).map_err(|e| format!("EvalFile {name}: {e}"))?;
     match game_of(&bytes) {
-        Game::Xiangqi => tengen_xiangqi::nnue::load_eval_file(path),
-        _ => tengen_chess::nnue::load_eval_file(path),
+        Game::Xiangqi => tengen_xiangqi::nnue::load_eval_file(name),
+        _ => tengen_chess::nnue::load_eval_file(name),
     }
 }
 

@@ -288,23 +288,7 @@ mod tests {
     use super::*;
     use crate::board::{parse_vertex, Move};
 
-    /// A board from rows top-down: `X` black, `O` white, `.` empty.
-    fn board(rows: &[&str]) -> Board {
-        let n = rows.len();
-        let mut b = Board::new(n);
-        for (i, row) in rows.iter().enumerate() {
-            for (x, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let p = Point::from_xy(x, n - 1 - i);
-                let ok = match ch {
-                    'X' => b.setup_stone(Color::Black, p),
-                    'O' => b.setup_stone(Color::White, p),
-                    _ => true,
-                };
-                assert!(ok, "bad stone at row {i} col {x}");
-            }
-        }
-        b
-    }
+    use crate::board::test_util::from_rows as board;
 
     fn st(b: &Board, v: &str) -> &'static str {
         match parse_vertex(v, b.size()) {

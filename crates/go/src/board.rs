@@ -529,6 +529,17 @@ impl Board {
         }
     }
 
+    /// The board after `c` plays `p`, or `None` if that is illegal (the
+    /// readers' way of trying a move on a copy).
+    pub fn after(&self, c: Color, p: Point) -> Option<Board> {
+        if !self.is_legal(c, Move::Play(p)) {
+            return None;
+        }
+        let mut b = self.clone();
+        b.play(c, Move::Play(p));
+        Some(b)
+    }
+
     /// Plays a move assumed legal (see `check`). Returns the number of
     /// stones captured.
     pub fn play(&mut self, c: Color, m: Move) -> u32 {
@@ -931,15 +942,45 @@ impl Board {
     }
 }
 
+/// Boards and points written as text, for the crate's tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::*;
+
+    /// The point a vertex names on a `size` board.
+    pub(crate) fn point(s: &str, size: usize) -> Point {
+        match parse_vertex(s, size) {
+            Some(Move::Play(p)) => p,
+            _ => panic!("bad vertex {s}"),
+        }
+    }
+
+    /// A board from rows top-down: `X` black, `O` white, anything else
+    /// empty; blanks between points are optional.
+    pub(crate) fn from_rows(rows: &[&str]) -> Board {
+        let n = rows.len();
+        let mut b = Board::new(n);
+        for (i, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
+                let c = match ch {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                let p = Point::from_xy(x, n - 1 - i);
+                assert!(b.setup_stone(c, p), "bad stone at row {i} col {x}");
+            }
+        }
+        b
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn v(s: &str) -> Point {
-        match parse_vertex(s, 19) {
-            Some(Move::Play(p)) => p,
-            _ => panic!("bad vertex {s}"),
-        }
+        test_util::point(s, 19)
     }
 
     #[test]

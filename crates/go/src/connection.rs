@@ -19,7 +19,7 @@
 //! nothing (it is taken back), and two common liberties are a connection. Only results 1 (win) and 0 (fail) come out:
 //! ko is not read here (a move the ko ban forbids is not made).
 
-use crate::board::{Board, Cell, Color, Move, Point};
+use crate::board::{Board, Point};
 use crate::reading::{Answer, Reader, LOSS, WIN};
 
 /// Plies a connection line may run.
@@ -94,7 +94,7 @@ impl Connector {
             push_new(&mut moves, p);
         }
         for m in moves {
-            let Some(after) = play(b, c, m) else {
+            let Some(after) = b.after(c, m) else {
                 continue;
             };
             if after.cell(s1).color() != Some(c) || after.cell(s2).color() != Some(c) {
@@ -157,7 +157,7 @@ impl Connector {
             return answer(WIN, None);
         }
         for m in moves {
-            let Some(after) = play(b, c.opp(), m) else {
+            let Some(after) = b.after(c.opp(), m) else {
                 continue;
             };
             if after.cell(s1).color() != Some(c) || after.cell(s2).color() != Some(c) {
@@ -247,26 +247,13 @@ fn answer(code: u8, point: Option<Point>) -> Answer {
     Answer { code, point }
 }
 
-/// The board after `c` plays `p`, if that is legal.
-fn play(b: &Board, c: Color, p: Point) -> Option<Board> {
-    if b.cell(p) != Cell::Empty || !b.is_legal(c, Move::Play(p)) {
-        return None;
-    }
-    let mut after = b.clone();
-    after.play(c, Move::Play(p));
-    Some(after)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{parse_vertex, vertex_name};
+    use crate::board::{vertex_name, Color, Move};
 
     fn v(s: &str) -> Point {
-        match parse_vertex(s, 9) {
-            Some(Move::Play(p)) => p,
-            _ => panic!("bad vertex {s}"),
-        }
+        crate::board::test_util::point(s, 9)
     }
 
     fn stones(list: &[(Color, &str)]) -> Board {

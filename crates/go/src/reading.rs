@@ -223,11 +223,9 @@ impl Reader {
             }
         }
         for m in cands {
-            if !b.is_legal(att, Move::Play(m)) {
+            let Some(b2) = b.after(att, m) else {
                 continue;
-            }
-            let mut b2 = b.clone();
-            b2.play(att, Move::Play(m));
+            };
             if b2.cell(s1) != b.cell(s1) || b2.cell(s2) != b.cell(s2) {
                 return WIN;
             }
@@ -271,11 +269,9 @@ impl Reader {
         }
         let mut best = LOSS;
         for m in cands {
-            if !b.is_legal(d, Move::Play(m)) {
+            let Some(b2) = b.after(d, m) else {
                 continue;
-            }
-            let mut b2 = b.clone();
-            b2.play(d, Move::Play(m));
+            };
             let r1 = flip(self.attack(&b2, s1).code);
             let r2 = flip(self.attack(&b2, s2).code);
             best = best.max(r1.min(r2));
@@ -557,11 +553,9 @@ pub fn ladder_captures(b: &Board, s: Point, budget: u64) -> bool {
 /// Whether extending the string at `s` (in atari) at its liberty `lib`
 /// runs into a ladder that captures it (or leaves it in atari).
 pub fn escape_fails(b: &Board, c: Color, lib: Point, budget: u64) -> bool {
-    if !b.is_legal(c, Move::Play(lib)) {
+    let Some(b2) = b.after(c, lib) else {
         return true;
-    }
-    let mut b2 = b.clone();
-    b2.play(c, Move::Play(lib));
+    };
     match b2.liberties(lib).len() {
         0 | 1 => true,
         2 => ladder_captures(&b2, lib, budget),
@@ -713,31 +707,11 @@ pub fn escape_fails_fast(b: &Board, c: Color, lib: Point, max_steps: usize) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::parse_vertex;
+
+    use crate::board::test_util::from_rows as board;
 
     fn v(s: &str) -> Point {
-        match parse_vertex(s, 19) {
-            Some(Move::Play(p)) => p,
-            _ => panic!("bad vertex {s}"),
-        }
-    }
-
-    /// A board from rows top-down: `X` black, `O` white, `.` empty.
-    fn board(rows: &[&str]) -> Board {
-        let n = rows.len();
-        let mut b = Board::new(n);
-        for (i, row) in rows.iter().enumerate() {
-            let y = n - 1 - i;
-            for (x, ch) in row.split_whitespace().enumerate() {
-                let c = match ch {
-                    "X" => Color::Black,
-                    "O" => Color::White,
-                    _ => continue,
-                };
-                assert!(b.setup_stone(c, Point::from_xy(x, y)));
-            }
-        }
-        b
+        crate::board::test_util::point(s, 19)
     }
 
     #[test]

@@ -96,14 +96,9 @@ pub fn transform_game(g: &Game, n: u8) -> Option<Game> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{parse_vertex, vertex_name};
+    use crate::board::vertex_name;
 
-    fn v(s: &str, size: usize) -> Point {
-        match parse_vertex(s, size) {
-            Some(Move::Play(p)) => p,
-            _ => panic!("bad vertex {s}"),
-        }
-    }
+    use crate::board::test_util::point as v;
 
     #[test]
     fn b3_goes_where_gnugo_puts_it() {

@@ -342,12 +342,7 @@ mod tests {
         b
     }
 
-    fn at(v: &str, size: usize) -> Point {
-        match parse_vertex(v, size) {
-            Some(Move::Play(p)) => p,
-            _ => panic!("{v}"),
-        }
-    }
+    use crate::board::test_util::point as at;
 
     // The expected numbers are GNU Go 3.8's `worm_data` on the same
     // positions.

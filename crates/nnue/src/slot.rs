@@ -18,6 +18,18 @@ enum Choice {
     Loaded(Arc<Network>),
 }
 
+/// Whether an `EvalFile` value names an evaluation rather than a file:
+/// `<default>` (the built-in network), or the hand-made evaluation
+/// (nothing, `<empty>`, `none`).
+pub fn is_builtin_name(path: &str) -> bool {
+    let path = path.trim();
+    path == "<default>" || is_hand_name(path)
+}
+
+fn is_hand_name(path: &str) -> bool {
+    path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none")
+}
+
 /// The network a game's new evaluators use, if any.
 pub struct Slot<F: FeatureSet> {
     choice: RwLock<Choice>,
@@ -94,7 +106,7 @@ impl<F: FeatureSet> Slot<F> {
                 None => "evaluation: hand-made".into(),
             });
         }
-        if path.is_empty() || path == "<empty>" || path.eq_ignore_ascii_case("none") {
+        if is_hand_name(path) {
             self.put(Choice::Hand);
             return Ok("evaluation: hand-made".into());
         }
@@ -127,6 +139,7 @@ impl<F: FeatureSet> Default for Slot<F> {
         Slot::new()
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +214,11 @@ mod tests {
         let wrong = Slot::<Chess>::with_builtin(xq);
         assert!(wrong.builtin().is_err());
         assert!(wrong.get().is_none());
+        for name in ["<default>", "<empty>", "", " none ", "NONE"] {
+            assert!(is_builtin_name(name), "{name:?}");
+        }
+        for name in ["<other>", "nets/x.nnue", "none.nnue"] {
+            assert!(!is_builtin_name(name), "{name:?}");
+        }
     }
 }

@@ -91,22 +91,21 @@ pub(super) fn parse(a: &[String]) -> Result<u8, String> {
 }
 
 /// Moves one word if it is a vertex (comma-separated lists word by word,
-/// as kata-analyze's `avoid`/`allow` take them); `pass` and anything else
-/// stay as they are.
+/// as kata-analyze's `avoid`/`allow` take them; `worm_data` heads each
+/// block with `VERTEX:`); `pass` and anything else stay as they are.
 fn map_word(word: &str, n: u8, size: usize) -> String {
-    // `worm_data` heads each block with `VERTEX:`.
-    if let Some(head) = word.strip_suffix(':') {
-        if let Some(Move::Play(p)) = parse_vertex(head, size) {
-            return format!("{}:", vertex_name(transform(n, p, size)));
-        }
-    }
-    word.split(',')
+    let (body, colon) = match word.strip_suffix(':') {
+        Some(head) => (head, ":"),
+        None => (word, ""),
+    };
+    let moved: Vec<String> = body
+        .split(',')
         .map(|w| match parse_vertex(w, size) {
             Some(Move::Play(p)) => vertex_name(transform(n, p, size)),
             _ => w.to_string(),
         })
-        .collect::<Vec<_>>()
-        .join(",")
+        .collect();
+    moved.join(",") + colon
 }
 
 /// Moves every vertex of a text by symmetry `n`, keeping the blanks and
@@ -145,10 +144,10 @@ pub(super) fn command_in(cmd: &Command, n: u8, size: usize) -> Command {
 
 /// A reply's text as the outside must see it.
 pub(super) fn reply_out(name: &str, text: &str, n: u8, size: usize) -> String {
-    if n == 0 || RAW_REPLY.contains(&name) {
+    if RAW_REPLY.contains(&name) {
         return text.to_string();
     }
-    map_text(text, inverse(n), size)
+    line_out(text, n, size)
 }
 
 /// A streamed line (analysis) as the outside must see it.
