@@ -162,29 +162,6 @@ impl TranspositionTable {
         &self.buckets[idx]
     }
 
-    /// Asks the processor to bring `key`'s bucket into the cache, so that
-    /// the probe a little later does not wait on memory (the search calls
-    /// this right after making a move, before the work that precedes the
-    /// child's probe). A hint only: it reads nothing and changes nothing.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: `_mm_prefetch` needs the `sse` target feature, which
-            // is part of the x86_64 baseline that every build of this crate
-            // for x86_64 is compiled with, so the CPU has it. The prefetch
-            // instruction only hints the cache: it never faults, reads no
-            // value into the program and writes nothing, whatever the
-            // address; here the address is a live bucket of `self` anyway.
-            // Test: `prefetch_changes_nothing`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         for e in &self.bucket(key).entries {
             let data = e.data.load(Ordering::Relaxed);
@@ -281,28 +258,6 @@ mod tests {
         assert_eq!(hit.depth, 12);
         assert_eq!(hit.bound, Bound::Exact);
         assert!(tt.probe(0x1111).is_none());
-    }
-
-    /// Prefetching every bucket, filled or empty, of the smallest and of
-    /// a larger table leaves every probe as it was.
-    #[test]
-    fn prefetch_changes_nothing() {
-        for mb in [1, 8] {
-            let tt = TranspositionTable::new(mb);
-            let keys: Vec<u64> = (0..5000u64)
-                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5555)
-                .collect();
-            for (i, &k) in keys.iter().enumerate().step_by(2) {
-                tt.store(k, i as u16, i as i32 % 300, 0, 3, Bound::Lower);
-            }
-            let before: Vec<_> = keys.iter().map(|&k| tt.probe(k)).collect();
-            for &k in keys.iter().chain([0, u64::MAX].iter()) {
-                tt.prefetch(k);
-            }
-            let after: Vec<_> = keys.iter().map(|&k| tt.probe(k)).collect();
-            assert_eq!(before, after);
-            assert!(before.iter().any(|h| h.is_some()));
-        }
     }
 
     #[test]
