@@ -27,6 +27,7 @@ use tengen_go::sgf;
 use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
+mod dragon;
 mod orientation;
 mod search_area;
 mod tactics;

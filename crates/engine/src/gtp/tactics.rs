@@ -4,7 +4,7 @@
 //! `popgo`), `worm_stones`, `accurate_approxlib`, `invariant_hash` and
 //! `unconditional_status` (Benson's analysis, `tengen_go::benson`),
 //! `connect` and `disconnect` (`tengen_go::connection`), `worm_data` and
-//! `worm_cutstone` (`worm.rs`).
+//! `worm_cutstone` (`worm.rs`), the dragon commands (`dragon.rs`).
 //! Answers and error strings follow GNU Go 3.8's (checked against
 //! `gnugo --mode gtp`, see tests/test_gtp_reading.py).
 //!
@@ -74,6 +74,10 @@ pub(super) const COMMANDS: &[&str] = &[
     "disconnect",
     "worm_data",
     "worm_cutstone",
+    "dragon_stones",
+    "same_dragon",
+    "dragon_status",
+    "dragon_data",
 ];
 
 /// Points in GNU Go's order: rows top-down, each left to right.
@@ -148,6 +152,10 @@ impl Session {
             "connect" | "disconnect" => self.connection(name == "connect", a),
             "worm_data" => self.worm_data(a),
             "worm_cutstone" => self.worm_cutstone(a),
+            "dragon_stones" => self.dragon_stones(a),
+            "same_dragon" => self.same_dragon(a),
+            "dragon_status" => self.dragon_status(a),
+            "dragon_data" => self.dragon_data(a),
             "unconditional_status" => self.coord(a.first()).map(|p| {
                 unconditional_status(self.read_board(), p)
                     .name()
