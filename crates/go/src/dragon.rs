@@ -11,18 +11,25 @@
 //! - a diagonal, a one-point jump, whose open point the opponent cannot
 //!   occupy (a stone there would have no liberty and capture nothing),
 //!   even when a worm can be captured;
-//! - a diagonal with one opponent stone on a shared neighbour, a crosscut
-//!   where one of the two cutting stones can be captured, a one-point
-//!   jump, a knight's move or a two-point jump whose points between are
-//!   empty (a knight's move may have one opponent stone there): both
-//!   worms safe and the connection reader cannot cut them;
+//! - (both worms safe from here on) a diagonal with one opponent stone on
+//!   a shared neighbour, or a one-point jump over an empty point, when an
+//!   opponent stone on the empty point can be captured (the owner to
+//!   move) or the connection reader cannot cut the two;
+//! - a crosscut (opponent stones on both shared neighbours) where the
+//!   reader captures one of them and either cannot defend it or the
+//!   connection reader cannot cut;
+//! - a knight's move with both points between empty, when whichever the
+//!   opponent takes is captured, or the owner takes the other and an
+//!   opponent stone on the diagonal cut left over is captured; else,
+//!   like a knight's move with one opponent stone between and a two-point
+//!   jump over empty points, when the connection reader cannot cut;
 //! - a one-point jump, knight's move, two-point jump or large knight's
-//!   move in open ground: both worms safe and no opponent stone on the
-//!   rectangle spanned by the two stones grown by one line.
+//!   move in open ground: no opponent stone on the rectangle spanned by
+//!   the two stones grown by one line.
 //!
 //! A worm is safe when the tactical reader cannot capture it (a ko
-//! counts as a capture); unsafe worms only join through points the
-//! opponent cannot occupy. Joining is transitive.
+//! counts as a capture); unsafe worms join only by the first two rules.
+//! Joining is transitive.
 //!
 //! The dragon's origin is GNU Go's: the first stone (board order, rows from
 //! the top) of its largest worm; its stones are listed in board order and
@@ -480,9 +487,16 @@ fn linked(
             let enemies: Vec<Point> = between.iter().copied().filter(enemy).collect();
             match enemies.len() {
                 0 => true,
-                1 => disconnect(connector),
+                1 => {
+                    let gap: Vec<Point> = between.iter().copied().filter(empty).collect();
+                    wedges_fail(b, c, &gap, &mut safety.reader) || disconnect(connector)
+                }
                 _ => {
-                    enemies.iter().any(|&e| safety.attack(e).code != LOSS) && disconnect(connector)
+                    enemies.iter().any(|&e| safety.attack(e).code != LOSS)
+                        && (enemies
+                            .iter()
+                            .any(|&e| safety.reader.defend(b, e).code == LOSS)
+                            || disconnect(connector))
                 }
             }
         }
@@ -493,7 +507,9 @@ fn linked(
             if !(between.iter().all(empty) && safety.safe(p) && safety.safe(q)) {
                 return false;
             }
-            open_ground(b, p, q, c) || disconnect(connector)
+            open_ground(b, p, q, c)
+                || wedges_fail(b, c, &between, &mut safety.reader)
+                || disconnect(connector)
         }
         (2, 1) | (1, 2) | (3, 0) | (0, 3) => {
             if !(safety.safe(p) && safety.safe(q)) {
@@ -506,10 +522,68 @@ fn linked(
             if !shape_ok {
                 return false;
             }
-            (empties == between.len() && open_ground(b, p, q, c)) || disconnect(connector)
+            if empties == between.len() && open_ground(b, p, q, c) {
+                return true;
+            }
+            (knight && empties == 2 && knight_holds(b, c, p, q, &between, &mut safety.reader))
+                || disconnect(connector)
         }
         _ => safety.safe(p) && safety.safe(q) && open_ground(b, p, q, c),
     }
+}
+
+/// Whether every opponent stone played on one of the empty points `gaps`
+/// (between two stones of `c`) can be captured, `c` to move (an illegal
+/// wedge fails too).
+fn wedges_fail(b: &Board, c: Color, gaps: &[Point], reader: &mut Reader) -> bool {
+    !gaps.is_empty()
+        && gaps.iter().all(|&x| match b.after(c.opp(), x) {
+            None => true,
+            Some(after) => reader.attack(&after, x).code != LOSS,
+        })
+}
+
+/// A knight's move `p`-`q` with both points between (`between`) empty:
+/// whichever of them the opponent takes, the wedge can be captured, or
+/// the owner takes the other and the diagonal cut left over fails (an
+/// opponent stone there can be captured).
+fn knight_holds(
+    b: &Board,
+    c: Color,
+    p: Point,
+    q: Point,
+    between: &[Point],
+    reader: &mut Reader,
+) -> bool {
+    between.iter().all(|&w| {
+        let Some(other) = between.iter().copied().find(|&o| o != w) else {
+            return false;
+        };
+        let Some(b1) = b.after(c.opp(), w) else {
+            return true;
+        };
+        if reader.attack(&b1, w).code != LOSS {
+            return true;
+        }
+        let Some(b2) = b1.after(c, other) else {
+            return false;
+        };
+        // The stone `other` touches one of `p`, `q`; the cut is the
+        // empty point next to both `other` and the other stone.
+        let far = if b2.neighbors(other).contains(&p) {
+            q
+        } else {
+            p
+        };
+        let cut = b2
+            .neighbors(other)
+            .into_iter()
+            .find(|&x| b2.cell(x) == Cell::Empty && b2.neighbors(x).contains(&far));
+        match cut {
+            None => true,
+            Some(x) => wedges_fail(&b2, c, &[x], reader),
+        }
+    })
 }
 
 /// No opponent stone on the rectangle spanned by `p` and `q` grown by one
