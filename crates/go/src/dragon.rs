@@ -765,6 +765,44 @@ mod tests {
     }
 
     #[test]
+    fn knights_moves_with_a_stone_of_the_opponent_near() {
+        // GNU Go 3.8 (game 0 of docs/matches/go9-gnugo-090e72b.sgf.gz
+        // after 20 moves) joins all of these; B5-D6 is a knight's move
+        // with white D5 next to it (no open ground), C9-E8 one on the
+        // edge; the crosscut D5 is alone.
+        let (_, d) = dragons(&[
+            ". . O . . . . . .",
+            ". . . . O . . . .",
+            ". . . . . O . . .",
+            ". . . X X . . . .",
+            ". X . O X . O . .",
+            ". . . . . . . . .",
+            ". . X O O O O . .",
+            ". X . X X X . . .",
+            ". . X . . . . . .",
+        ]);
+        let at = |v: &str| point(v, 9);
+        assert!(d.same(at("B5"), at("D6")));
+        assert!(d.same(at("C9"), at("E8")));
+        assert!(d.same(at("E8"), at("F7")));
+        assert!(d.same(at("B5"), at("C3")));
+        assert!(!d.same(at("D5"), at("D3")));
+        // A crosscut where neither cutting stone can be captured stays
+        // two dragons.
+        let (_, d) = dragons(&[
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . X O . . .",
+            ". . O X . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+        ]);
+        assert!(!d.same(point("C5", 7), point("D4", 7)));
+        assert!(!d.same(point("D5", 7), point("C4", 7)));
+    }
+
+    #[test]
     fn origin_is_the_largest_worm() {
         let (_, d) = dragons(&[
             ". . . . .",
