@@ -154,6 +154,8 @@ fn report(result: Result<String, String>) -> ExitCode {
 }
 
 fn run_engine(protocol: Option<Protocol>, game: Option<Game>) -> u8 {
+    // One process may play a thousand games: freed search memory goes back.
+    memory::keep_heaps_trimmed();
     let input = io::spawn_stdin_reader();
     let out = io::Output::stdout();
     let mut first = None;

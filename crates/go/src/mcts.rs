@@ -260,6 +260,7 @@ impl Searcher {
                     while !run.finished.load(Ordering::Relaxed) && !run.out_of_budget() {
                         run.iteration(&mut rng);
                     }
+                    crate::reading::release_scratch();
                 })
                 .ok()
             })
@@ -286,6 +287,7 @@ impl Searcher {
             }
         }
         run.finished.store(true, Ordering::Relaxed);
+        crate::reading::release_scratch();
         for h in helpers {
             h.join();
         }

@@ -581,6 +581,25 @@ thread_local! {
     static FALLBACK: std::cell::RefCell<Reader> = std::cell::RefCell::new(Reader::ladder(FOLLOW_FALLBACK));
 }
 
+/// Frees this thread's scratch boards and the follower reader's spare
+/// boards. A search thread calls it when its search ends: those boards
+/// are allocated mid-search among the tree's nodes, and kept alive they
+/// pin the pages around them, so the allocator cannot hand back the
+/// freed tree at a new game (`docs/reliability.md`, "Memory"). They come
+/// back at the next search's first ladder, a few boards' allocation.
+pub fn release_scratch() {
+    SCRATCH.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            *s = Vec::new();
+        }
+    });
+    FALLBACK.with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            r.pool = Vec::new();
+        }
+    });
+}
+
 /// Runs `f` on a copy of `b` taken from the thread's scratch boards.
 fn with_scratch<T>(b: &Board, f: impl FnOnce(&mut Board) -> T) -> T {
     let mut board = SCRATCH
