@@ -56,6 +56,7 @@ def test_uci_evalfile_loads_changes_the_search_and_goes_back(tengen_bin, nets):
         line, _ = r.expect(lambda l: l.startswith("info string"))
         assert "hand-made" in line, line
         hand = _nodes(r)
+        assert hand != default, "chess has a built-in network, not the hand-made evaluation"
         r.send(f"setoption name EvalFile value {nets['chess']}")
         line, _ = r.expect(lambda l: l.startswith("info string"))
         assert "evaluation: network" in line and "3072 inputs" in line, line
@@ -77,7 +78,8 @@ def test_uci_evalfile_loads_changes_the_search_and_goes_back(tengen_bin, nets):
         assert _nodes(r) == hand
         # `<default>` (what a GUI sends to reset) is the built-in evaluation.
         r.send("setoption name EvalFile value <default>")
-        r.expect(lambda l: l.startswith("info string"))
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "network built-in" in line, line
         assert _nodes(r) == default
     finally:
         r.close()
@@ -110,7 +112,7 @@ def test_eval_file_flag_and_bench(tengen_bin, nets):
         out = subprocess.run([tengen_bin, *extra, "bench", "--game", "chess", "--depth", "4"],
                              capture_output=True, text=True, timeout=300)
         return out
-    hand, net = bench(), bench("--eval-file", nets["chess"])
+    hand, net = bench("--eval-file", "<empty>"), bench("--eval-file", nets["chess"])
     assert hand.returncode == 0 and net.returncode == 0, (hand.stderr, net.stderr)
     sig = lambda o: [l for l in o.stdout.splitlines() if "nodes" in l.lower()][-1]
     assert sig(hand) != sig(net)
@@ -118,13 +120,14 @@ def test_eval_file_flag_and_bench(tengen_bin, nets):
     assert bad.returncode != 0 and bad.stderr.strip()
 
 
-def test_xiangqi_has_a_builtin_network_and_the_flag_names_both_evaluations(tengen_bin):
-    """xiangqi searches with its built-in network unless told otherwise:
+@pytest.mark.parametrize("game,depth", [("chess", 4), ("xiangqi", 5)])
+def test_builtin_networks_and_the_flag_names_both_evaluations(tengen_bin, game, depth):
+    """Chess and xiangqi search with their built-in networks unless told otherwise:
     `--eval-file <default>` searches as no flag does, `--eval-file
     <empty>` with the hand-made evaluation (other node counts), and the
     flag says what each game now evaluates with."""
     def bench(*extra):
-        out = subprocess.run([tengen_bin, *extra, "bench", "--game", "xiangqi", "--depth", "5"],
+        out = subprocess.run([tengen_bin, *extra, "bench", "--game", game, "--depth", str(depth)],
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         # Node counts, not speeds: equal evaluations search equal trees.
@@ -132,7 +135,8 @@ def test_xiangqi_has_a_builtin_network_and_the_flag_names_both_evaluations(tenge
         return [l for l in lines if "nodes" in l.lower() and "/second" not in l], out.stderr
     plain, _ = bench()
     default, said = bench("--eval-file", "<default>")
-    assert "xiangqi evaluation: hand-made + residual network built-in" in said, said
+    assert ("chess evaluation: hand-made + residual network built-in (3072 inputs" in said
+            and "xiangqi evaluation: hand-made + residual network built-in (7560 inputs" in said), said
     hand, said_hand = bench("--eval-file", "<empty>")
     assert "chess evaluation: hand-made; xiangqi evaluation: hand-made" in said_hand, said_hand
     assert plain == default

@@ -2,11 +2,13 @@
 //! feature set `Chess`) when one is loaded, the hand-made [`Eval`]
 //! otherwise.
 //!
-//! The loaded network is process-wide ([`load_eval_file`],
+//! The current network is process-wide ([`load_eval_file`],
 //! [`set_network`]); each [`ChessEval`] takes the network current when
 //! it is made (the engine makes one per search), so a new `EvalFile`
-//! applies from the next search on. No network is loaded by default: the
-//! hand-made evaluation stays the default until a network beats it.
+//! applies from the next search on. The built-in network, embedded in
+//! the binary, is current until `EvalFile` says otherwise: a residual
+//! network (the hand-made evaluation plus the network's correction) that
+//! beat the hand-made evaluation alone (`docs/nnue.md`, `nets/README.md`).
 
 use crate::board::Board;
 use crate::eval::Eval;
@@ -20,7 +22,10 @@ use tengen_nnue::network::Network;
 use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
-static CURRENT: Slot<Chess> = Slot::new();
+/// The built-in network's file (`nets/`, recorded in `nets/README.md`).
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../../nets/chess-residual-h256-6e7057c0.nnue");
+
+static CURRENT: Slot<Chess> = Slot::with_builtin(BUILTIN_NET);
 
 /// The network new evaluators use, if any.
 pub fn current_network() -> Option<Arc<Network>> {
@@ -33,8 +38,9 @@ pub fn set_network(net: Option<Network>) {
     CURRENT.set(net);
 }
 
-/// Loads a network file for chess and makes it current; an empty path or
-/// `<empty>`/`none` goes back to the hand-made evaluation. A file that
+/// Loads a network file for chess and makes it current; `<default>` is
+/// the built-in network, an empty path or `<empty>`/`none` the hand-made
+/// evaluation. A file that
 /// is not a chess network of this build's feature set is refused with
 /// the reason, and the current evaluation stays. Returns a line to show.
 pub fn load_eval_file(path: &str) -> Result<String, String> {
@@ -292,17 +298,15 @@ mod tests {
         assert_eq!(r.evaluate(&b), p.evaluate(&b) + Eval::default().eval(&b));
     }
 
-    /// The network kept in `nets/` loads as a residual chess network.
+    /// The built-in network reads as the residual chess network its file
+    /// name promises, and is what evaluators get by default.
     #[test]
-    fn the_kept_network_loads() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../nets/chess-residual-h256-040a71b9.nnue"
-        );
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let net = Network::from_bytes::<Chess>(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    fn the_builtin_network_loads_and_is_the_default() {
+        let net = Network::from_bytes::<Chess>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}"));
         assert!(net.residual);
-        assert_eq!((net.hidden, net.id()), (256, 0x040a_71b9));
+        assert_eq!((net.hidden, net.id()), (256, 0x6e70_57c0));
+        assert_eq!(current_network().map(|n| n.id()), Some(0x6e70_57c0));
+        assert!(ChessEval::default().uses_network());
     }
 
     #[test]
@@ -375,8 +379,9 @@ mod tests {
             .unwrap_or_default();
         assert!(err.contains("/nonexistent/net.nnue"), "{err}");
         // The global is shared with other tests of this crate: only the
-        // refusals above are checked against it, and it is left empty.
-        assert!(current_network().is_none());
+        // refusals above are checked against it, and it keeps the
+        // built-in network.
+        assert_eq!(current_network().map(|n| n.id()), Some(0x6e70_57c0));
         assert!(Network::from_bytes::<Chess>(&std::fs::read(&good).unwrap_or_default()).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
