@@ -14,9 +14,19 @@ moves, every attacker move a check, mate at the end).
 
   python3 scripts/tsume_bench.py --bin /work/target-dfpn/release/examples/tsume \\
       --budget 1 10 crates/shogi/tests/tsume.txt crates/shogi/tests/tsume_hard.txt
+
+The solvers take turns problem by problem (tengen's example is started once
+per problem), so a loaded machine slows both alike. Several --bin binaries
+are compared in the same run. The summary gives, per solver, the mates
+found within the budget, those among mates labelled --long plies or more,
+and the median time to a mate over all mate problems (an unsolved problem
+counts as never solved).
 """
 import argparse
+import statistics
 import subprocess
+import sys
+import tempfile
 import time
 
 import cshogi
@@ -48,6 +58,20 @@ def is_mate_line(sfen, usi_moves):
 def run_tengen(binary, path, budget, extra):
     out = subprocess.run([binary, "--file", path, "--ms", str(int(budget * 1000))] + extra,
                          capture_output=True, text=True, check=True).stdout
+    return parse_tengen(out)
+
+
+def run_tengen_one(binary, sfen, budget, extra):
+    """One problem in its own process (so that the two solvers alternate
+    problem by problem on a loaded machine)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write(f"{sfen} ;?\n")
+        f.flush()
+        res = run_tengen(binary, f.name, budget, extra)
+    return res.get(sfen, ("skip", 0.0, 0))
+
+
+def parse_tengen(out):
     res = {}
     for line in out.splitlines():
         head, sfen, pv = line.split(";")
@@ -75,17 +99,34 @@ def run_cshogi(sfen, nodes):
     return (len(pv) if found else "no"), secs, d.searched_node
 
 
+def median_time(times, n):
+    """Median over `n` problems of the time to a mate, where `times`
+    holds the solved ones (the unsolved count as never)."""
+    if n == 0:
+        return "-"
+    t = sorted(times) + [float("inf")] * (n - len(times))
+    m = statistics.median(t)
+    return "never" if m == float("inf") else f"{m:.3f} s"
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True, help="tengen's tsume example binary")
+    ap.add_argument("--bin", required=True, nargs="+",
+                    help="tengen's tsume example binaries (several: compared in the same run)")
     ap.add_argument("--budget", type=float, nargs="+", default=[1.0, 10.0])
     ap.add_argument("--calib-nodes", type=int, default=200_000)
     ap.add_argument("--detail", action="store_true")
+    ap.add_argument("--long", type=int, default=19,
+                    help="label (plies) from which a mate counts as long in the summary")
     ap.add_argument("--tengen-args", default="",
                     help="more options for the tsume example, e.g. '--shorten 0'")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     sets = {p: problems(p) for p in a.files}
+    names = [f"tengen{i}" if len(a.bin) > 1 else "tengen" for i in range(len(a.bin))]
+    for n, b in zip(names, a.bin):
+        if len(a.bin) > 1:
+            print(f"{n}: {b}")
 
     # cshogi's node rate on these problems.
     nodes = secs = 0.0
@@ -98,37 +139,50 @@ def main():
     print(f"cshogi DfPn node rate on these problems: {rate:,.0f} nodes/s "
           f"({nodes:,.0f} nodes in {secs:.1f} s, cap {a.calib_nodes:,} each)")
 
+    extra = a.tengen_args.split()
     for budget in a.budget:
         cap = int(rate * budget)
         for path, ps in sets.items():
-            mates = [p for p in ps if p[1] != "nomate"]
-            tg = run_tengen(a.bin, path, budget, a.tengen_args.split())
+            # Problem by problem, the solvers one after the other, so that
+            # the machine's load falls on both alike.
             rows = []
             for sfen, label in ps:
-                rows.append((sfen, label, tg.get(sfen, ("skip", 0.0, 0)),
-                             run_cshogi(sfen, cap)))
-            t_solved = [r for r in rows if isinstance(r[2][0], int) and r[2][1] <= budget * 1.05]
-            c_solved = [r for r in rows if isinstance(r[3][0], int) and r[3][1] <= budget]
-            both = [r for r in rows if r in t_solved and r in c_solved]
-            t_nomate = sum(1 for r in rows if r[2][0] == "nomate")
-            print(f"\n{path}: {len(mates)} mate problems, {len(ps) - len(mates)} no-mate; "
-                  f"budget {budget:g} s (cshogi node cap {cap:,})")
-            print(f"  solved (mate found within budget): tengen {len(t_solved)}, cshogi {len(c_solved)}; "
-                  f"tengen proved {t_nomate} no-mate")
-            print(f"  time over all problems: tengen {sum(r[2][1] for r in rows):.2f} s, "
-                  f"cshogi {sum(r[3][1] for r in rows):.2f} s")
-            if both:
-                tl = sum(r[2][0] for r in both)
-                cl = sum(r[3][0] for r in both)
-                shorter = sum(1 for r in both if r[2][0] < r[3][0])
-                longer = sum(1 for r in both if r[2][0] > r[3][0])
-                print(f"  solved by both: {len(both)}; time on them tengen {sum(r[2][1] for r in both):.2f} s, "
-                      f"cshogi {sum(r[3][1] for r in both):.2f} s; total mate plies tengen {tl}, cshogi {cl} "
-                      f"(tengen shorter on {shorter}, longer on {longer})")
+                ts = [run_tengen_one(b, sfen, budget, extra) for b in a.bin]
+                rows.append((sfen, label, ts, run_cshogi(sfen, cap)))
+            mates = [r for r in rows if r[1] != "nomate"]
+            longs = [r for r in mates if r[1].isdigit() and int(r[1]) >= a.long]
+            print(f"\n{path}: {len(mates)} mate problems ({len(longs)} labelled {a.long}+ plies), "
+                  f"{len(ps) - len(mates)} no-mate; budget {budget:g} s (cshogi node cap {cap:,})")
+
+            def solved(res):
+                return isinstance(res[0], int) and res[1] <= budget * 1.05
+
+            cols = [(n, (lambda r, i=i: r[2][i])) for i, n in enumerate(names)]
+            cols.append(("cshogi", lambda r: r[3]))
+            for n, get in cols:
+                ok = [r for r in rows if solved(get(r))]
+                ok_long = [r for r in longs if solved(get(r))]
+                nomate = sum(1 for r in rows if get(r)[0] == "nomate")
+                plies = sum(get(r)[0] for r in ok)
+                print(f"  {n:>8}: solved {len(ok):>3}/{len(mates)}, long {len(ok_long)}/{len(longs)}, "
+                      f"median time to mate {median_time([get(r)[1] for r in ok], len(mates))} "
+                      f"(long: {median_time([get(r)[1] for r in ok_long], len(longs))}), "
+                      f"time over all {sum(get(r)[1] for r in rows):.2f} s, "
+                      f"mate plies {plies}" + (f", proved {nomate} no-mate" if n != "cshogi" else ""))
+            for n, get in cols[:-1]:
+                both = [r for r in rows if solved(get(r)) and solved(r[3])]
+                if both:
+                    tt = sum(get(r)[1] for r in both)
+                    ct = sum(r[3][1] for r in both)
+                    print(f"  solved by {n} and cshogi: {len(both)}; time {tt:.2f} s / {ct:.2f} s "
+                          f"(ratio {tt / max(ct, 1e-9):.2f}); plies {sum(get(r)[0] for r in both)} / "
+                          f"{sum(r[3][0] for r in both)}")
             if a.detail:
-                for sfen, label, t, c in rows:
-                    print(f"    {label:>7}  tengen {str(t[0]):>7} {t[1]:7.3f}s  "
+                for sfen, label, ts, c in rows:
+                    tcol = "  ".join(f"{str(t[0]):>7} {t[1]:7.3f}s {t[2]:>9}n" for t in ts)
+                    print(f"    {label:>7}  tengen {tcol}  "
                           f"cshogi {str(c[0]):>7} {c[1]:7.3f}s {c[2]:>9}n  {sfen}")
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

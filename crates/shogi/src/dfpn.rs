@@ -29,6 +29,7 @@
 //! then follows the attacker's quickest and the defender's longest proven
 //! moves.
 
+use crate::bitboard::between;
 use crate::board::Board;
 use crate::game::Game;
 use crate::types::{Color, Move};
@@ -61,6 +62,36 @@ fn pack_hand(h: &[u8; 7]) -> u64 {
     h.iter()
         .enumerate()
         .fold(0, |v, (i, &c)| v | (u64::from(c.min(127)) << (8 * i)))
+}
+
+/// The count of hand slot `i` (pawn 0 .. rook 6) in a packed hand.
+#[inline]
+fn hand_get(h: u64, i: usize) -> u64 {
+    (h >> (8 * i)) & 0xff
+}
+
+/// `h` with slot `i` set to `v` (at most 127).
+#[inline]
+fn hand_set(h: u64, i: usize, v: u64) -> u64 {
+    (h & !(0xff << (8 * i))) | (v.min(127) << (8 * i))
+}
+
+/// Slot by slot: the larger (`max`) or smaller count of `a` and `b`.
+fn hand_merge(a: u64, b: u64, max: bool) -> u64 {
+    (0..7).fold(0, |h, i| {
+        let (x, y) = (hand_get(a, i), hand_get(b, i));
+        h | (if max { x.max(y) } else { x.min(y) } << (8 * i))
+    })
+}
+
+/// The defender's hand that goes with attacker hand `to` when the
+/// attacker's hand `from` went with `def` (the board and so the pieces in
+/// hands are the same): slot by slot `def + from - to`, never below zero.
+fn transfer(def: u64, from: u64, to: u64) -> u64 {
+    (0..7).fold(0, |h, i| {
+        let v = (hand_get(def, i) + hand_get(from, i)).saturating_sub(hand_get(to, i));
+        h | (v.min(127) << (8 * i))
+    })
 }
 
 /// Whether hand `a` holds at least as many pieces of every kind as `b`.
@@ -111,6 +142,10 @@ struct Res {
     /// For disproven nodes: the path index of the repeated position the
     /// disproof rests on, or `NO_REP`.
     rep: u32,
+    /// For proven nodes the proof hand: the least attacker's hand for
+    /// which the proof holds (the rest of the pieces in the defender's
+    /// hand); for disproven nodes the disproof hand, the largest.
+    hand: u64,
 }
 
 impl Res {
@@ -120,10 +155,23 @@ impl Res {
             dn,
             dist: 0,
             rep: NO_REP,
+            hand: 0,
         }
     }
-    const PROVEN: Res = Res::new(0, INF);
-    const DISPROVEN: Res = Res::new(INF, 0);
+    /// Proven for any attacker's hand containing `hand`.
+    const fn proven(hand: u64) -> Res {
+        Res {
+            hand,
+            ..Res::new(0, INF)
+        }
+    }
+    /// Disproven for any attacker's hand contained in `hand`.
+    const fn disproven(hand: u64) -> Res {
+        Res {
+            hand,
+            ..Res::new(INF, 0)
+        }
+    }
     fn is_final(&self) -> bool {
         self.pn == 0 || self.dn == 0
     }
@@ -203,9 +251,24 @@ impl Table {
         (((board >> 20) as usize) & self.mask) * CLUSTER
     }
 
+    /// Asks the processor to bring `board`'s cluster into the cache ahead
+    /// of the probe.
+    #[inline]
+    fn prefetch(&self, board: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = self.keys.get(self.cluster(board)) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch is only a hint; it reads nothing and
+            // cannot fault, and the address is that of a live element.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(k).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = board;
+    }
+
     fn probe(&self, k: &Key) -> Probe {
         let mut out = Probe::default();
-        let mut proof: Option<u32> = None;
+        let mut proof: Option<(u32, u64)> = None;
         let mut exact = None;
         let base = self.cluster(k.board);
         let keys = self.keys.get(base..base + CLUSTER).unwrap_or(&[]);
@@ -222,9 +285,11 @@ impl Table {
             // Entries whose attacker is at most as well off as here.
             let worse = contains(k.att, e.att) && contains(e.def, k.def);
             if e.pn == 0 && worse {
-                proof = Some(proof.map_or(e.dist, |d: u32| d.min(e.dist)));
+                if proof.is_none_or(|(d, _)| e.dist < d) {
+                    proof = Some((e.dist, e.att));
+                }
             } else if e.dn == 0 && better {
-                out.hit = Some((Res::DISPROVEN, e.work));
+                out.hit = Some((Res::disproven(e.att), e.work));
                 return out;
             }
             if e.att == k.att && e.def == k.def {
@@ -235,11 +300,11 @@ impl Table {
                 out.dn_floor = out.dn_floor.max(e.dn);
             }
         }
-        if let Some(dist) = proof {
+        if let Some((dist, hand)) = proof {
             out.hit = Some((
                 Res {
                     dist,
-                    ..Res::PROVEN
+                    ..Res::proven(hand)
                 },
                 0,
             ));
@@ -250,6 +315,7 @@ impl Table {
                     dn: e.dn,
                     dist: e.dist,
                     rep: NO_REP,
+                    hand: e.att,
                 },
                 e.work,
             ));
@@ -261,9 +327,16 @@ impl Table {
         if k.board == 0 {
             return;
         }
+        // A proof or disproof is stored under its proof or disproof hand.
+        let fin = r.is_final();
+        let (att, def) = if fin {
+            (r.hand, transfer(k.def, k.att, r.hand))
+        } else {
+            (k.att, k.def)
+        };
         let e = Entry {
-            att: k.att,
-            def: k.def,
+            att,
+            def,
             pn: r.pn,
             dn: r.dn,
             dist: r.dist,
@@ -280,6 +353,19 @@ impl Table {
             }
             let old = self.data.get(base + i).map_or(e, Entry::unpack);
             if bk == k.board && old.att == e.att && old.def == e.def {
+                victim = i;
+                break;
+            }
+            // What the new proof or disproof answers for is no longer
+            // needed.
+            if bk == k.board
+                && fin
+                && if r.pn == 0 {
+                    contains(old.att, e.att) && old.dn != 0
+                } else {
+                    contains(e.att, old.att) && old.pn != 0
+                }
+            {
                 victim = i;
                 break;
             }
@@ -325,13 +411,12 @@ impl Default for TsumeLimits<'_> {
 /// A move of an expanded node.
 struct Child {
     m: Move,
-    key: Key,
-    /// Path index when the child repeats a position on the path.
-    rep: u32,
-    /// First estimate, used until the table has something better.
-    init: Res,
-    /// The last result the child's search returned here.
-    last: Option<Res>,
+    /// The hand slot of the piece the move captures, or 7.
+    gain: usize,
+    /// What is known of the child: from the table when the node was
+    /// expanded, then what the child's search returned. (Results found
+    /// meanwhile through transpositions wait for the next expansion.)
+    cur: Res,
 }
 
 pub struct Solver<'a> {
@@ -477,30 +562,119 @@ impl<'a> Solver<'a> {
         } else {
             board.legal_moves(&mut moves);
         }
-        let mut kids = Vec::with_capacity(moves.len());
-        for m in moves {
+        // The children's keys first, each table cluster prefetched as soon
+        // as its key is known: the loads (the search's main cost is
+        // waiting for them) then overlap instead of coming one at a time.
+        let mut keys = Vec::with_capacity(moves.len());
+        for &m in &moves {
             let captured = board.do_move(m);
             let key = self.key(board, self.path.len() as u32);
+            self.table.prefetch(key.board);
+            board.undo_move(m, captured);
+            keys.push(key);
+        }
+        let mut kids = Vec::with_capacity(moves.len());
+        for (m, key) in moves.into_iter().zip(keys) {
+            let captured = board.do_move(m);
+            let gain = captured.map_or(7, |p| p.kind().unpromote().index());
             let rep = self
                 .path
                 .iter()
                 .position(|&k| k == key.full)
                 .map_or(NO_REP, |i| i as u32);
-            let init = if rep == NO_REP {
-                self.initial(board, &key, !or_node)
+            let cur = if rep == NO_REP {
+                self.first_value(board, &key, !or_node)
             } else {
-                Res::new(1, 1)
+                Res {
+                    rep,
+                    ..Res::disproven(key.att)
+                }
             };
             board.undo_move(m, captured);
-            kids.push(Child {
-                m,
-                key,
-                rep,
-                init,
-                last: None,
-            });
+            kids.push(Child { m, gain, cur });
         }
         kids
+    }
+
+    /// The proof hand of a mated defender's node.
+    fn mated_hand(&self, board: &Board) -> u64 {
+        self.evasion_proof_hand(board, 0)
+    }
+
+    /// The proof hand of a defender's node from the largest of its
+    /// replies' proof hands `h`: where the check could be blocked, a kind
+    /// the defender lacks must stay with the attacker, for with fewer of
+    /// it the defender would hold one to interpose.
+    fn evasion_proof_hand(&self, board: &Board, h: u64) -> u64 {
+        let def = board.side_to_move();
+        let Some(k) = board.king(def) else {
+            return h;
+        };
+        let checkers = board.attackers_to(self.attacker, k, board.occupied());
+        let blockable =
+            !checkers.more_than_one() && checkers.first().is_some_and(|c| between(k, c).any());
+        if !blockable {
+            return h;
+        }
+        let (att, dh) = (board.hand(self.attacker), board.hand(def));
+        (0..7).fold(h, |h, i| {
+            if dh[i] == 0 {
+                hand_set(h, i, u64::from(att[i]))
+            } else {
+                h
+            }
+        })
+    }
+
+    /// The disproof hand of an attacker's node without a check.
+    fn no_check_hand(&self, board: &Board) -> u64 {
+        self.check_disproof_hand(board, u64::MAX)
+    }
+
+    /// The disproof hand of an attacker's node from the least of its
+    /// checks' disproof hands `h` (each as before its move): a kind the
+    /// attacker lacks stays lacking (one more would add drops), a kind it
+    /// holds may grow to every piece of it not on the board.
+    fn check_disproof_hand(&self, board: &Board, h: u64) -> u64 {
+        let (att, dh) = (board.hand(self.attacker), board.hand(self.attacker.flip()));
+        (0..7).fold(0, |out, i| {
+            let v = if att[i] == 0 {
+                0
+            } else {
+                hand_get(h, i).min(u64::from(att[i]) + u64::from(dh[i]))
+            };
+            hand_set(out, i, v)
+        })
+    }
+
+    /// What is known of a new child: the table's proof or disproof (for
+    /// this hand or a dominating one), else its entry or a first estimate,
+    /// raised to the bounds that entries for other hands give. A depth-
+    /// bounded search also takes the unbounded search's disproofs.
+    fn first_value(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
+        if self.depth_limit != INF {
+            let plain = Key {
+                board: key.plain,
+                ..*key
+            };
+            if let Some((r, _)) = self.table.probe(&plain).hit.filter(|(r, _)| r.dn == 0) {
+                return r;
+            }
+        }
+        let p = self.table.probe(key);
+        let r = match p.hit {
+            Some((r, _)) if r.is_final() => return r,
+            Some((r, _)) => r,
+            None => self.initial(board, key, or_node),
+        };
+        if r.is_final() {
+            return r;
+        }
+        Res {
+            pn: r.pn.max(p.pn_floor),
+            dn: r.dn.max(p.dn_floor),
+            ..r
+        }
     }
 
     /// First proof and disproof numbers of a new child: the defender's
@@ -508,9 +682,6 @@ impl<'a> Solver<'a> {
     /// checks as its disproof number. A child with no reply is mate and
     /// one with no check an escape; both go to the table at once.
     fn initial(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
-        if let Some((r, _)) = self.table.probe(key).hit {
-            return r;
-        }
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
         if or_node {
@@ -521,52 +692,21 @@ impl<'a> Solver<'a> {
         let r = if or_node {
             let checks = moves.len() as u32;
             if checks == 0 {
-                self.table.store(key, Res::DISPROVEN, 1);
-                Res::DISPROVEN
+                let r = Res::disproven(self.no_check_hand(board));
+                self.table.store(key, r, 1);
+                r
             } else {
                 Res::new(1, checks)
             }
         } else if moves.is_empty() {
-            self.table.store(key, Res::PROVEN, 1);
-            Res::PROVEN
+            let r = Res::proven(self.mated_hand(board));
+            self.table.store(key, r, 1);
+            r
         } else {
             Res::new(moves.len() as u32, 1)
         };
         self.buf = moves;
         r
-    }
-
-    /// What is known of a child now.
-    fn value(&self, c: &Child) -> Res {
-        if c.rep != NO_REP {
-            return Res {
-                rep: c.rep,
-                ..Res::DISPROVEN
-            };
-        }
-        if self.depth_limit != INF {
-            // A disproof of the unbounded search holds at any depth.
-            let plain = Key {
-                board: c.key.plain,
-                ..c.key
-            };
-            if self.table.probe(&plain).hit.is_some_and(|(r, _)| r.dn == 0) {
-                return Res::DISPROVEN;
-            }
-        }
-        let p = self.table.probe(&c.key);
-        let floor = |r: Res| Res {
-            pn: r.pn.max(p.pn_floor),
-            dn: r.dn.max(p.dn_floor),
-            ..r
-        };
-        match (p.hit, c.last) {
-            (Some((r, _)), _) if r.is_final() => r,
-            (_, Some(l)) if l.dn == 0 => l,
-            (Some((r, _)), _) => floor(r),
-            (None, Some(l)) => l,
-            (None, None) => floor(c.init),
-        }
     }
 
     /// Expands `board` until its proof or disproof number reaches its
@@ -579,15 +719,15 @@ impl<'a> Solver<'a> {
             // Repetition: not a mate along this path.
             return Res {
                 rep: i as u32,
-                ..Res::DISPROVEN
+                ..Res::disproven(key.att)
             };
         }
         if ply >= self.depth_limit {
             // Out of depth: only a mate already on the board counts.
             let r = if !or_node && !board.has_legal_move() {
-                Res::PROVEN
+                Res::proven(self.mated_hand(board))
             } else {
-                Res::DISPROVEN
+                Res::disproven(key.att)
             };
             self.table.store(&key, r, 1);
             return r;
@@ -600,7 +740,11 @@ impl<'a> Solver<'a> {
             self.path.pop();
             // The attacker has no check: escaped. The defender has no
             // move: mated (every node of the defender is in check).
-            let r = if or_node { Res::DISPROVEN } else { Res::PROVEN };
+            let r = if or_node {
+                Res::disproven(self.no_check_hand(board))
+            } else {
+                Res::proven(self.mated_hand(board))
+            };
             self.table.store(&key, r, 1);
             return r;
         }
@@ -617,8 +761,28 @@ impl<'a> Solver<'a> {
             let mut dist_max = 0;
             let mut rep_min = NO_REP;
             let mut rep_max = 0;
+            // Proof and disproof hands: at an attacker's node the quickest
+            // proven check's, or the least of every check's; at a
+            // defender's node the largest of every reply's, or the
+            // escape's.
+            let mut proof_hand = 0;
+            let mut disproof_hand = if or_node { u64::MAX } else { 0 };
             for (i, c) in kids.iter().enumerate() {
-                let r = self.value(c);
+                let r = c.cur;
+                if r.pn == 0 {
+                    if !or_node {
+                        proof_hand = hand_merge(proof_hand, r.hand, true);
+                    } else if r.dist < dist_min {
+                        proof_hand = hand_before(r.hand, c);
+                    }
+                }
+                if r.dn == 0 {
+                    if or_node {
+                        disproof_hand = hand_merge(disproof_hand, hand_before(r.hand, c), false);
+                    } else if r.rep >= rep_max || rep_max == 0 {
+                        disproof_hand = r.hand;
+                    }
+                }
                 pn_sum = pn_sum.saturating_add(r.pn).min(INF);
                 dn_sum = dn_sum.saturating_add(r.dn).min(INF);
                 min_pn = min_pn.min(r.pn);
@@ -650,8 +814,18 @@ impl<'a> Solver<'a> {
                 let mut r = Res::new(pn, dn);
                 if pn == 0 {
                     r.dist = if or_node { dist_min } else { dist_max }.saturating_add(1);
+                    r.hand = if or_node {
+                        proof_hand
+                    } else {
+                        self.evasion_proof_hand(board, proof_hand)
+                    };
                 }
                 if dn == 0 {
+                    r.hand = if or_node {
+                        self.check_disproof_hand(board, disproof_hand)
+                    } else {
+                        disproof_hand
+                    };
                     // Every escape is needed at an attacker's node, one
                     // at a defender's: keep the least path-bound one.
                     r.rep = if or_node { rep_min } else { rep_max };
@@ -681,7 +855,7 @@ impl<'a> Solver<'a> {
             let r = self.mid(board, cpn, cdn, !or_node);
             board.undo_move(m, captured);
             if let Some(c) = kids.get_mut(best) {
-                c.last = Some(r);
+                c.cur = r;
             }
         };
         self.path.pop();
@@ -804,6 +978,20 @@ impl<'a> Solver<'a> {
         None
     }
 }
+/// A child's proof or disproof hand `h` as a hand of its parent, before
+/// the child's move: a drop needed one more piece of its kind, a capture
+/// brought one in.
+fn hand_before(h: u64, c: &Child) -> u64 {
+    if let Some(k) = c.m.drop_kind() {
+        let i = k.index();
+        hand_set(h, i, hand_get(h, i) + 1)
+    } else if c.gain < 7 {
+        hand_set(h, c.gain, hand_get(h, c.gain).saturating_sub(1))
+    } else {
+        h
+    }
+}
+
 /// The 1+epsilon trick (Pawlewicz and Lew): let the best child run until
 /// it is a quarter worse than the second best, not just one worse, so the
 /// search does not thrash between siblings.
