@@ -40,6 +40,11 @@ use std::time::{Duration, Instant};
 const INF: u32 = 100_000_000;
 /// No repetition below: the result holds whatever the path.
 const NO_REP: u32 = u32::MAX;
+/// The deepest path searched: beyond it a line counts as an escape bound
+/// to the root's path (never stored), and a root disproven with its help
+/// is answered as a timeout, not as no mate. It keeps the recursion's
+/// stack bounded.
+const MAX_PLY: u32 = 1500;
 /// Entries per table cluster (all share the board part of the key).
 const CLUSTER: usize = 8;
 /// The top bit of each of the seven hand bytes.
@@ -435,6 +440,8 @@ pub struct Solver<'a> {
     depth_limit: u32,
     /// Least extra nodes for shortening a mate found; `None`: no shortening.
     shorten_min: Option<u64>,
+    /// Whether a path reached `MAX_PLY`.
+    capped: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -451,6 +458,7 @@ impl<'a> Solver<'a> {
             buf: Vec::with_capacity(256),
             depth_limit: INF,
             shorten_min: Some(20_000),
+            capped: false,
         }
     }
 
@@ -473,8 +481,9 @@ impl<'a> Solver<'a> {
         let mut board = pos.board().clone();
         self.attacker = board.side_to_move();
         self.path.clear();
+        self.capped = false;
         let r = self.mid(&mut board, INF - 1, INF - 1, true);
-        if r.dn == 0 && !self.aborted {
+        if r.dn == 0 && !self.aborted && !self.capped {
             return TsumeResult::NoMate;
         }
         if r.pn != 0 {
@@ -719,6 +728,13 @@ impl<'a> Solver<'a> {
             // Repetition: not a mate along this path.
             return Res {
                 rep: i as u32,
+                ..Res::disproven(key.att)
+            };
+        }
+        if ply >= MAX_PLY {
+            self.capped = true;
+            return Res {
+                rep: 0,
                 ..Res::disproven(key.att)
             };
         }
@@ -1002,7 +1018,6 @@ fn epsilon(second: u32) -> u32 {
         .saturating_add(1)
         .min(INF - 1)
 }
-
 /// Solves `pos` (side to move attacks) within `limits`.
 pub fn solve(pos: &Game, limits: TsumeLimits<'_>) -> TsumeResult {
     Solver::new(limits).solve(pos)
