@@ -10,6 +10,8 @@ use tengen_shogi::dfpn::{is_mating_line, Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Game;
 
 const TSUME: &str = include_str!("tsume.txt");
+const HARD: &str = include_str!("tsume_hard.txt");
+const LONG: &str = include_str!("tsume_long.txt");
 
 #[test]
 fn solves_the_labelled_problems() {
@@ -63,4 +65,39 @@ fn solves_the_labelled_problems() {
     eprintln!("{mates} mates ({shortest} no longer than cshogi's), {nomates} proven without mate");
     assert!(mates >= 10);
     assert!(nomates >= 3);
+}
+
+/// The longer sets (gen_hard.py: cshogi's line 9+ plies; gen_long.py:
+/// cshogi's line 25+ plies, depth label 21+): every problem is solved
+/// within 1,500,000 nodes, and the first mate line found (no shortening,
+/// to keep the test quick) is a legal sequence of checks and replies
+/// ending in checkmate.
+#[test]
+fn solves_the_long_problems() {
+    for (name, set) in [("tsume_hard.txt", HARD), ("tsume_long.txt", LONG)] {
+        let mut solved = 0;
+        let mut plies = 0;
+        for line in set
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let (sfen, _) = line.split_once(" ;").expect("<sfen> ;<label>");
+            let pos = Game::from_usi(sfen, &[]).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            let mut solver = Solver::new(TsumeLimits {
+                nodes: Some(1_500_000),
+                ..Default::default()
+            });
+            solver.set_shortening(None);
+            match solver.solve(&pos) {
+                TsumeResult::Mate(l) => {
+                    assert!(is_mating_line(&pos, &l), "{sfen}: not a mate: {l:?}");
+                    solved += 1;
+                    plies += l.len();
+                }
+                other => panic!("{name}: {sfen}: expected a mate, got {other:?}"),
+            }
+        }
+        eprintln!("{name}: {solved} mates, {plies} plies in all");
+        assert!(solved >= 3, "{name}");
+    }
 }
