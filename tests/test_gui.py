@@ -228,6 +228,9 @@ BAD_MESSAGES = [
     '{"type":"save","format":"sgf"}',
     '{"type":"load","text":"+7700FU"}',
     '{"type":"load","text":""}',
+    '{"type":"swap","choice":"black"}',
+    '{"type":"swap","choice":"purple"}',
+    '{"type":"new","game":"chess","opening":"swap2"}',
 ]
 
 
@@ -337,6 +340,114 @@ def test_gomoku_click_and_move_numbers(tab):
     assert tab.moves()[0] == "7,7"
     assert tab.page.locator(".shudan-vertex[data-x='7'][data-y='7']").get_attribute("title") == "1"
     tab.shot("gomoku")
+
+
+def _place(tab, points):
+    for mv in points:
+        n = int(tab.body("ply"))
+        tab.click_vertex(*mv)
+        tab.page.wait_for_function(f"Number(document.body.dataset.ply) > {n}")
+
+
+def _free_points(tab, n):
+    """`n` empty points of the board shown, nearest the centre first."""
+    pts = tab.page.eval_on_selector_all(
+        ".shudan-vertex.shudan-sign_0", "e => e.map(v => [Number(v.dataset.x), Number(v.dataset.y)])"
+    )
+    pts.sort(key=lambda p: (p[0] - 7) ** 2 + (p[1] - 7) ** 2)
+    return [tuple(p) for p in pts[:n]]
+
+
+def test_gomoku_swap2_with_a_person_and_an_engine_on_either_side(tab):
+    # You place the three stones; tengen (SWAP2BOARD) swaps, plays White,
+    # or places two more and hands the choice back.
+    tab.page.select_option("#game", "gomoku")
+    tab.page.select_option("#opening", "swap2")
+    tab.new_game("gomoku", tc="st=0.5", size=15)
+    assert tab.body("swap") == "place3"
+    assert "place three stones" in tab.page.text_content("#swap-text")
+    _place(tab, [(7, 7), (8, 7), (7, 9)])
+    tab.page.wait_for_function(
+        "['', 'choose2'].includes(document.body.dataset.swap) && document.body.dataset.thinking === 'false'",
+        timeout=30000,
+    )
+    assert tab.body("result") == ""
+    if tab.body("swap") == "choose2":
+        # Five stones: you choose; placing more is no choice now.
+        assert int(tab.body("ply")) == 5
+        assert tab.page.locator("#swap-choices button[data-choice='place2']").count() == 0
+        tab.page.click("#swap-choices button[data-choice='white']")
+        tab.page.wait_for_function("document.body.dataset.swap === ''")
+        assert "White: You" in tab.page.text_content("#players")
+    # After the opening the game goes on as usual: your stone is answered.
+    tab.page.wait_for_function("document.body.dataset.thinking === 'false'", timeout=30000)
+    n = int(tab.body("ply"))
+    mine = "White: You" if n % 2 == 1 else "Black: You"
+    assert mine in tab.page.text_content("#players")
+    _place(tab, _free_points(tab, 1))
+    tab.wait_ply(n + 2)
+    assert tab.body("swap") == ""
+    tab.shot("swap2")
+
+    # tengen places the three stones; you place two more and hand the
+    # choice back; tengen chooses.
+    tab.page.select_option("#opening", "swap2")
+    tab.new_game("gomoku", human="second", tc="st=0.5", size=15)
+    tab.page.wait_for_function("document.body.dataset.swap === 'choose'", timeout=30000)
+    assert int(tab.body("ply")) == 3
+    choices = tab.page.eval_on_selector_all("#swap-choices button", "e => e.map(b => b.dataset.choice)")
+    assert choices == ["black", "white", "place2"]
+    # A stone before the choice is refused.
+    free = _free_points(tab, 2)
+    tab.click_vertex(*free[0])
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('choose a colour')")
+    assert tab.body("ply") == "3"
+    tab.page.click("#swap-choices button[data-choice='place2']")
+    tab.page.wait_for_function("document.body.dataset.swap === 'place2'")
+    _place(tab, free)
+    tab.page.wait_for_function(
+        "document.body.dataset.swap === '' && document.body.dataset.thinking === 'false'", timeout=30000
+    )
+    assert tab.body("result") == ""
+    players = tab.page.text_content("#players")
+    assert "You" in players and "tengen" in players
+    assert len(tab.moves()) >= 5
+
+
+def test_gomoku_swap1_two_people_and_swap2_engine_against_itself(tab):
+    tab.page.select_option("#game", "gomoku")
+    tab.page.select_option("#opening", "swap1")
+    tab.new_game("gomoku", engine="", human="both", tc="", size=15)
+    _place(tab, [(7, 7), (8, 8), (6, 8)])
+    assert tab.body("swap") == "choose"
+    choices = tab.page.eval_on_selector_all("#swap-choices button", "e => e.map(b => b.dataset.choice)")
+    assert choices == ["black", "white"]
+    tab.page.click("#swap-choices button[data-choice='black']")
+    tab.page.wait_for_function("document.body.dataset.swap === ''")
+    # White's fourth stone, then take back: it goes, the opening stays.
+    _place(tab, [(9, 9)])
+    assert tab.moves() == ["7,7", "8,8", "6,8", "9,9"]
+    tab.page.click("#undo")
+    tab.page.wait_for_function("document.body.dataset.ply === '3'")
+    tab.page.click("#undo")
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('opening')")
+    assert tab.body("ply") == "3"
+    # swap1 with an engine deciding is refused (Gomocup has no swap1).
+    old = tab.body("gameId")
+    tab.page.select_option("#engine", "tengen")
+    tab.page.select_option("#human", "first")
+    tab.page.click("#start")
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('swap1')")
+    assert tab.body("gameId") == old
+    # tengen against itself: both sides of swap2 by SWAP2BOARD.
+    tab.page.select_option("#opening", "swap2")
+    tab.new_game("gomoku", human="none", tc="st=0.3", size=15)
+    tab.page.wait_for_function(
+        "document.body.dataset.swap === '' && Number(document.body.dataset.ply) >= 5", timeout=60000
+    )
+    assert tab.body("result") == ""
+    tab.page.select_option("#opening", "")
+    tab.new_game("gomoku", engine="", human="both", size=15)
 
 
 def test_renju_forbidden_point_refused(tab):

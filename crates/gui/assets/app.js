@@ -203,6 +203,7 @@ function fillEngines() {
   $("an-status").textContent = analysts.length ? "" : "no live analysis for this game yet";
   const goLike = g === "go" || g === "gomoku" || g === "renju";
   $("size-label").hidden = !goLike;
+  $("opening-label").hidden = g !== "gomoku" && g !== "renju";
   $("position-label").hidden = g !== "chess960";
   if (goLike && document.activeElement !== $("size")) $("size").value = g === "go" ? 9 : 15;
 }
@@ -253,6 +254,28 @@ function onState(s) {
   $("mate").hidden = s.game !== "shogi";
   if (newGame) $("mate-result").textContent = "";
   $("accept").hidden = !s.scoring;
+  drawSwap(s);
+}
+
+const SWAP_WORDS = { black: "Play Black", white: "Play White", place2: "Place two more stones" };
+
+// Gomoku's swap opening: what the server says happens now, and the
+// choices it offers (the server rules on each).
+function drawSwap(s) {
+  const box = $("swap");
+  box.hidden = !s.swap;
+  document.body.dataset.swap = s.swap ? s.swap.stage : "";
+  if (!s.swap) return;
+  $("swap-text").textContent = s.swap.text;
+  $("swap-choices").replaceChildren(
+    ...s.swap.choices.map((c) => {
+      const b = document.createElement("button");
+      b.textContent = SWAP_WORDS[c] || c;
+      b.dataset.choice = c;
+      b.onclick = () => send({ type: "swap", choice: c });
+      return b;
+    }),
+  );
 }
 
 function colorOf(side) {
@@ -490,6 +513,7 @@ function drawStatus(s) {
   $("players").textContent = `${names[0]}: ${s.players[0]} · ${names[1]}: ${s.players[1]}`;
   let text;
   if (s.result) text = `${s.result} — ${s.reason}`;
+  else if (s.swap) text = s.thinking ? `${s.swap.text} (thinking…)` : s.swap.text;
   else if (s.scoring) text = `Two passes: click dead stones, then accept the count (${s.scoring.score})`;
   else if (s.thinking) text = `${names[s.to_move]} (${s.players[s.to_move]}) is thinking…`;
   else text = `${names[s.to_move]} to move`;
@@ -636,6 +660,7 @@ function wire() {
     };
     if (g === "go" || g === "gomoku" || g === "renju") msg.size = Number($("size").value);
     if (g === "chess960" && $("position").value !== "") msg.position = Number($("position").value);
+    if ((g === "gomoku" || g === "renju") && $("opening").value) msg.opening = $("opening").value;
     if (msg.human === "none") {
       if ($("engine2").value) msg.engine2 = $("engine2").value;
       const games = Number($("games").value) || 1;

@@ -12,16 +12,16 @@ use crate::analysis::{analysis_loop, score_of, Job};
 use crate::config::Engine;
 use crate::games::{self, Kind};
 use crate::msg::{
-    ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, Scoring, Seat, ServerMsg,
-    State,
+    ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, OpeningRule, Scoring, Seat,
+    ServerMsg, State, SwapChoice, SwapState,
 };
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tengen_arena::clock::{Clock, ClockView, TimeControl};
 use tengen_arena::player::{
-    make_analyser, make_player, Answer, Dialect, Fault, MateAnswer, MoveRequest, Player, Thought,
-    UciLikePlayer,
+    make_analyser, make_player, Answer, Dialect, Fault, MateAnswer, MoveRequest, Player,
+    Swap2Answer, Thought, UciLikePlayer,
 };
 use tengen_arena::record::{Ending, GameRecord, GameSetup, Outcome, PlayedMove, Side};
 use tengen_arena::referee::Referee;
@@ -68,6 +68,77 @@ struct Table {
     scoring: Option<Vec<[u32; 2]>>,
     /// The engine was asked for its dead stones in this scoring phase.
     dead_asked: bool,
+    /// Gomoku's swap opening while it lasts.
+    swap: Option<SwapPhase>,
+    /// Stones placed by the swap opening (never taken back).
+    opening_len: usize,
+    /// The opening gave Black to the player who did not place the first
+    /// three stones: the seats were exchanged.
+    swapped: bool,
+}
+
+/// The stages of the swap opening (see [`OpeningRule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The first player places three stones.
+    Place3,
+    /// The second player chooses a colour (or, in swap2, two more stones).
+    Choose,
+    /// The second player places the fourth and fifth stones.
+    Place2,
+    /// The first player chooses a colour after five stones.
+    Choose2,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SwapPhase {
+    rule: OpeningRule,
+    stage: Stage,
+}
+
+impl SwapPhase {
+    /// 0: the player who placed the first three stones, 1: the other.
+    fn actor(self) -> usize {
+        match self.stage {
+            Stage::Place3 | Stage::Choose2 => 0,
+            Stage::Choose | Stage::Place2 => 1,
+        }
+    }
+
+    /// How many stones are on the board when this stage's placing ends.
+    fn stones_until(self) -> usize {
+        match self.stage {
+            Stage::Place3 => 3,
+            Stage::Place2 => 5,
+            Stage::Choose | Stage::Choose2 => 0,
+        }
+    }
+
+    fn choices(self) -> Vec<SwapChoice> {
+        match (self.stage, self.rule) {
+            (Stage::Choose, OpeningRule::Swap2) => {
+                vec![SwapChoice::Black, SwapChoice::White, SwapChoice::Place2]
+            }
+            (Stage::Choose, OpeningRule::Swap1) | (Stage::Choose2, _) => {
+                vec![SwapChoice::Black, SwapChoice::White]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// An engine's time for one swap answer (the opening is off the game
+/// clock), as the arena gives it: a twentieth of the base time plus the
+/// increment, or the time a move, within 0.2..10 s; 5 s without a clock.
+fn swap_turn(tc: Option<TimeControl>) -> Duration {
+    let ms = match tc {
+        None => 5_000,
+        Some(tc) => tc
+            .movetime_ms
+            .unwrap_or(tc.base_ms / 20 + tc.inc_ms)
+            .clamp(200, 10_000),
+    };
+    Duration::from_millis(ms)
 }
 
 struct Analysis {
@@ -95,6 +166,7 @@ struct Matchup {
     size: Option<u32>,
     tc: Option<String>,
     position: Option<u32>,
+    opening: Option<OpeningRule>,
 }
 
 struct Inner {
@@ -165,6 +237,9 @@ impl Table {
             evals: Vec::new(),
             scoring: None,
             dead_asked: false,
+            swap: None,
+            opening_len: 0,
+            swapped: false,
         })
     }
 
@@ -185,7 +260,8 @@ impl Table {
 
     fn clock_state(&self) -> Option<ClockState> {
         let clocks = self.clocks.as_ref()?;
-        let running = (self.result.is_none() && self.scoring.is_none()).then(|| self.to_move());
+        let running = (self.result.is_none() && self.scoring.is_none() && self.swap.is_none())
+            .then(|| self.to_move());
         let mut left = [clocks[0].view().left_ms, clocks[1].view().left_ms];
         if let Some(tc) = self.tc.filter(|tc| tc.movetime_ms.is_some()) {
             left = [tc.movetime_ms.unwrap_or(0); 2];
@@ -204,8 +280,11 @@ impl Table {
         let board = games::view(self.kind, self.start.as_deref(), &wires, self.size)?;
         let to_move = self.to_move();
         let mut legal = Vec::new();
-        if self.result.is_none() && self.human[to_move] && !self.thinking && self.scoring.is_none()
-        {
+        let may_move = match self.swap {
+            Some(p) => self.human[p.actor()] && p.stones_until() > self.moves.len(),
+            None => self.human[to_move],
+        };
+        if self.result.is_none() && may_move && !self.thinking && self.scoring.is_none() {
             for w in self.referee.legal_moves() {
                 if let Some(s) = games::spot(self.kind, &w, self.size) {
                     legal.push(s);
@@ -260,7 +339,148 @@ impl Table {
                 None => None,
             },
             matchup: None,
+            swap: self.swap_state(),
         })
+    }
+
+    fn swap_state(&self) -> Option<SwapState> {
+        let p = self.swap?;
+        let actor = p.actor();
+        let who = if self.human[actor] {
+            "You".to_string()
+        } else {
+            self.players[actor].clone()
+        };
+        let left = p.stones_until().saturating_sub(self.moves.len());
+        let rule = match p.rule {
+            OpeningRule::Swap1 => "swap",
+            OpeningRule::Swap2 => "swap2",
+        };
+        let what = match p.stage {
+            Stage::Place3 => {
+                format!("{who}: place three stones (black, white, black), {left} to go")
+            }
+            Stage::Choose if p.rule == OpeningRule::Swap2 => {
+                format!("{who}: play Black, play White, or place two more stones")
+            }
+            Stage::Choose | Stage::Choose2 => format!("{who}: play Black or play White"),
+            Stage::Place2 => format!("{who}: place two more stones (white, black), {left} to go"),
+        };
+        Some(SwapState {
+            rule: p.rule,
+            stage: match p.stage {
+                Stage::Place3 => "place3",
+                Stage::Choose => "choose",
+                Stage::Place2 => "place2",
+                Stage::Choose2 => "choose2",
+            },
+            actor,
+            choices: if self.human[actor] {
+                p.choices()
+            } else {
+                Vec::new()
+            },
+            stones_left: left,
+            text: format!("Opening ({rule}) — {what}"),
+        })
+    }
+
+    /// Checks a move on a copy of the position: a refused move changes
+    /// nothing.
+    fn probe(&self, wire: &str) -> Result<(), String> {
+        if wire.len() > 16 {
+            return Err("that is not a move".into());
+        }
+        let mut probe = make_referee(&self.kind.variant(self.size, 7.5))?;
+        probe.reset(self.start.as_deref())?;
+        for m in &self.moves {
+            probe.play(&m.wire)?;
+        }
+        probe
+            .play(wire)
+            .map(|_| ())
+            .map_err(|e| format!("illegal move {wire}: {e}"))
+    }
+
+    /// Places a stone of the swap opening; the stage moves on when its
+    /// stones are down.
+    fn place_stone(&mut self, wire: &str) -> Result<(), String> {
+        let Some(p) = self.swap else {
+            return Err("the opening is over".into());
+        };
+        if self.moves.len() >= p.stones_until() {
+            return Err("no stone is placed now: choose a colour".into());
+        }
+        self.probe(wire)?;
+        self.play(wire)?;
+        self.opening_len = self.moves.len();
+        if self.moves.len() >= p.stones_until() {
+            let stage = match p.stage {
+                Stage::Place3 => Stage::Choose,
+                _ => Stage::Choose2,
+            };
+            self.swap = Some(SwapPhase { stage, ..p });
+        }
+        Ok(())
+    }
+
+    /// The actor's choice in the swap opening.
+    fn choose(&mut self, c: SwapChoice) -> Result<(), String> {
+        let Some(p) = self.swap else {
+            return Err("there is no opening choice now".into());
+        };
+        if !p.choices().contains(&c) {
+            let name = format!("{c:?}").to_lowercase();
+            return Err(format!("'{name}' is not a choice now"));
+        }
+        match c {
+            SwapChoice::Place2 => {
+                self.swap = Some(SwapPhase {
+                    stage: Stage::Place2,
+                    ..p
+                })
+            }
+            SwapChoice::Black => self.settle(p.actor()),
+            SwapChoice::White => self.settle(1 - p.actor()),
+        }
+        Ok(())
+    }
+
+    /// Ends the opening with `black` (0: the player who placed the first
+    /// three stones, 1: the other) on the first side.
+    fn settle(&mut self, black: usize) {
+        self.swap = None;
+        self.opening_len = self.moves.len();
+        if black == 1 {
+            self.players.swap(0, 1);
+            self.human.swap(0, 1);
+            self.engines.swap(0, 1);
+            self.swapped = true;
+        }
+        self.turn_start = Instant::now();
+    }
+
+    /// An engine's answer in the swap opening (Gomocup's `SWAP2BOARD`):
+    /// stones for the actor, `SWAP` to take Black, one stone to play
+    /// White, two stones (swap2, after three) to hand the choice back.
+    fn swap_answer(&mut self, p: SwapPhase, answer: Swap2Answer) -> Result<(), String> {
+        let stones = |s: &[String], t: &mut Table| s.iter().try_for_each(|w| t.place_stone(w));
+        match (p.stage, answer) {
+            (Stage::Place3, Swap2Answer::Stones(s)) if s.len() == 3 => stones(&s, self),
+            (Stage::Choose | Stage::Choose2, Swap2Answer::Swap) => self.choose(SwapChoice::Black),
+            (Stage::Choose | Stage::Choose2, Swap2Answer::Stones(s)) if s.len() == 1 => {
+                self.choose(SwapChoice::White)?;
+                self.probe(&s[0])?;
+                self.play(&s[0])
+            }
+            (Stage::Choose, Swap2Answer::Stones(s))
+                if s.len() == 2 && p.rule == OpeningRule::Swap2 =>
+            {
+                self.choose(SwapChoice::Place2)?;
+                stones(&s, self)
+            }
+            (_, other) => Err(format!("{other:?} does not answer this stage")),
+        }
     }
 
     /// Plays a wire move already known to come from the side to move.
@@ -482,7 +702,7 @@ impl Hub {
                 if games > 1 && !two {
                     return Err("a match needs two engines (you play neither side)".into());
                 }
-                let settings = (n.game, n.size, n.tc.clone(), n.position);
+                let settings = (n.game, n.size, n.tc.clone(), n.position, n.opening);
                 let names = [
                     n.engine.clone().unwrap_or_default(),
                     n.engine2.clone().unwrap_or_default(),
@@ -499,6 +719,7 @@ impl Hub {
                     size: settings.1,
                     tc: settings.2,
                     position: settings.3,
+                    opening: settings.4,
                 });
             }
             ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
@@ -516,6 +737,9 @@ impl Hub {
                 if t.human == [false, false] {
                     return Err("the engines are playing; start a new game instead".into());
                 }
+                if t.swap.is_some() {
+                    return Err("the opening is under way; start a new game to redo it".into());
+                }
                 // Back to the human's turn: the human's move while the
                 // engine thinks on it; else the last move, and the human's
                 // before it when an engine made the last one.
@@ -525,6 +749,9 @@ impl Hub {
                 } else {
                     2
                 };
+                if t.moves.len() < t.opening_len + n {
+                    return Err("the opening's stones are not taken back".into());
+                }
                 t.epoch += 1;
                 t.thinking = false;
                 t.take_back(n)?;
@@ -606,6 +833,19 @@ impl Hub {
                 }
             }
             ClientMsg::Score {} => inner.table.accept_score()?,
+            ClientMsg::Swap { choice } => {
+                let t = &mut inner.table;
+                let Some(p) = t.swap else {
+                    return Err("there is no opening choice now".into());
+                };
+                if t.result.is_some() {
+                    return Err("the game is over".into());
+                }
+                if !t.human[p.actor()] || t.thinking {
+                    return Err("the engine makes this choice".into());
+                }
+                t.choose(choice)?;
+            }
             ClientMsg::Mate { engine, ms } => {
                 self.mate_search(
                     &inner.table,
@@ -664,7 +904,12 @@ impl Hub {
         }
         m.current = 0;
         m.played += 1;
-        let a_side = if m.a_first { Side::First } else { Side::Second };
+        // A swap opening may have exchanged the seats.
+        let a_side = if m.a_first != t.swapped {
+            Side::First
+        } else {
+            Side::Second
+        };
         match ending.outcome {
             Outcome::Draw => m.wdl.draws += 1,
             Outcome::Win(w) if w == a_side => m.wdl.wins += 1,
@@ -688,6 +933,7 @@ impl Hub {
             position: m.position,
             engine2: Some(second),
             games: None,
+            opening: m.opening,
         };
         // The finished game's state goes out before the next one starts.
         self.broadcast(self.state_json(inner));
@@ -711,6 +957,7 @@ impl Hub {
             position,
             engine2,
             games: _,
+            opening,
         } = n;
         let (sizes, default_size) = kind.sizes();
         let size = size.unwrap_or(default_size);
@@ -785,6 +1032,30 @@ impl Hub {
                 game_id: 0,
             })));
         }
+        if let Some(rule) = opening {
+            if !matches!(kind, Kind::Gomoku | Kind::Renju) {
+                return Err(format!("{} has no swap opening", kind.name()));
+            }
+            for i in (0..2).filter(|&i| seated[i].is_some()) {
+                if i == 1 && rule == OpeningRule::Swap1 {
+                    return Err("in swap1 the second player must be a person \
+                                (Gomocup has no swap1 command)"
+                        .into());
+                }
+                let name = &players[i];
+                let gomocup = self
+                    .engines
+                    .iter()
+                    .find(|e| &e.name == name)
+                    .and_then(|e| e.config(kind))
+                    .is_some_and(|c| c.proto == Protocol::Gomocup);
+                if !gomocup {
+                    return Err(format!(
+                        "{name} cannot play a swap opening (it needs a Gomocup brain)"
+                    ));
+                }
+            }
+        }
         let mut referee = make_referee(&kind.variant(size, 7.5))?;
         let start = match kind {
             Kind::Chess960 => {
@@ -819,6 +1090,12 @@ impl Hub {
             evals: Vec::new(),
             scoring: None,
             dead_asked: false,
+            swap: opening.map(|rule| SwapPhase {
+                rule,
+                stage: Stage::Place3,
+            }),
+            opening_len: 0,
+            swapped: false,
         };
         Ok(())
     }
@@ -861,22 +1138,19 @@ impl Hub {
                 t.moves.len()
             ));
         }
+        if let Some(p) = t.swap {
+            if !t.human[p.actor()] || t.thinking {
+                return Err("the engine acts now in the opening".into());
+            }
+            // The opening is off the clock.
+            return t.place_stone(wire);
+        }
         if !t.human[t.to_move()] || t.thinking {
             return Err("it is the engine's turn".into());
         }
-        if wire.len() > 16 {
-            return Err("that is not a move".into());
-        }
         // Try the move on a copy first: a refused move changes nothing.
         let used = ms(t.turn_start.elapsed());
-        let mut probe = make_referee(&t.kind.variant(t.size, 7.5))?;
-        probe.reset(t.start.as_deref())?;
-        for m in &t.moves {
-            probe.play(&m.wire)?;
-        }
-        probe
-            .play(wire)
-            .map_err(|e| format!("illegal move {wire}: {e}"))?;
+        t.probe(wire)?;
         if !t.charge(true, used) {
             return Ok(());
         }
@@ -890,6 +1164,12 @@ impl Hub {
             self.ask_dead_stones(t);
         }
         if t.result.is_some() || t.thinking || t.scoring.is_some() {
+            return;
+        }
+        if let Some(p) = t.swap {
+            if !t.human[p.actor()] {
+                self.kick_swap(t, p);
+            }
             return;
         }
         let side = t.to_move();
@@ -941,6 +1221,59 @@ impl Hub {
             drop(seat);
             hub.engine_done(id, epoch, answer, elapsed);
         });
+    }
+
+    /// The engine acting in the swap opening answers Gomocup's
+    /// `SWAP2BOARD` with the stones so far.
+    fn kick_swap(self: &Arc<Self>, t: &mut Table, p: SwapPhase) {
+        let Some(seat) = t.engines[p.actor()].clone() else {
+            return;
+        };
+        t.thinking = true;
+        let (id, epoch) = (t.id, t.epoch);
+        let setup = GameSetup {
+            time_settings: t.tc,
+            ..t.referee.setup()
+        };
+        let moves = t.wires();
+        let turn = swap_turn(t.tc);
+        let hub = Arc::clone(self);
+        std::thread::spawn(move || {
+            let mut seat = lock(&seat);
+            // SWAP2BOARD starts a game of its own: the move search later
+            // starts one again.
+            seat.game_id = 0;
+            let answer = seat.player.swap2(&setup, &moves, turn);
+            drop(seat);
+            hub.engine_swapped(id, epoch, p, answer);
+        });
+    }
+
+    fn engine_swapped(
+        self: &Arc<Self>,
+        id: u64,
+        epoch: u64,
+        p: SwapPhase,
+        answer: Result<Swap2Answer, String>,
+    ) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id != id || t.epoch != epoch || t.swap != Some(p) {
+            return;
+        }
+        t.thinking = false;
+        let name = t.players[p.actor()].clone();
+        if let Err(why) = answer.and_then(|a| t.swap_answer(p, a)) {
+            // The actor sits on its first seat until the colours are
+            // settled; one that chose White and failed its stone is White.
+            let loser = if t.swap.is_some() { p.actor() } else { 1 };
+            t.swap = None;
+            t.result = Some(Ending::win(
+                side_of(loser).other(),
+                format!("{name} fails the swap opening: {why}"),
+            ));
+        }
+        self.changed(&mut inner);
     }
 
     /// Shogi: a USI engine's `go mate` from the current position, on a
@@ -1102,7 +1435,12 @@ impl Hub {
     pub fn tick(self: &Arc<Self>) {
         let mut inner = lock(&self.inner);
         let t = &mut inner.table;
-        if t.result.is_some() || t.thinking || !t.human[t.to_move()] || t.scoring.is_some() {
+        if t.result.is_some()
+            || t.thinking
+            || !t.human[t.to_move()]
+            || t.scoring.is_some()
+            || t.swap.is_some()
+        {
             return;
         }
         let Some(clocks) = &t.clocks else { return };
@@ -1277,5 +1615,74 @@ fn position_job(t: &Table) -> Job {
         start: t.start.clone(),
         moves: t.wires(),
         first_to_move: t.to_move() == 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gomoku_table(rule: OpeningRule) -> Table {
+        let mut t = Table::blank(1).unwrap();
+        t.kind = Kind::Gomoku;
+        t.size = 15;
+        t.referee = make_referee(&Kind::Gomoku.variant(15, 7.5)).unwrap();
+        t.players = ["first".into(), "second".into()];
+        t.human = [true, false];
+        t.swap = Some(SwapPhase {
+            rule,
+            stage: Stage::Place3,
+        });
+        t
+    }
+
+    #[test]
+    fn swap_opening_stages_and_colours() {
+        let mut t = gomoku_table(OpeningRule::Swap2);
+        assert!(t.choose(SwapChoice::Black).is_err());
+        for w in ["7,7", "8,7", "7,9"] {
+            t.place_stone(w).unwrap();
+        }
+        assert!(
+            t.place_stone("1,1").is_err(),
+            "a stone where a choice is due"
+        );
+        assert_eq!(
+            t.swap.map(|p| (p.stage, p.actor())),
+            Some((Stage::Choose, 1))
+        );
+        // Two more stones by the second player hand the choice back.
+        t.swap_answer(
+            t.swap.unwrap(),
+            Swap2Answer::Stones(vec!["6,6".into(), "5,5".into()]),
+        )
+        .unwrap();
+        assert_eq!(
+            t.swap.map(|p| (p.stage, p.actor())),
+            Some((Stage::Choose2, 0))
+        );
+        assert!(t.choose(SwapChoice::Place2).is_err());
+        // The first player takes White: the seats are exchanged.
+        t.choose(SwapChoice::White).unwrap();
+        assert!(t.swap.is_none() && t.swapped);
+        assert_eq!(t.players, ["second".to_string(), "first".to_string()]);
+        assert_eq!(t.human, [false, true]);
+        assert_eq!((t.moves.len(), t.opening_len, t.to_move()), (5, 5, 1));
+
+        // swap1: no two more stones; an illegal stone changes nothing.
+        let mut t = gomoku_table(OpeningRule::Swap1);
+        t.place_stone("7,7").unwrap();
+        assert!(t.place_stone("7,7").is_err());
+        assert!(t.place_stone("99,0").is_err());
+        assert_eq!(t.moves.len(), 1);
+        t.place_stone("8,8").unwrap();
+        t.place_stone("6,8").unwrap();
+        let p = t.swap.unwrap();
+        assert!(t
+            .swap_answer(p, Swap2Answer::Stones(vec!["1,1".into(), "2,2".into()]))
+            .is_err());
+        assert!(t.choose(SwapChoice::Place2).is_err());
+        t.swap_answer(p, Swap2Answer::Swap).unwrap();
+        assert!(t.swapped && t.swap.is_none());
     }
 }

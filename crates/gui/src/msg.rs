@@ -61,6 +61,11 @@ pub enum ClientMsg {
     },
     /// Go, after two passes: accepts the count with the marked stones.
     Score {},
+    /// Gomoku's swap opening: the choice of the player whose turn it is
+    /// to choose (`black`, `white`, or `place2`: two more stones, swap2).
+    Swap {
+        choice: SwapChoice,
+    },
     /// Shogi: a mate search (USI `go mate`) from the current position.
     Mate {
         engine: String,
@@ -94,6 +99,46 @@ pub struct NewGame {
     /// With two engines: a match of this many games, colours alternating.
     #[serde(default)]
     pub games: Option<u32>,
+    /// Gomoku and renju: the opening rule (`swap1`, `swap2`; none: Black
+    /// simply starts).
+    #[serde(default)]
+    pub opening: Option<OpeningRule>,
+}
+
+/// Gomoku's opening rules. The player on the first side places three
+/// stones (black, white, black); then in `swap1` the other player takes
+/// Black or White; in `swap2` it may also place two more stones and hand
+/// the choice back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningRule {
+    Swap1,
+    Swap2,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SwapChoice {
+    Black,
+    White,
+    Place2,
+}
+
+/// The swap opening while it lasts.
+#[derive(Clone, Debug, Serialize)]
+pub struct SwapState {
+    pub rule: OpeningRule,
+    /// `place3`, `choose`, `place2`, `choose2`.
+    pub stage: &'static str,
+    /// Who acts: 0 the player who placed the first three stones (seated
+    /// on the first side until the colours are settled), 1 the other.
+    pub actor: usize,
+    /// The choices open to the actor now (none while stones are placed).
+    pub choices: Vec<SwapChoice>,
+    /// Stones the actor still places in this stage.
+    pub stones_left: usize,
+    /// What happens now, for people.
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,6 +208,8 @@ pub struct State {
     pub scoring: Option<Scoring>,
     /// A match between two engines, when one runs.
     pub matchup: Option<MatchInfo>,
+    /// Gomoku's swap opening, while it lasts.
+    pub swap: Option<SwapState>,
 }
 
 /// A match's standing, from the first-named engine's view.
