@@ -574,6 +574,7 @@ def test_engine_against_engine_seen_identically_in_two_tabs(browser, server, tab
 
 
 def _save_and_load(tab, fmt=None):
+    print_it = os.environ.get("SHOW_RECORDS")
     """Saves the record, loads it back as a new game; returns both
     move lists and the record text."""
     before = tab.moves()
@@ -586,6 +587,8 @@ def _save_and_load(tab, fmt=None):
     old = tab.body("gameId")
     tab.page.click("#load")
     tab.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+    if print_it:
+        print(text)
     return before, tab.moves(), text
 
 
@@ -638,6 +641,61 @@ def test_records_saved_and_loaded_back_equal(tab):
     tab.page.click("#load")
     tab.page.wait_for_function("document.getElementById('error').textContent !== ''")
     assert tab.body("gameId") == old
+
+
+def _analyse_a_while(tab):
+    tab.page.fill("#multipv", "2")
+    tab.page.click("#analyse")
+    tab.page.wait_for_function(
+        "document.querySelectorAll('#lines tr.line').length >= 1"
+        " && document.querySelector('#lines tr.line td:last-child').textContent.trim().includes(' ')",
+        timeout=20000,
+    )
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+
+
+def test_records_carry_engine_pvs_and_analysis_and_load_back_equal(tab):
+    import re
+
+    # Chess: tengen's PV in its move's comment, in SAN from its move;
+    # the analysis line of the position as a comment of its own.
+    tab.new_game("chess")
+    tab.cg_move("e2", "e4")
+    tab.wait_ply(2)
+    reply = tab.page.locator("#moves li").nth(1).text_content()
+    _analyse_a_while(tab)
+    before, after, text = _save_and_load(tab)
+    assert before == after and len(after) == 2
+    assert re.search(r"\{[+-](\d+\.\d\d|M\d+)/\d+ \d+\.\d{3}s " + re.escape(reply) + r" \S+", text), text
+    assert re.search(r"\{tengen analysis [+-](\d+\.\d\d|M\d+)/\d+: \S+ \S+", text), text
+    # Shogi: Floodgate's '** lines in CSA, ShogiGUI's comments in KIF.
+    tab.new_game("shogi")
+    tab.cg_move("c3", "c4", 9, 9)
+    tab.wait_ply(2)
+    _analyse_a_while(tab)
+    before, after, text = _save_and_load(tab)
+    assert before == after and len(after) == 2
+    floodgate = [l for l in text.splitlines() if l.startswith("'** ")]
+    assert len(floodgate) >= 2, text
+    assert all(re.fullmatch(r"'\*\* -?\d+( [+-]\d{4}[A-Z]{2})+", l) for l in floodgate), floodgate
+    tab.new_game("shogi")
+    tab.cg_move("c3", "c4", 9, 9)
+    tab.wait_ply(2)
+    _analyse_a_while(tab)
+    before, after, text = _save_and_load(tab, "kif")
+    tab.page.select_option("#format", "")
+    assert before == after and len(after) == 2
+    assert re.search(r"^\*\*対局 時間 \d\d:\d\d\.\d 深さ \d+ 評価値 -?\d+ 読み筋 △\S+ ▲", text, re.M), text
+    assert re.search(r"^\*\*解析 0 候補1 深さ \d+ ノード \d+ 評価値 -?\d+ 読み筋 ▲", text, re.M), text
+    # Go: the analysis in the node's C[].
+    tab.new_game("go", engine="", human="both", size=9)
+    tab.click_vertex(4, 4)
+    tab.wait_ply(1)
+    _analyse_a_while(tab)
+    before, after, text = _save_and_load(tab)
+    assert before == after == ["E5"]
+    assert re.search(r"C\[[\d.]+s\ntengen analysis \d+\.\d% ", text), text
 
 
 def test_go_analysis_candidates_and_ownership(tab):

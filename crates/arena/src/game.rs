@@ -336,6 +336,7 @@ mod tests {
             elapsed: Duration::from_millis(ms),
             score: cp.map(EngineScore::Cp),
             depth: Some(1),
+            pv: Vec::new(),
         })
     }
 
@@ -441,6 +442,7 @@ mod tests {
             elapsed: Duration::ZERO,
             score: None,
             depth: None,
+            pv: Vec::new(),
         });
         let (mut a, mut b) = (scripted(vec![resign]), scripted(vec![]));
         let (_, end) = run_toy(&mut a, &mut b, &spec(None), 20);
@@ -459,6 +461,7 @@ mod tests {
                 elapsed: Duration::ZERO,
                 score: None,
                 depth: None,
+                pv: Vec::new(),
             })
         };
         let cases: Vec<(Result<Thought, Fault>, Option<FaultKind>)> = vec![

@@ -166,6 +166,14 @@ pub(crate) fn analysis_loop(
             if let Some(cp) = best.and_then(|l| l.score.as_ref()).map(|s| s.first_cp) {
                 hub.note_eval(game_id, ply, cp);
             }
+            if let Some(l) = best.filter(|l| !l.pv.is_empty()) {
+                let note = crate::comments::Note {
+                    engine: engine.to_string(),
+                    line: l.clone(),
+                    first_to_move,
+                };
+                hub.note_line(game_id, ply, note);
+            }
             hub.publish_analysis(
                 ServerMsg::Analysis {
                     game_id,

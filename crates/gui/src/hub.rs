@@ -9,12 +9,14 @@
 //! [`Hub`] methods that check the game has not moved on meanwhile.
 
 use crate::analysis::{analysis_loop, score_of, Job};
+use crate::comments::Note;
 use crate::config::Engine;
 use crate::games::{self, Kind};
 use crate::msg::{
     ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, OpeningRule, Scoring, Seat,
     ServerMsg, State, SwapChoice, SwapState,
 };
+use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -63,6 +65,9 @@ struct Table {
     epoch: u64,
     /// Per position: the first side's evaluation, where known.
     evals: Vec<Option<i32>>,
+    /// Per position: the best analysis line shown for it (saved records
+    /// carry it).
+    notes: BTreeMap<usize, Note>,
     /// Go after two passes: the stones marked dead, until the count is
     /// accepted (a take back resumes play).
     scoring: Option<Vec<[u32; 2]>>,
@@ -235,6 +240,7 @@ impl Table {
             thinking: false,
             epoch: 0,
             evals: Vec::new(),
+            notes: BTreeMap::new(),
             scoring: None,
             dead_asked: false,
             swap: None,
@@ -499,6 +505,8 @@ impl Table {
             record,
             score: None,
             depth: None,
+            pv: Vec::new(),
+            elapsed_ms: 0,
         });
         self.turn_start = Instant::now();
         if self.result.is_none() {
@@ -591,6 +599,7 @@ impl Table {
     fn take_back(&mut self, n: usize) -> Result<(), String> {
         let keep = self.moves.len().saturating_sub(n);
         self.evals.truncate(keep + 1);
+        self.notes.retain(|&k, _| k <= keep);
         self.scoring = None;
         self.dead_asked = false;
         let moves: Vec<String> = self.moves[..keep].iter().map(|m| m.wire.clone()).collect();
@@ -1088,6 +1097,7 @@ impl Hub {
             thinking: false,
             epoch: old_epoch + 1,
             evals: Vec::new(),
+            notes: BTreeMap::new(),
             scoring: None,
             dead_asked: false,
             swap: opening.map(|rule| SwapPhase {
@@ -1155,6 +1165,9 @@ impl Hub {
             return Ok(());
         }
         t.play(wire)?;
+        if let Some(m) = t.moves.last_mut() {
+            m.elapsed_ms = used;
+        }
         Ok(())
     }
 
@@ -1378,9 +1391,9 @@ impl Hub {
         thought: Result<Thought, Fault>,
         elapsed: Duration,
     ) {
-        let (answer, score, depth) = match thought {
-            Ok(t) => (Ok(t.answer), t.score, t.depth),
-            Err(e) => (Err(e), None, None),
+        let (answer, score, depth, pv) = match thought {
+            Ok(t) => (Ok(t.answer), t.score, t.depth, t.pv),
+            Err(e) => (Err(e), None, None, Vec::new()),
         };
         let mut inner = lock(&self.inner);
         let t = &mut inner.table;
@@ -1401,6 +1414,8 @@ impl Hub {
                         if let Some(m) = t.moves.last_mut() {
                             m.score = score;
                             m.depth = depth;
+                            m.pv = pv;
+                            m.elapsed_ms = ms(elapsed);
                         }
                         if let Some(sc) = score {
                             let own = score_of(sc, side == 0).first_cp;
@@ -1514,6 +1529,15 @@ impl Hub {
         }
     }
 
+    /// Notes the best analysis line shown for a position of the game.
+    pub(crate) fn note_line(&self, game_id: u64, ply: usize, note: Note) {
+        let mut inner = lock(&self.inner);
+        let t = &mut inner.table;
+        if t.id == game_id && ply <= t.moves.len() {
+            t.notes.insert(ply, note);
+        }
+    }
+
     pub(crate) fn publish_analysis(&self, text: String) {
         lock(&self.inner).last_analysis = Some(text.clone());
         self.broadcast(text);
@@ -1555,7 +1579,7 @@ fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
                 notation: m.record.clone(),
                 score: m.score,
                 depth: m.depth,
-                elapsed_ms: 0,
+                elapsed_ms: m.elapsed_ms,
                 book: false,
             })
             .collect(),
@@ -1570,6 +1594,14 @@ fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
         time_control: t.tc.map_or_else(|| "-".to_string(), |tc| tc.to_string()),
     };
     let text = t.referee.record_as(&rec, format);
+    let game = crate::comments::Game {
+        kind: t.kind,
+        size: t.size,
+        start: t.start.as_deref(),
+        moves: &t.moves,
+        notes: &t.notes,
+    };
+    let text = crate::comments::annotate(&game, format, &text);
     Ok(ServerMsg::Record {
         format: format.to_string(),
         text,

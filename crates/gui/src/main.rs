@@ -4,6 +4,7 @@
 
 mod analysis;
 mod assets;
+mod comments;
 mod config;
 mod games;
 mod hub;

@@ -172,6 +172,12 @@ pub struct MoveEntry {
     pub score: Option<tengen_protocol::host::EngineScore>,
     #[serde(skip)]
     pub depth: Option<u32>,
+    /// The engine's main line for its move (wire moves, from the move).
+    #[serde(skip)]
+    pub pv: Vec<String>,
+    /// The time the move took.
+    #[serde(skip)]
+    pub elapsed_ms: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

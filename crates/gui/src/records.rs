@@ -177,7 +177,12 @@ fn csa(t: &str) -> Result<Loaded, String> {
         _ => None,
     };
     let promoted = ["TO", "NY", "NK", "NG", "UM", "RY"];
-    for line in t.lines().flat_map(|l| l.split(',')) {
+    // Comment lines (`'`, Floodgate's `'** 31 -3334FU`) hold no moves.
+    for line in t
+        .lines()
+        .filter(|l| !l.starts_with('\''))
+        .flat_map(|l| l.split(','))
+    {
         let l = line.trim();
         if !is_csa_move(l) {
             continue;

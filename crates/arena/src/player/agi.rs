@@ -143,6 +143,7 @@ impl Player for AgiPlayer {
                     elapsed,
                     score: None,
                     depth: None,
+                    pv: Vec::new(),
                 })
             }
             Ok((None, _)) => Err(Fault::Protocol(

@@ -682,6 +682,7 @@ impl Player for CecpPlayer {
                     elapsed: at.saturating_duration_since(sent),
                     score,
                     depth,
+                    pv: Vec::new(),
                 })
             }
             Ok((Err(why), _)) => {

@@ -144,6 +144,7 @@ impl GomocupPlayer {
                     elapsed: at.saturating_duration_since(sent),
                     score: None,
                     depth: None,
+                    pv: Vec::new(),
                 })
             }
             Ok((Err(e), _)) => Err(Fault::Protocol(format!(

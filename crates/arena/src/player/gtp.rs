@@ -184,6 +184,7 @@ impl GtpPlayer {
                     elapsed,
                     score: None,
                     depth: None,
+                    pv: Vec::new(),
                 })
             }
             Err(e) => {

@@ -103,6 +103,9 @@ pub struct Thought {
     pub elapsed: Duration,
     pub score: Option<EngineScore>,
     pub depth: Option<u32>,
+    /// The main line the engine gave last, from its move on, in the
+    /// arena's wire notation (empty where the protocol gives none).
+    pub pv: Vec<String>,
 }
 
 /// An answer in Gomocup's swap2 opening.

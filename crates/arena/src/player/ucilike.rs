@@ -427,6 +427,7 @@ impl Player for UciLikePlayer {
         };
         let dialect = self.dialect;
         let (mut score, mut depth) = (None::<EngineScore>, None::<u32>);
+        let mut pv: Vec<String> = Vec::new();
         let result = self
             .conn
             .wait_for(sent + req.timeout, |l| match dialect.parse(l) {
@@ -438,6 +439,13 @@ impl Player for UciLikePlayer {
                         }
                         if i.depth.is_some() {
                             depth = i.depth;
+                        }
+                        // A line cut short by the end of the search (the
+                        // same first move, fewer moves) keeps the longer
+                        // one before it.
+                        let cut = i.pv.len() < pv.len() && i.pv.first() == pv.first();
+                        if !i.pv.is_empty() && !cut {
+                            pv = i.pv;
                         }
                     }
                     None
@@ -459,6 +467,7 @@ impl Player for UciLikePlayer {
                 elapsed: at.saturating_duration_since(sent),
                 score,
                 depth,
+                pv: pv.into_iter().map(arena).collect(),
             }),
             Err(Fault::Timeout) => {
                 // Ask for the move anyway so the engine is usable again; if
