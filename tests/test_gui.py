@@ -750,6 +750,46 @@ def test_eval_graph_and_browsing_the_game(tab):
     tab.shot("graph")
 
 
+def test_analysis_follows_the_browsed_position_and_returns_at_end(tab):
+    tab.new_game("chess", engine="", human="both")
+    for orig, dest in [("e2", "e4"), ("e7", "e5"), ("g1", "f3")]:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest)
+        tab.wait_ply(n + 1)
+    tab.page.fill("#multipv", "2")
+    tab.page.click("#analyse")
+    lines_at = lambda ply: tab.page.wait_for_function(
+        f"document.body.dataset.anPly === '{ply}' && document.querySelectorAll('#lines tr.line').length >= 2"
+        " && document.querySelectorAll('svg.cg-shapes line').length >= 1",
+        timeout=20000,
+    )
+    lines_at(3)
+    first = lambda: tab.page.text_content("#lines tr.line td:last-child").split()[0]
+    # Black to move after 3 moves: a black move heads the line.
+    assert first() in {"Nc6", "Nf6", "d6", "Qe7", "Qf6", "f6", "d5", "Bd6"}, first()
+    # Browse back to the position after 1. e4: the analysis follows it
+    # (Black to move there too, without White's knight on f3), with arrows
+    # on the browsed board.
+    tab.page.click("#moves li[data-ply='1']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    lines_at(1)
+    assert tab.body("analysing") == "true"
+    # And to the start: White's first move heads the line.
+    tab.page.keyboard.press("Home")
+    tab.page.wait_for_function("document.body.dataset.viewing === '0'")
+    lines_at(0)
+    assert first() in {"e4", "d4", "Nf3", "c4", "e3", "Nc3", "g3"}, first()
+    # The eval graph got the browsed position's evaluation.
+    assert tab.page.locator("#graph circle[data-ply='0'].known").count() == 1
+    # End: back to the game, and the analysis with it.
+    tab.page.keyboard.press("End")
+    tab.page.wait_for_function("document.body.dataset.viewing === ''")
+    lines_at(3)
+    assert first() not in {"e4", "d4", "c4"}
+    tab.page.click("#stop")
+    tab.page.wait_for_function("document.body.dataset.analysing === 'false'")
+
+
 def _upgrade(url, host=None, origin=None):
     """A WebSocket upgrade request to /ws; returns the HTTP status."""
     import http.client

@@ -66,17 +66,18 @@ function onError(message) {
 function onPosition(msg) {
   if (!state || msg.game_id !== state.game_id) return;
   if (msg.ply >= state.ply) {
-    goLive();
+    goLive(false);
     return;
   }
   viewing = msg.ply;
-  viewState = { ...state, board: msg.board, last: msg.last, legal: [], ply: msg.ply };
+  viewState = { ...state, board: msg.board, last: msg.last, legal: [], ply: msg.ply, to_move: msg.to_move };
   document.body.dataset.viewing = String(msg.ply);
   $("viewing").hidden = false;
   $("viewing-ply").textContent = String(msg.ply);
   drawBoard(viewState);
   drawMoves(state);
   drawGraph(state);
+  drawLines();
 }
 
 function onMate(msg) {
@@ -93,15 +94,20 @@ function onMate(msg) {
   $("mate").disabled = false;
 }
 
-function goLive() {
+// Back to the game's position; `tell`: the server too (analysis then
+// returns to the game).
+function goLive(tell = true) {
+  const was = viewing;
   viewing = null;
   viewState = null;
   document.body.dataset.viewing = "";
   $("viewing").hidden = true;
   if (state) {
+    if (tell && was !== null) send({ type: "view", ply: state.ply });
     drawBoard(state);
     drawMoves(state);
     drawGraph(state);
+    drawLines();
   }
 }
 
@@ -563,20 +569,28 @@ function fmtScore(sc) {
 
 function onAnalysis(msg) {
   analysis = msg;
+  document.body.dataset.anPly = String(msg.ply);
+  // The server keeps the analysis's evaluation of that position too; the
+  // graph shows it before the next state comes.
+  const best = msg.lines.find((l) => l.multipv === 1);
+  if (state && msg.game_id === state.game_id && best && best.score && msg.ply < state.evals.length)
+    state.evals[msg.ply] = best.score.first_cp;
   $("stop").disabled = !msg.running;
   $("analyse").disabled = msg.running;
   $("an-status").textContent = msg.running ? `${msg.engine} is analysing…` : `${msg.engine}: stopped`;
   document.body.dataset.analysing = String(msg.running);
   drawLines();
-  if (state && viewing === null) {
+  if (state) {
     if (state.board.component === "chessground") drawArrows();
-    else drawGoban(state);
+    else drawGoban(viewing === null ? state : viewState);
   }
   if (state) drawGraph(state);
 }
 
+// Whether the analysis is of the position shown (the game's, or the
+// browsed one).
 function current() {
-  return analysis && state && analysis.game_id === state.game_id && analysis.ply === state.ply;
+  return analysis && state && analysis.game_id === state.game_id && analysis.ply === (viewing ?? state.ply);
 }
 
 function drawLines() {
@@ -627,7 +641,7 @@ const BRUSHES = ["paleBlue", "paleGreen", "paleGrey", "paleRed", "yellow"];
 
 function drawArrows() {
   if (!cg) return;
-  if (!current() || viewing !== null) {
+  if (!current()) {
     cg.setAutoShapes([]);
     return;
   }
@@ -672,7 +686,7 @@ function wire() {
   $("accept").onclick = () => send({ type: "score" });
   $("resign").onclick = () => send({ type: "resign" });
   $("pass").onclick = () => state && send({ type: "move", wire: "pass", ply: state.ply });
-  $("live").onclick = goLive;
+  $("live").onclick = () => goLive();
   $("letters").checked = localStorage.getItem("tengen-letters") === "1";
   document.body.classList.toggle("letters", $("letters").checked);
   $("letters").onchange = () => {

@@ -180,6 +180,21 @@ struct Inner {
     table: Table,
     analysis: Option<Analysis>,
     last_analysis: Option<String>,
+    /// The earlier position a tab browses (game id, ply): analysis
+    /// follows it there until the tab returns to the game.
+    browsed: Option<(u64, usize)>,
+}
+
+impl Inner {
+    /// The ply analysis follows: the browsed one while it is a position
+    /// of this game, else the game's.
+    fn analysed_ply(&self) -> usize {
+        let t = &self.table;
+        match self.browsed {
+            Some((id, ply)) if id == t.id && ply < t.moves.len() => ply,
+            _ => t.moves.len(),
+        }
+    }
 }
 
 pub struct Hub {
@@ -251,6 +266,22 @@ impl Table {
 
     fn to_move(&self) -> usize {
         self.referee.side_to_move().index()
+    }
+
+    /// The side to move after the first `ply` moves.
+    fn side_to_move_at(&self, ply: usize) -> usize {
+        if ply >= self.moves.len() {
+            return self.to_move();
+        }
+        let replayed = make_referee(&self.kind.variant(self.size, 7.5)).and_then(|mut r| {
+            r.reset(self.start.as_deref())?;
+            for m in &self.moves[..ply] {
+                r.play(&m.wire)?;
+            }
+            Ok(r.side_to_move().index())
+        });
+        // Moves alternate in every game here: parity if replaying fails.
+        replayed.unwrap_or_else(|_| (self.to_move() + self.moves.len() - ply) % 2)
     }
 
     fn wires(&self) -> Vec<String> {
@@ -628,6 +659,7 @@ impl Hub {
                 table: Table::blank(1)?,
                 analysis: None,
                 last_analysis: None,
+                browsed: None,
             }),
         }))
     }
@@ -806,6 +838,16 @@ impl Hub {
                 if ply > t.moves.len() {
                     return Err(format!("the game has only {} moves", t.moves.len()));
                 }
+                // Analysis follows the position shown, and the game again
+                // when the tab returns to it.
+                let before = inner.analysed_ply();
+                inner.browsed = Some((t.id, ply));
+                let t = &inner.table;
+                if let Some(a) = inner.analysis.as_ref().filter(|a| a.following) {
+                    if before != ply && a.kind == t.kind && a.size == t.size {
+                        let _ = a.inbox.send(position_job(t, ply));
+                    }
+                }
                 let wires = t.wires();
                 let board = games::view(t.kind, t.start.as_deref(), &wires[..ply], t.size)?;
                 let last = ply
@@ -817,6 +859,7 @@ impl Hub {
                         ply,
                         board,
                         last,
+                        to_move: t.side_to_move_at(ply),
                     }
                     .json(),
                 ));
@@ -885,10 +928,16 @@ impl Hub {
         self.kick(&mut inner.table);
         self.broadcast(self.state_json(inner));
         let t = &inner.table;
+        let ply = inner.analysed_ply();
+        let browsing = ply < t.moves.len();
         if let Some(a) = inner.analysis.as_ref() {
             if a.following {
                 if a.kind == t.kind && a.size == t.size {
-                    let _ = a.inbox.send(position_job(t));
+                    // A browsed position stays under analysis while the
+                    // game goes on.
+                    if !browsing {
+                        let _ = a.inbox.send(position_job(t, ply));
+                    }
                 } else {
                     let _ = a.inbox.send(Job::Quit);
                     inner.analysis = None;
@@ -1485,7 +1534,7 @@ impl Hub {
         let cfg = e
             .config(kind)
             .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
-        let job = position_job(&inner.table);
+        let job = position_job(&inner.table, inner.analysed_ply());
         if let Some(a) = inner.analysis.as_mut() {
             if a.engine == name
                 && a.kind == kind
@@ -1637,16 +1686,18 @@ fn random_960() -> u32 {
     nanos % 960
 }
 
-fn position_job(t: &Table) -> Job {
+/// The analysis job for the position after `ply` moves of the game.
+fn position_job(t: &Table, ply: usize) -> Job {
+    let ply = ply.min(t.moves.len());
     Job::Position {
         kind: t.kind,
         size: t.size,
         game_id: t.id,
-        ply: t.moves.len(),
+        ply,
         setup: t.referee.setup(),
         start: t.start.clone(),
-        moves: t.wires(),
-        first_to_move: t.to_move() == 0,
+        moves: t.wires()[..ply].to_vec(),
+        first_to_move: t.side_to_move_at(ply) == 0,
     }
 }
 

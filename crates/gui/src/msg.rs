@@ -49,7 +49,8 @@ pub enum ClientMsg {
         text: String,
     },
     /// Asks for the board after the first `ply` moves (browsing the
-    /// game); the answer goes to the asking tab only.
+    /// game; the game's own ply returns to it); the answer goes to the
+    /// asking tab only. Analysis, when on, follows the position shown.
     View {
         ply: usize,
     },
@@ -313,6 +314,7 @@ pub enum ServerMsg {
         ply: usize,
         board: BoardView,
         last: Option<Spot>,
+        to_move: usize,
     },
 }
 
