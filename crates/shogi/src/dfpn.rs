@@ -22,14 +22,18 @@
 //! because the move generator never produces it.
 //!
 //! New children start with the defender's number of replies as proof
-//! number and the attacker's number of checks as disproof number. Once a
+//! number (drops on squares only the king guards counting one for all)
+//! and the attacker's number of checks as disproof number. A new
+//! attacker's child that a fast mate-in-one finder mates is proven at
+//! once, and so is a new defender's child whose every reply is met by
+//! such a mate in one (a 3-ply check at each expansion). Once a
 //! mate is proven, the line is shortened by df-pn searches bounded in depth
 //! (two plies shorter each time, with the remaining depth salted into the
 //! table key) until one fails or a bounded extra effort runs out; the line
 //! then follows the attacker's quickest and the defender's longest proven
 //! moves.
 
-use crate::bitboard::between;
+use crate::bitboard::{between, Bitboard};
 use crate::board::Board;
 use crate::game::Game;
 use crate::types::{Color, Move};
@@ -691,6 +695,12 @@ impl<'a> Solver<'a> {
     /// checks as its disproof number. A child with no reply is mate and
     /// one with no check an escape; both go to the table at once.
     fn initial(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
+        if or_node {
+            if let Some(r) = self.mate_in_one(board) {
+                self.table.store(key, r, 1);
+                return r;
+            }
+        }
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
         if or_node {
@@ -711,11 +721,65 @@ impl<'a> Solver<'a> {
             let r = Res::proven(self.mated_hand(board));
             self.table.store(key, r, 1);
             r
+        } else if let Some(r) = self.mated_in_two(board, &moves) {
+            self.table.store(key, r, 1);
+            r
         } else {
-            Res::new(moves.len() as u32, 1)
+            Res::new(evasion_estimate(board, &moves), 1)
         };
         self.buf = moves;
         r
+    }
+
+    /// An attacker's node mated in one by the fast (incomplete) finder:
+    /// its proof, else `None`. In a depth-bounded search the mate must
+    /// fit within the bound.
+    fn mate_in_one(&self, board: &Board) -> Option<Res> {
+        self.mate_in_one_at(board, self.path.len() as u32)
+    }
+
+    /// `mate_in_one` for an attacker's node `ply` plies from the root.
+    fn mate_in_one_at(&self, board: &Board, ply: u32) -> Option<Res> {
+        if ply + 1 > self.depth_limit {
+            return None;
+        }
+        let m = crate::mate1::mate_in_one(board)?;
+        let mut b = board.clone();
+        let captured = b.do_move(m);
+        let gain = captured.map_or(7, |p| p.kind().unpromote().index());
+        let child = Child {
+            m,
+            gain,
+            cur: Res::new(0, INF),
+        };
+        Some(Res {
+            dist: 1,
+            ..Res::proven(hand_before(self.mated_hand(&b), &child))
+        })
+    }
+
+    /// A defender's node (a child being created, its replies `moves`)
+    /// where every reply is met by a mate in one (the fast finder): its
+    /// proof, else `None`. A reply that checks back or repeats a position
+    /// of the path is left to the search.
+    fn mated_in_two(&self, board: &Board, moves: &[Move]) -> Option<Res> {
+        let ply = self.path.len() as u32 + 1;
+        let mut b = board.clone();
+        let mut hand = 0;
+        for &m in moves {
+            let captured = b.do_move(m);
+            let r = if b.in_check() || self.path.contains(&b.key()) {
+                None
+            } else {
+                self.mate_in_one_at(&b, ply)
+            };
+            b.undo_move(m, captured);
+            hand = hand_merge(hand, r?.hand, true);
+        }
+        Some(Res {
+            dist: 2,
+            ..Res::proven(self.evasion_proof_hand(board, hand))
+        })
     }
 
     /// Expands `board` until its proof or disproof number reaches its
@@ -1006,6 +1070,43 @@ fn hand_before(h: u64, c: &Child) -> u64 {
     } else {
         h
     }
+}
+
+/// First proof number of a defender's node with replies `moves`: one
+/// per reply, except that drops on squares no defender's piece but the
+/// king guards count one for all: the attacker takes such an
+/// interposition with check again, so they mostly share one proof.
+fn evasion_estimate(board: &Board, moves: &[Move]) -> u32 {
+    let def = board.side_to_move();
+    let occ = board.occupied();
+    let king = board.king(def);
+    let mut n = 0u32;
+    let mut useless = false;
+    let mut seen = Bitboard::EMPTY;
+    let mut guarded = Bitboard::EMPTY;
+    for &m in moves {
+        if m.drop_kind().is_none() {
+            n += 1;
+            continue;
+        }
+        let to = m.to();
+        if !seen.has(to) {
+            seen = seen.with(to);
+            let mut guards = board.attackers_to(def, to, occ);
+            if let Some(k) = king {
+                guards = guards.without(k);
+            }
+            if guards.any() {
+                guarded = guarded.with(to);
+            }
+        }
+        if guarded.has(to) {
+            n += 1;
+        } else {
+            useless = true;
+        }
+    }
+    n + u32::from(useless)
 }
 
 /// The 1+epsilon trick (Pawlewicz and Lew): let the best child run until
