@@ -49,9 +49,15 @@ def server(tengen_bin, tmp_path_factory):
         f'args = ["{broken}", "{mode}"]\nprotocol = "uci"\ngames = ["chess"]\n'
         for name, mode in [("sleepy", "hang"), ("crashy", "crash"), ("quick", "fixed")]
     )
+    # An opening book for matches (the page picks it by name).
+    book = cfg.parent / "lines.pgn"
+    book.write_text(
+        '[Event "a"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event "b"]\n\n1. d4 d5 2. c4 *\n'
+    )
+    books = f'[[book]]\nname = "lines"\nfile = "{book}"\nformat = "pgn"\ngames = ["chess"]\n'
     cfg.write_text(
         f'tengen = "{tengen_bin}"\ntengen_nodes = {NODES}\n'
-        '[tengen_options]\nHash = "16"\n' + outside
+        '[tengen_options]\nHash = "16"\n' + outside + books
     )
     p = subprocess.Popen(
         [gui, "--port", "0", "--config", str(cfg)],
@@ -231,6 +237,9 @@ BAD_MESSAGES = [
     '{"type":"swap","choice":"black"}',
     '{"type":"swap","choice":"purple"}',
     '{"type":"new","game":"chess","opening":"swap2"}',
+    '{"type":"new","game":"chess","engine":"tengen","human":"none","book":"nobook"}',
+    '{"type":"new","game":"chess","engine":"tengen","book":"lines"}',
+    '{"type":"new","game":"xiangqi","engine":"tengen","human":"none","book":"lines"}',
 ]
 
 
@@ -883,3 +892,31 @@ def test_match_between_two_engines_in_two_tabs(browser, server, tab):
         # Leave no match running for the next tests.
         tab.new_game("chess", engine="", human="both")
         other.close()
+
+
+def test_match_from_an_opening_book(browser, server, tab):
+    # The book's first line opens both games of the match, the colours
+    # swapped in the second; the book's moves are marked as such.
+    tab.page.select_option("#game", "chess")
+    tab.page.select_option("#human", "none")
+    assert not tab.page.is_hidden("#book-label")
+    assert tab.page.eval_on_selector_all("#book option", "e => e.map(o => o.value)") == ["", "lines"]
+    tab.page.select_option("#book", "lines")
+    line = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    try:
+        tab.new_game("chess", engine="tengen", human="none", tc="", engine2="quick", games=2)
+        assert tab.moves()[:4] == line
+        assert tab.page.locator("#moves li.book").count() == 4
+        assert "White: tengen · Black: quick" in tab.page.text_content("#players")
+        tab.page.wait_for_function("document.getElementById('match').dataset.played === '2'", timeout=90000)
+        assert tab.moves()[:4] == line
+        assert tab.page.locator("#moves li.book").count() == 4
+        assert "White: quick · Black: tengen" in tab.page.text_content("#players")
+        # The record says which moves came from the book.
+        tab.page.evaluate("delete document.body.dataset.saved")
+        tab.page.click("#save")
+        tab.page.wait_for_function("document.body.dataset.saved !== undefined")
+        assert "1. e4 {book} 1... e5 {book} 2. Nf3 {book} 2... Nc6 {book}" in tab.page.input_value("#record")
+    finally:
+        tab.page.select_option("#book", "")
+        tab.new_game("chess", engine="", human="both")

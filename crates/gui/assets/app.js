@@ -198,6 +198,11 @@ function fillEngines() {
     option("", "nobody (two players)"),
   );
   $("engine2").replaceChildren(option("", "itself"), ...players.map((e) => option(e.name, e.name)));
+  // Opening books of the server's configuration (engines playing).
+  const keepBook = $("book").value;
+  const books = (hello.books || []).filter((b) => b.games.includes(g));
+  $("book").replaceChildren(option("", "none"), ...books.map((b) => option(b.name, b.name)));
+  if (books.some((b) => b.name === keepBook)) $("book").value = keepBook;
   for (const [id, v] of [["engine", keep[0]], ["engine2", keep[1]]]) {
     if ([...$(id).options].some((o) => o.value === v)) $(id).value = v;
   }
@@ -218,6 +223,7 @@ function seatsChanged() {
   const none = $("human").value === "none";
   $("engine2-label").hidden = !none;
   $("games-label").hidden = !none;
+  $("book-label").hidden = !none || $("book").options.length < 2;
 }
 
 function drawMatch(s) {
@@ -505,6 +511,10 @@ function drawMoves(s) {
       li.value = Math.floor(i / 2) + 1;
       if (i % 2 === 1) li.className = "second";
       li.dataset.wire = m.wire;
+      if (m.book) {
+        li.classList.add("book");
+        li.title = "book";
+      }
       li.dataset.ply = String(i + 1);
       if (viewing === i + 1) li.classList.add("viewed");
       li.onclick = () => view(i + 1);
@@ -677,6 +687,7 @@ function wire() {
     if ((g === "gomoku" || g === "renju") && $("opening").value) msg.opening = $("opening").value;
     if (msg.human === "none") {
       if ($("engine2").value) msg.engine2 = $("engine2").value;
+      if ($("book").value) msg.book = $("book").value;
       const games = Number($("games").value) || 1;
       if (games > 1) msg.games = games;
     }

@@ -8,8 +8,10 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use tengen_arena::openings::{self, Format, OpeningSpec};
 use tengen_arena::player::EngineConfig;
 use tengen_arena::process::Launch;
+use tengen_arena::record::Opening;
 use tengen_games::Protocol;
 
 /// The TOML file (`--config`); every key is optional.
@@ -25,6 +27,105 @@ pub struct File {
     pub tengen_options: BTreeMap<String, String>,
     #[serde(default)]
     pub engine: Vec<Outside>,
+    /// Opening books for matches (the page picks one by name).
+    #[serde(default)]
+    pub book: Vec<BookEntry>,
+}
+
+/// An opening book file, as the arena's `-openings` reads it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookEntry {
+    pub name: String,
+    pub file: PathBuf,
+    /// `epd` (`fen`, `sfen`), `pgn`, `moves`, `gomocup` (centre offsets).
+    pub format: String,
+    /// The games it serves.
+    pub games: Vec<Kind>,
+    /// `sequential` (default) or `random` (shuffled by `seed`).
+    pub order: Option<String>,
+    pub seed: Option<u64>,
+    /// Random legal plies added after each book line.
+    pub plies: Option<u32>,
+}
+
+/// A book as the server keeps it: read once at start, its openings laid
+/// out for a board size when a match starts.
+#[derive(Clone, Debug)]
+pub struct Book {
+    pub name: String,
+    pub games: Vec<Kind>,
+    text: String,
+    path: String,
+    spec: OpeningSpec,
+    seed: u64,
+}
+
+impl Book {
+    fn new(e: BookEntry) -> Result<Book, String> {
+        let path = e.file.to_string_lossy().into_owned();
+        let format = match e.format.as_str() {
+            "epd" | "fen" | "sfen" => Format::Epd,
+            "moves" | "uci" => Format::Moves,
+            "pgn" => Format::Pgn,
+            "gomocup" | "offsets" => Format::Offsets,
+            f => {
+                return Err(format!(
+                    "book '{}': format '{f}' is not epd, fen, sfen, moves, pgn or gomocup",
+                    e.name
+                ))
+            }
+        };
+        let random_order = match e.order.as_deref() {
+            None | Some("sequential") => false,
+            Some("random") => true,
+            Some(o) => {
+                return Err(format!(
+                    "book '{}': order '{o}' is not sequential or random",
+                    e.name
+                ))
+            }
+        };
+        if e.games.is_empty() {
+            return Err(format!("book '{}' serves no game", e.name));
+        }
+        let text =
+            std::fs::read_to_string(&e.file).map_err(|err| format!("book '{path}': {err}"))?;
+        let book = Book {
+            name: e.name,
+            games: e.games,
+            text,
+            path,
+            spec: OpeningSpec {
+                file: None,
+                format,
+                random_order,
+                plies: e.plies.unwrap_or(0),
+                start: 1,
+            },
+            seed: e.seed.unwrap_or(1),
+        };
+        // A book that cannot be read refuses the server's start.
+        for k in &book.games {
+            book.openings(k.sizes().1)?;
+        }
+        Ok(book)
+    }
+
+    /// The book's openings (gomoku's offsets placed on a board of
+    /// `size`).
+    pub fn openings(&self, size: u32) -> Result<Vec<Opening>, String> {
+        openings::parse(&self.text, &self.spec, self.seed, size, &self.path)
+    }
+
+    /// Random plies to add after each line.
+    pub fn plies(&self) -> u32 {
+        self.spec.plies
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
 }
 
 /// An outside engine.
@@ -84,7 +185,10 @@ impl Engine {
 }
 
 /// Reads the file (if any) and builds the engine list, tengen first.
-pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>, String> {
+pub fn load(
+    path: Option<&Path>,
+    tengen: Option<PathBuf>,
+) -> Result<(Vec<Engine>, Vec<Book>), String> {
     let file: File = match path {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -117,11 +221,18 @@ pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>,
             (Kind::Gomoku, Protocol::Gomocup),
             (Kind::Renju, Protocol::Gomocup),
         ],
-        options: file.tengen_options.into_iter().collect(),
+        options: file.tengen_options.clone().into_iter().collect(),
         nodes: file.tengen_nodes,
         depth: None,
         options_uci_only: true,
     }];
+    let mut books: Vec<Book> = Vec::new();
+    for b in file.book {
+        if books.iter().any(|x| x.name == b.name) {
+            return Err(format!("two books are named '{}'", b.name));
+        }
+        books.push(Book::new(b)?);
+    }
     for o in file.engine {
         if engines.iter().any(|e| e.name == o.name) {
             return Err(format!("two engines are named '{}'", o.name));
@@ -141,7 +252,7 @@ pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Vec<Engine>,
             options_uci_only: false,
         });
     }
-    Ok(engines)
+    Ok((engines, books))
 }
 
 pub fn parse(text: &str) -> Result<File, String> {
@@ -170,5 +281,37 @@ options = { Hash = "64" }
         assert_eq!(f.engine[0].games, vec![Kind::Chess, Kind::Chess960]);
         assert!(parse("[[engine]]\nname = \"x\"\ncommand = \"y\"\nprotocol = \"uci\"\ngames = [\"chess\"]\nshell = true\n").is_err());
         assert!(parse("[[engine]]\nname = \"x\"\ncommand = \"y\"\nprotocol = \"uci\"\ngames = [\"checkers\"]\n").is_err());
+    }
+
+    #[test]
+    fn books_are_read_at_start_and_bad_ones_refused() {
+        let dir = std::env::temp_dir().join(format!("tengen-gui-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let epd = dir.join("b.epd");
+        std::fs::write(&epd, "4k3/8/8/8/8/8/4P3/4K3 w - -\n").unwrap();
+        let entry = |format: &str, games: Vec<Kind>| BookEntry {
+            name: "b".into(),
+            file: epd.clone(),
+            format: format.into(),
+            games,
+            order: None,
+            seed: None,
+            plies: None,
+        };
+        let b = Book::new(entry("epd", vec![Kind::Chess])).unwrap();
+        let o = b.openings(0).unwrap();
+        assert_eq!(o.len(), 1);
+        assert!(o[0].start.as_deref().unwrap().starts_with("4k3/"));
+        assert!(Book::new(entry("zip", vec![Kind::Chess])).is_err());
+        assert!(Book::new(entry("epd", vec![])).is_err());
+        let mut missing = entry("epd", vec![Kind::Chess]);
+        missing.file = dir.join("none.epd");
+        assert!(Book::new(missing).is_err());
+        std::fs::write(&epd, "").unwrap();
+        assert!(
+            Book::new(entry("epd", vec![Kind::Chess])).is_err(),
+            "an empty book"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

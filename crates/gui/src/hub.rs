@@ -10,11 +10,11 @@
 
 use crate::analysis::{analysis_loop, score_of, Job};
 use crate::comments::Note;
-use crate::config::Engine;
+use crate::config::{Book, Engine};
 use crate::games::{self, Kind};
 use crate::msg::{
-    ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, OpeningRule, Scoring, Seat,
-    ServerMsg, State, SwapChoice, SwapState,
+    BookInfo, ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, OpeningRule,
+    Scoring, Seat, ServerMsg, State, SwapChoice, SwapState,
 };
 use std::collections::BTreeMap;
 use std::sync::mpsc;
@@ -172,6 +172,7 @@ struct Matchup {
     tc: Option<String>,
     position: Option<u32>,
     opening: Option<OpeningRule>,
+    book: Option<String>,
 }
 
 struct Inner {
@@ -199,6 +200,7 @@ impl Inner {
 
 pub struct Hub {
     engines: Vec<Engine>,
+    books: Vec<Book>,
     tx: broadcast::Sender<String>,
     inner: Mutex<Inner>,
 }
@@ -538,6 +540,7 @@ impl Table {
             depth: None,
             pv: Vec::new(),
             elapsed_ms: 0,
+            book: false,
         });
         self.turn_start = Instant::now();
         if self.result.is_none() {
@@ -648,10 +651,11 @@ impl Table {
 }
 
 impl Hub {
-    pub fn new(engines: Vec<Engine>) -> Result<Arc<Hub>, String> {
+    pub fn new(engines: Vec<Engine>, books: Vec<Book>) -> Result<Arc<Hub>, String> {
         let (tx, _) = broadcast::channel(256);
         Ok(Arc::new(Hub {
             engines,
+            books,
             tx,
             inner: Mutex::new(Inner {
                 next_id: 2,
@@ -691,6 +695,14 @@ impl Hub {
                 })
                 .collect(),
             games: Kind::ALL.to_vec(),
+            books: self
+                .books
+                .iter()
+                .map(|b| BookInfo {
+                    name: b.name.clone(),
+                    games: b.games.clone(),
+                })
+                .collect(),
         };
         let inner = lock(&self.inner);
         let mut out = vec![hello.json(), self.state_json(&inner)];
@@ -744,11 +756,12 @@ impl Hub {
                     return Err("a match needs two engines (you play neither side)".into());
                 }
                 let settings = (n.game, n.size, n.tc.clone(), n.position, n.opening);
+                let book = n.book.clone().filter(|b| !b.is_empty());
                 let names = [
                     n.engine.clone().unwrap_or_default(),
                     n.engine2.clone().unwrap_or_default(),
                 ];
-                self.new_game(&mut inner, n)?;
+                self.new_game(&mut inner, n, 0)?;
                 inner.matchup = (games > 1).then(|| Matchup {
                     names,
                     games,
@@ -761,6 +774,7 @@ impl Hub {
                     tc: settings.2,
                     position: settings.3,
                     opening: settings.4,
+                    book,
                 });
             }
             ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
@@ -992,10 +1006,13 @@ impl Hub {
             engine2: Some(second),
             games: None,
             opening: m.opening,
+            book: m.book.clone(),
         };
+        // Each book line twice, colours swapped (the arena's pairs).
+        let pair = (m.played / 2) as usize;
         // The finished game's state goes out before the next one starts.
         self.broadcast(self.state_json(inner));
-        match self.new_game(inner, next) {
+        match self.new_game(inner, next, pair) {
             Ok(()) => {
                 if let Some(m) = inner.matchup.as_mut() {
                     m.current = inner.table.id;
@@ -1005,7 +1022,14 @@ impl Hub {
         }
     }
 
-    fn new_game(self: &Arc<Self>, inner: &mut Inner, n: NewGame) -> Result<(), String> {
+    /// A new game; `pair` picks the book line (game `2 * pair` and
+    /// `2 * pair + 1` of a match share it).
+    fn new_game(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        n: NewGame,
+        pair: usize,
+    ) -> Result<(), String> {
         let NewGame {
             game: kind,
             engine,
@@ -1016,6 +1040,7 @@ impl Hub {
             engine2,
             games: _,
             opening,
+            book,
         } = n;
         let (sizes, default_size) = kind.sizes();
         let size = size.unwrap_or(default_size);
@@ -1125,6 +1150,28 @@ impl Hub {
             }
             _ => None,
         };
+        let (start, book_moves) = match book.as_deref().filter(|b| !b.is_empty()) {
+            None => (start, Vec::new()),
+            Some(name) => {
+                if humans != [false, false] {
+                    return Err(
+                        "an opening book is for engines playing (you play neither side)".into(),
+                    );
+                }
+                if opening.is_some() {
+                    return Err("a book or a swap opening, not both".into());
+                }
+                let b = self
+                    .books
+                    .iter()
+                    .find(|b| b.name == name)
+                    .ok_or_else(|| format!("no book is named '{name}'"))?;
+                if !b.games.contains(&kind) {
+                    return Err(format!("book '{name}' is not for {}", kind.name()));
+                }
+                book_line(b, pair, referee.as_mut(), size)?
+            }
+        };
         let id = inner.next_id;
         inner.next_id += 1;
         let old_epoch = inner.table.epoch;
@@ -1156,6 +1203,14 @@ impl Hub {
             opening_len: 0,
             swapped: false,
         };
+        let t = &mut inner.table;
+        for w in &book_moves {
+            t.play(w)?;
+            if let Some(m) = t.moves.last_mut() {
+                m.book = true;
+            }
+        }
+        t.opening_len = book_moves.len();
         Ok(())
     }
 
@@ -1629,7 +1684,7 @@ fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
                 score: m.score,
                 depth: m.depth,
                 elapsed_ms: m.elapsed_ms,
-                book: false,
+                book: m.book,
             })
             .collect(),
         ending: t
@@ -1684,6 +1739,58 @@ fn random_960() -> u32 {
         .map(|d| d.subsec_nanos())
         .unwrap_or(518);
     nanos % 960
+}
+
+/// Line `pair` of a book (wrapping around) for a game on `referee`:
+/// its start position and its moves as wire moves (a PGN line's moves
+/// turned from the record's notation; a move the referee refuses ends
+/// the line there), with the book's random plies after them. Leaves
+/// `referee` at the start position.
+fn book_line(
+    b: &Book,
+    pair: usize,
+    referee: &mut dyn Referee,
+    size: u32,
+) -> Result<(Option<String>, Vec<String>), String> {
+    let list = b.openings(size)?;
+    if list.is_empty() {
+        return Err(format!("book '{}' has no openings", b.name));
+    }
+    let mut o = list[pair % list.len()].clone();
+    referee
+        .reset(o.start.as_deref())
+        .map_err(|e| format!("book '{}', line {}: {e}", b.name, pair % list.len() + 1))?;
+    if o.in_record_notation {
+        let mut wire = Vec::new();
+        for mv in &o.moves {
+            match referee
+                .wire_from_record(mv)
+                .and_then(|w| referee.play(&w).map(|_| w))
+            {
+                Ok(w) => wire.push(w),
+                Err(_) => break,
+            }
+        }
+        o.moves = wire;
+        o.in_record_notation = false;
+    }
+    if b.plies() > 0 {
+        let salt = (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = tengen_arena::rng::Rng::new(b.seed() ^ salt);
+        let base = o.clone();
+        if tengen_arena::openings::add_random_plies(referee, &mut o, b.plies(), &mut rng).is_err() {
+            o = base;
+        }
+    }
+    // Every move must stand on the real board: check them all.
+    referee.reset(o.start.as_deref())?;
+    for (i, mv) in o.moves.iter().enumerate() {
+        referee
+            .play(mv)
+            .map_err(|e| format!("book '{}': move {} ({mv}): {e}", b.name, i + 1))?;
+    }
+    referee.reset(o.start.as_deref())?;
+    Ok((o.start, o.moves))
 }
 
 /// The analysis job for the position after `ply` moves of the game.

@@ -59,8 +59,8 @@ fn run(cli: Cli) -> Result<(), String> {
             cli.host
         ));
     }
-    let engines = config::load(cli.config.as_deref(), cli.tengen)?;
-    let hub = hub::Hub::new(engines)?;
+    let (engines, books) = config::load(cli.config.as_deref(), cli.tengen)?;
+    let hub = hub::Hub::new(engines, books)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -104,6 +104,11 @@ pub struct NewGame {
     /// simply starts).
     #[serde(default)]
     pub opening: Option<OpeningRule>,
+    /// With two engines (you play neither side): an opening book of the
+    /// server's configuration, by name. Game `n` of a match plays the
+    /// book's line `n / 2` (each line twice, colours swapped).
+    #[serde(default)]
+    pub book: Option<String>,
 }
 
 /// Gomoku's opening rules. The player on the first side places three
@@ -161,6 +166,12 @@ pub struct EngineInfo {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct BookInfo {
+    pub name: String,
+    pub games: Vec<Kind>,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct MoveEntry {
     pub wire: String,
     /// In the game's notation for people (SAN, Chinese, Japanese).
@@ -179,6 +190,8 @@ pub struct MoveEntry {
     /// The time the move took.
     #[serde(skip)]
     pub elapsed_ms: u64,
+    /// From the opening book.
+    pub book: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -278,6 +291,7 @@ pub enum ServerMsg {
     Hello {
         engines: Vec<EngineInfo>,
         games: Vec<Kind>,
+        books: Vec<BookInfo>,
     },
     State(Box<State>),
     Analysis {
