@@ -484,3 +484,138 @@ fn sgf(g: &Game<'_>, text: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::Score;
+    use tengen_arena::record::{Ending, GameRecord, PlayedMove};
+
+    fn entry(wire: &str, record: &str, pv: &[&str]) -> MoveEntry {
+        MoveEntry {
+            wire: wire.into(),
+            text: String::new(),
+            record: record.into(),
+            score: (!pv.is_empty()).then_some(EngineScore::Cp(-31)),
+            depth: (!pv.is_empty()).then_some(9),
+            pv: pv.iter().map(|m| m.to_string()).collect(),
+            elapsed_ms: 1500,
+            book: false,
+        }
+    }
+
+    fn note(pv: &[&str], first_to_move: bool) -> Note {
+        Note {
+            engine: "tengen".into(),
+            line: Line {
+                multipv: 1,
+                depth: Some(12),
+                score: Some(Score {
+                    cp: Some(25),
+                    mate: None,
+                    winrate: None,
+                    lead: None,
+                    first_cp: 25,
+                }),
+                nodes: Some(1000),
+                pv: pv.iter().map(|m| m.to_string()).collect(),
+                pv_text: String::new(),
+                first: None,
+            },
+            first_to_move,
+        }
+    }
+
+    /// Writes the record with the arena's writer, annotates it, reads it
+    /// back: the same moves.
+    fn round_trip(
+        kind: Kind,
+        size: u32,
+        moves: &[MoveEntry],
+        notes: &BTreeMap<usize, Note>,
+        format: &str,
+    ) -> String {
+        let referee = make_referee(&kind.variant(size, 7.5)).unwrap();
+        let rec = GameRecord {
+            players: ["a".into(), "b".into()],
+            start: None,
+            moves: moves
+                .iter()
+                .map(|m| PlayedMove {
+                    wire: m.wire.clone(),
+                    notation: m.record.clone(),
+                    score: m.score,
+                    depth: m.depth,
+                    elapsed_ms: m.elapsed_ms,
+                    book: false,
+                })
+                .collect(),
+            ending: Ending::draw("aborted: the game goes on"),
+            round: 1,
+            game_no: 1,
+            event: "t".into(),
+            date: "2026.01.01".into(),
+            time_control: "-".into(),
+        };
+        let text = referee.record_as(&rec, format);
+        let g = Game {
+            kind,
+            size,
+            start: None,
+            moves,
+            notes,
+        };
+        let out = annotate(&g, format, &text);
+        let back = crate::records::load(&out, kind).unwrap();
+        let wires: Vec<String> = moves.iter().map(|m| m.wire.clone()).collect();
+        assert_eq!(back.moves, wires, "{out}");
+        out
+    }
+
+    #[test]
+    fn lines_go_into_each_format_and_read_back() {
+        let notes: BTreeMap<usize, Note> = [
+            (0, note(&["e2e4", "e7e5"], true)),
+            (2, note(&["g1f3", "b8c6"], true)),
+        ]
+        .into();
+        let moves = [
+            entry("e2e4", "e4", &[]),
+            entry("e7e5", "e5", &["e7e5", "g1f3", "b8c6"]),
+        ];
+        let pgn = round_trip(Kind::Chess, 0, &moves, &notes, "pgn");
+        let pgn = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            pgn.contains("{tengen analysis +0.25/12: e4 e5} 1. e4"),
+            "{pgn}"
+        );
+        assert!(pgn.contains("1... e5 {+0.31/9 1.500s e5 Nf3 Nc6}"), "{pgn}");
+        assert!(pgn.contains("{tengen analysis +0.25/12: Nf3 Nc6}"), "{pgn}");
+
+        let notes: BTreeMap<usize, Note> = [(0, note(&["7g7f"], true))].into();
+        let moves = [
+            entry("7g7f", "+7776FU", &[]),
+            entry("3c3d", "-3334FU", &["3c3d", "2g2f", "8c8d"]),
+        ];
+        let csa = round_trip(Kind::Shogi, 0, &moves, &notes, "csa");
+        assert!(csa.contains("+\n'** 25 +7776FU\n+7776FU"), "{csa}");
+        assert!(
+            csa.contains("-3334FU\nT1\n'** 31 +2726FU -8384FU\n"),
+            "{csa}"
+        );
+        let kif = round_trip(Kind::Shogi, 0, &moves, &notes, "kif");
+        assert!(kif.contains("消費時間--\n**解析 0 候補1 深さ 12 ノード 1000 評価値 25 読み筋 ▲７六歩(77) (tengen)\n"), "{kif}");
+        assert!(
+            kif.contains(
+                "**対局 時間 00:01.5 深さ 9 評価値 31 読み筋 △３四歩(33) ▲２六歩(27) △８四歩(83)"
+            ),
+            "{kif}"
+        );
+
+        let notes: BTreeMap<usize, Note> =
+            [(0, note(&["E5", "C3"], true)), (1, note(&["C3"], false))].into();
+        let moves = [entry("E5", "E5", &[])];
+        let sgf = round_trip(Kind::Go, 9, &moves, &notes, "sgf");
+        assert!(sgf.contains("C[tengen analysis +0.25 (1000): E5 C3]\n;B[ee]C[1.500s\ntengen analysis +0.25 (1000): C3]"), "{sgf}");
+    }
+}
