@@ -758,11 +758,16 @@ impl<'a> Solver<'a> {
         })
     }
 
-    /// A defender's node (a child being created, its replies `moves`)
-    /// where every reply is met by a mate in one (the fast finder): its
-    /// proof, else `None`. A reply that checks back or repeats a position
-    /// of the path is left to the search.
+    /// A defender's node (a child being created, its replies `moves`, at
+    /// most 8) where every reply is met by a mate in one (the fast
+    /// finder): its proof, else `None`. A reply that checks back or
+    /// repeats a position of the path is left to the search.
     fn mated_in_two(&self, board: &Board, moves: &[Move]) -> Option<Res> {
+        // With many replies one of them nearly always escapes: not worth
+        // the finder's time.
+        if moves.len() > 8 {
+            return None;
+        }
         let ply = self.path.len() as u32 + 1;
         let mut b = board.clone();
         let mut hand = 0;
