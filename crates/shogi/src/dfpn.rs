@@ -51,6 +51,9 @@ const NO_REP: u32 = u32::MAX;
 const MAX_PLY: u32 = 1500;
 /// Entries per table cluster (all share the board part of the key).
 const CLUSTER: usize = 8;
+/// Clusters of a new table (it doubles as it fills, up to its limit): a
+/// small solve then does not pay for zeroing pages it never uses.
+const FIRST_CLUSTERS: usize = 1 << 13;
 /// The top bit of each of the seven hand bytes.
 const GUARD: u64 = 0x0080_8080_8080_8080;
 
@@ -239,6 +242,10 @@ struct Table {
     keys: Vec<u64>,
     data: Vec<[u64; 4]>,
     mask: usize,
+    /// The most clusters it may grow to.
+    max_clusters: usize,
+    /// Slots in use.
+    used: usize,
 }
 
 impl Table {
@@ -249,11 +256,42 @@ impl Table {
         } else {
             clusters.next_power_of_two() / 2
         };
+        let start = clusters.min(FIRST_CLUSTERS);
         Table {
+            keys: vec![0u64; start * CLUSTER],
+            data: vec![[0u64; 4]; start * CLUSTER],
+            mask: start - 1,
+            max_clusters: clusters,
+            used: 0,
+        }
+    }
+
+    /// Doubles the table (while under its size limit) once it is half
+    /// full: each old cluster splits into two new ones, so every entry
+    /// finds a free slot.
+    fn grow(&mut self) {
+        let clusters = (self.mask + 1) * 2;
+        let mut bigger = Table {
             keys: vec![0u64; clusters * CLUSTER],
             data: vec![[0u64; 4]; clusters * CLUSTER],
             mask: clusters - 1,
+            max_clusters: self.max_clusters,
+            used: self.used,
+        };
+        for (&bk, w) in self.keys.iter().zip(&self.data) {
+            if bk == 0 {
+                continue;
+            }
+            let base = bigger.cluster(bk);
+            let free = (base..base + CLUSTER).find(|&i| bigger.keys.get(i) == Some(&0));
+            if let Some(i) = free {
+                if let (Some(k), Some(d)) = (bigger.keys.get_mut(i), bigger.data.get_mut(i)) {
+                    *k = bk;
+                    *d = *w;
+                }
+            }
         }
+        *self = bigger;
     }
 
     fn cluster(&self, board: u64) -> usize {
@@ -354,15 +392,18 @@ impl Table {
         let base = self.cluster(k.board);
         let mut victim = 0;
         let mut victim_score = u64::MAX;
+        let mut free = false;
         for i in 0..CLUSTER {
             let bk = self.keys.get(base + i).copied().unwrap_or(0);
             if bk == 0 {
                 victim = i;
+                free = true;
                 break;
             }
             let old = self.data.get(base + i).map_or(e, Entry::unpack);
             if bk == k.board && old.att == e.att && old.def == e.def {
                 victim = i;
+                free = true;
                 break;
             }
             // What the new proof or disproof answers for is no longer
@@ -376,6 +417,7 @@ impl Table {
                 }
             {
                 victim = i;
+                free = true;
                 break;
             }
             // Keep proofs and disproofs, then the costly entries.
@@ -386,12 +428,23 @@ impl Table {
                 victim = i;
             }
         }
+        if !free && self.mask < self.max_clusters - 1 {
+            // Full cluster: grow rather than evict.
+            self.grow();
+            return self.store(k, r, work);
+        }
         if let (Some(bk), Some(w)) = (
             self.keys.get_mut(base + victim),
             self.data.get_mut(base + victim),
         ) {
+            if *bk == 0 {
+                self.used += 1;
+            }
             *bk = k.board;
             *w = e.pack();
+        }
+        if self.used * 2 > self.keys.len() && self.mask < self.max_clusters - 1 {
+            self.grow();
         }
     }
 }
@@ -402,7 +455,8 @@ pub struct TsumeLimits<'a> {
     pub nodes: Option<u64>,
     /// Checked regularly: set it to abort (USI `stop`).
     pub stop: Option<&'a AtomicBool>,
-    /// Table size in entries (rounded down to a power of two clusters).
+    /// The table's largest size in entries (rounded down to a power of
+    /// two clusters); it starts at 65,536 and doubles as it fills.
     pub max_entries: usize,
 }
 
@@ -1202,6 +1256,32 @@ mod tests {
         assert_eq!(solver.known(&two, 0).map(|r| r.pn), Some(0));
         let none = Board::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1").unwrap();
         assert!(solver.known(&none, 0).is_none_or(|r| r.pn != 0));
+    }
+
+    #[test]
+    fn table_grows_without_losing_entries() {
+        let mut t = Table::new(1 << 20);
+        assert_eq!(t.keys.len(), FIRST_CLUSTERS * CLUSTER);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut keys = Vec::new();
+        for i in 0..50_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = Key {
+                board: x | 1,
+                att: 0,
+                def: 0,
+                full: x,
+                plain: x | 1,
+            };
+            t.store(&k, Res::new(i % 50 + 1, 7), 1);
+            keys.push((k, i % 50 + 1));
+        }
+        assert!(t.keys.len() > FIRST_CLUSTERS * CLUSTER && t.keys.len() <= 1 << 20);
+        for (k, pn) in keys {
+            assert_eq!(t.probe(&k).hit.map(|(r, _)| r.pn), Some(pn));
+        }
     }
 
     #[test]
