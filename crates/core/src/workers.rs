@@ -115,9 +115,23 @@ mod tests {
         SERIAL.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Waits until every worker the tests started is back on the idle
+    /// list: a job an earlier test left running (a dropped handle) would
+    /// otherwise come back mid-test and be the next one picked.
+    fn settle() {
+        for _ in 0..10_000 {
+            if idle().len() >= STARTED.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        panic!("a worker never came back to the idle list");
+    }
+
     #[test]
     fn jobs_one_after_another_share_one_thread() {
         let _turn = serial();
+        settle();
         let before = STARTED.load(Ordering::Relaxed);
         let mut ids = std::collections::HashSet::new();
         for _ in 0..12 {
