@@ -602,6 +602,10 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.shared.nodes[self.id]
             .0
             .fetch_add(self.nodes, Ordering::Relaxed);
+        // `next_check` counts from the last flush: a flush between checks
+        // (a report) must bring it nearer by what it flushed, or a node
+        // limit would be checked that many nodes late.
+        self.next_check = self.next_check.saturating_sub(self.nodes).max(1);
         self.nodes = 0;
     }
 

@@ -351,3 +351,23 @@ fn each_visited_position_counts_as_one_node() {
         r.nodes
     );
 }
+
+#[test]
+fn a_node_limit_stops_the_search_at_that_node() {
+    // Reports between checks flush the node count; the limit must still
+    // be met exactly, not a report's worth of nodes later.
+    for n in [60, 100, 300, 777, 1500, 4000] {
+        let limits = SearchLimits {
+            nodes: Some(n),
+            ..SearchLimits::depth(60)
+        };
+        let (r, events) = run(&Board::from("........."), limits, 1);
+        assert!(r.best.is_some());
+        assert_eq!(r.nodes, n, "go nodes {n}");
+        let reported = events.iter().filter_map(|e| match e {
+            Event::Line(l) => Some(l.nodes),
+            _ => None,
+        });
+        assert!(reported.max().is_some_and(|m| m <= n), "go nodes {n}");
+    }
+}
