@@ -243,6 +243,51 @@ fn epd_position(line: &str) -> String {
     fields[..n].join(" ")
 }
 
+/// The opening of game pair `pair`: line `pair` of `book` (wrapping
+/// around; the start position when the book is empty), its moves in the
+/// record's notation turned into wire moves (a move the referee cannot
+/// read ends the line there), then `plies` random legal plies from a
+/// stream seeded by `seed` and the pair (the line as it was if they
+/// cannot be added). The tournament and the GUI's matches share it, so a
+/// book plays the same openings in both.
+pub fn for_pair(
+    book: &[Opening],
+    pair: u64,
+    plies: u32,
+    seed: u64,
+    referee: &mut dyn Referee,
+) -> Opening {
+    let mut opening = if book.is_empty() {
+        Opening::default()
+    } else {
+        book[(pair % book.len() as u64) as usize].clone()
+    };
+    if opening.in_record_notation {
+        let mut wire = Vec::new();
+        if referee.reset(opening.start.as_deref()).is_ok() {
+            for mv in &opening.moves {
+                match referee
+                    .wire_from_record(mv)
+                    .and_then(|w| referee.play(&w).map(|_| w))
+                {
+                    Ok(w) => wire.push(w),
+                    Err(_) => break,
+                }
+            }
+        }
+        opening.moves = wire;
+        opening.in_record_notation = false;
+    }
+    if plies > 0 {
+        let mut rng = Rng::new(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let base = opening.clone();
+        if add_random_plies(referee, &mut opening, plies, &mut rng).is_err() {
+            opening = base;
+        }
+    }
+    opening
+}
+
 /// Extends an opening with `plies` random legal moves, chosen by the
 /// referee's own move list so they are legal by construction. Stops early
 /// if the game ends.

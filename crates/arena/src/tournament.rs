@@ -12,7 +12,6 @@ use crate::process::Transcript;
 use crate::progress::{Progress, Snapshot};
 use crate::record::{Adjudication, Ending, FaultKind, GameRecord, Opening, Outcome, Side};
 use crate::referee::Referee;
-use crate::rng::Rng;
 use crate::stats::{Pentanomial, Sprt, SprtModel, SprtVerdict, Wdl};
 use crate::swap2;
 use crate::variant::{make_referee, Variant};
@@ -212,39 +211,13 @@ impl Tournament {
     /// The opening of a game pair: the book position for the pair (the
     /// same in every encounter), then random plies from a seeded stream.
     fn opening(&self, book: &[Opening], pair: u32, referee: &mut dyn Referee) -> Opening {
-        let mut opening = if book.is_empty() {
-            Opening::default()
-        } else {
-            book[pair as usize % book.len()].clone()
-        };
-        if opening.in_record_notation {
-            // Book moves in the record's notation become wire moves; a move
-            // the referee cannot read ends the book line there.
-            let mut wire = Vec::new();
-            if referee.reset(opening.start.as_deref()).is_ok() {
-                for mv in &opening.moves {
-                    match referee
-                        .wire_from_record(mv)
-                        .and_then(|w| referee.play(&w).map(|_| w))
-                    {
-                        Ok(w) => wire.push(w),
-                        Err(_) => break,
-                    }
-                }
-            }
-            opening.moves = wire;
-            opening.in_record_notation = false;
-        }
-        if self.openings.plies > 0 {
-            let mut rng = Rng::new(self.seed ^ u64::from(pair).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let base = opening.clone();
-            if openings::add_random_plies(referee, &mut opening, self.openings.plies, &mut rng)
-                .is_err()
-            {
-                opening = base;
-            }
-        }
-        opening
+        openings::for_pair(
+            book,
+            u64::from(pair),
+            self.openings.plies,
+            self.seed,
+            referee,
+        )
     }
 
     /// Everything that decides the game list, the openings, the pairing

@@ -242,22 +242,8 @@ fn pgn(g: &Game<'_>, text: &str) -> String {
     if pending {
         out.extend(analysis(k));
     }
-    // Lines of at most 80 characters, never splitting a token.
     let mut s = head.to_string();
-    let mut line = String::new();
-    for t in out {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
+    tengen_arena::games::chess::push_movetext(&mut s, out);
     s
 }
 

@@ -1756,32 +1756,12 @@ fn book_line(
     if list.is_empty() {
         return Err(format!("book '{}' has no openings", b.name));
     }
-    let mut o = list[pair % list.len()].clone();
+    // A start position the referee refuses is the book's error, named.
+    let start = list[pair % list.len()].start.as_deref();
     referee
-        .reset(o.start.as_deref())
+        .reset(start)
         .map_err(|e| format!("book '{}', line {}: {e}", b.name, pair % list.len() + 1))?;
-    if o.in_record_notation {
-        let mut wire = Vec::new();
-        for mv in &o.moves {
-            match referee
-                .wire_from_record(mv)
-                .and_then(|w| referee.play(&w).map(|_| w))
-            {
-                Ok(w) => wire.push(w),
-                Err(_) => break,
-            }
-        }
-        o.moves = wire;
-        o.in_record_notation = false;
-    }
-    if b.plies() > 0 {
-        let salt = (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = tengen_arena::rng::Rng::new(b.seed() ^ salt);
-        let base = o.clone();
-        if tengen_arena::openings::add_random_plies(referee, &mut o, b.plies(), &mut rng).is_err() {
-            o = base;
-        }
-    }
+    let o = tengen_arena::openings::for_pair(&list, pair as u64, b.plies(), b.seed(), referee);
     // Every move must stand on the real board: check them all.
     referee.reset(o.start.as_deref())?;
     for (i, mv) in o.moves.iter().enumerate() {

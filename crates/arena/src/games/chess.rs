@@ -232,7 +232,13 @@ pub fn pgn(game: &GameRecord, chess960: bool) -> String {
     }
     tokens.push(format!("{{{}}}", comment(&game.ending.reason)));
     tokens.push(result.to_string());
-    // Lines of at most 80 characters, never splitting a token.
+    push_movetext(&mut s, tokens);
+    s
+}
+
+/// Appends PGN movetext: the tokens in lines of at most 80 characters,
+/// never splitting a token, then the blank line that ends a game.
+pub fn push_movetext(s: &mut String, tokens: impl IntoIterator<Item = String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -247,7 +253,6 @@ pub fn pgn(game: &GameRecord, chess960: bool) -> String {
     }
     s.push_str(&line);
     s.push_str("\n\n");
-    s
 }
 
 #[cfg(test)]
