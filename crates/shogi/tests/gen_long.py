@@ -21,11 +21,15 @@ Run: python3 crates/shogi/tests/gen_long.py [count] [seconds] [seed] [min_len] [
 (defaults 20, 1800, 20261126, 25, 41, 21), then keep the lines that
 `tsume --check --file out.txt` prints.
 """
+import os
 import random
 import sys
 import time
 
 import cshogi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_hard import pv_is_mate  # noqa: E402
 
 NODES = 1_000_000
 CLIMB_NODES = 100_000
@@ -62,45 +66,8 @@ def random_position(rng):
     for _ in range(rng.randint(0, 5)):
         place(False, 3)
     hand_b = [take() for _ in range(rng.randint(1, 5))]
-    rows = []
-    for r in range(1, 10):
-        row, empty = "", 0
-        for f in range(9, 0, -1):
-            p = board.get((f, r))
-            if p is None:
-                empty += 1
-            else:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += p
-        if empty:
-            row += str(empty)
-        rows.append(row)
-
-    def hand(letters, lower):
-        out = ""
-        for k in "RBGSNLP":
-            n = letters.count(k)
-            if n:
-                out += (str(n) if n > 1 else "") + (k.lower() if lower else k)
-        return out
-
     hand_w = [k for k, n in counts.items() for _ in range(n)]
-    h = hand(hand_b, False) + hand(hand_w, True)
-    return "/".join(rows) + " b " + (h or "-") + " 1"
-
-
-def pv_is_mate(sfen, pv):
-    b = cshogi.Board()
-    b.set_sfen(sfen)
-    for i, m in enumerate(pv):
-        if not b.is_legal(m):
-            return False
-        b.push(m)
-        if i % 2 == 0 and not b.is_check():
-            return False
-    return len(pv) % 2 == 1 and b.is_game_over()
+    return unparse(board, hand_b, hand_w)
 
 
 def label(sfen, min_len):
