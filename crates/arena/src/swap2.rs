@@ -6,6 +6,7 @@
 //! stone plays the colour to move; `SWAP` takes the other one. Every stone
 //! is checked by the referee.
 
+use crate::clock::TimeControl;
 use crate::player::{Player, Swap2Answer};
 use crate::referee::Referee;
 use std::time::Duration;
@@ -20,6 +21,21 @@ pub struct Swap2Opening {
 
 /// A fault in the opening: the player (0 or 1) and why.
 pub type Swap2Fault = (usize, String);
+
+/// An engine's time for one swap answer (the opening is off the game
+/// clock): a twentieth of the base time plus the increment, or the time
+/// per move, within 0.2..10 s; 5 s without a clock. The arena and the
+/// GUI give the same.
+pub fn answer_time(tc: Option<TimeControl>) -> Duration {
+    let ms = match tc {
+        None => 5_000,
+        Some(tc) => tc
+            .movetime_ms
+            .unwrap_or(tc.base_ms / 20 + tc.inc_ms)
+            .clamp(200, 10_000),
+    };
+    Duration::from_millis(ms)
+}
 
 /// Plays the opening between `players[0]` (who places the first three
 /// stones) and `players[1]`; `turns` is each one's time for an answer.

@@ -727,8 +727,8 @@ impl Tournament {
             let mut forfeit = None;
             if self.variant.swap2 {
                 let turns = [
-                    swap2_turn(self.tcs[job.seats[0]]),
-                    swap2_turn(self.tcs[job.seats[1]]),
+                    swap2::answer_time(self.tcs[job.seats[0]]),
+                    swap2::answer_time(self.tcs[job.seats[1]]),
                 ];
                 match swap2::negotiate(referee.as_mut(), [a.as_mut(), b.as_mut()], turns) {
                     Ok(o) => {
@@ -1029,20 +1029,6 @@ fn elo_block(st: &EncounterStats, sprt: Option<Sprt>) -> String {
 type Seat<'a> = Option<&'a mut Box<dyn Player>>;
 
 /// Two distinct players out of the list, mutably.
-/// An engine's time for one swap2 answer (the opening is off the game
-/// clock): a twentieth of the base time plus the increment, or the time
-/// per move, within 0.2..10 s; 5 s without a clock.
-fn swap2_turn(tc: Option<TimeControl>) -> Duration {
-    let ms = match tc {
-        None => 5_000,
-        Some(tc) => tc
-            .movetime_ms
-            .unwrap_or(tc.base_ms / 20 + tc.inc_ms)
-            .clamp(200, 10_000),
-    };
-    Duration::from_millis(ms)
-}
-
 fn pick_two(v: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (Seat<'_>, Seat<'_>) {
     if a == b || a >= v.len() || b >= v.len() {
         return (None, None);

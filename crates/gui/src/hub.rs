@@ -132,20 +132,6 @@ impl SwapPhase {
     }
 }
 
-/// An engine's time for one swap answer (the opening is off the game
-/// clock), as the arena gives it: a twentieth of the base time plus the
-/// increment, or the time a move, within 0.2..10 s; 5 s without a clock.
-fn swap_turn(tc: Option<TimeControl>) -> Duration {
-    let ms = match tc {
-        None => 5_000,
-        Some(tc) => tc
-            .movetime_ms
-            .unwrap_or(tc.base_ms / 20 + tc.inc_ms)
-            .clamp(200, 10_000),
-    };
-    Duration::from_millis(ms)
-}
-
 struct Analysis {
     engine: String,
     kind: Kind,
@@ -1353,7 +1339,7 @@ impl Hub {
             ..t.referee.setup()
         };
         let moves = t.wires();
-        let turn = swap_turn(t.tc);
+        let turn = tengen_arena::swap2::answer_time(t.tc);
         let hub = Arc::clone(self);
         std::thread::spawn(move || {
             let mut seat = lock(&seat);
