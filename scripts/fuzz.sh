@@ -5,9 +5,12 @@
 # smallest set of inputs with the same coverage, which is what the
 # repository keeps and `cargo test -p tengen-fuzzing` replays), and
 # appends one summary line per run to fuzz/runs.log:
-#   date commit target seconds runs corpus-size result
+#   date commit target seconds runs corpus-size cpu result
 # (seconds: how long the fuzzer ran, which is less than SECONDS when it
-# found a crash; corpus-size: files after the minimisation).
+# found a crash; corpus-size: files after the minimisation; cpu: the CPU
+# seconds, user and system, the fuzzer used, which is less than its
+# seconds when it shared the machine; runs before 2026-11-26 evening did
+# not record it).
 #
 #   bash scripts/fuzz.sh 600                  # every target, 10 minutes each
 #   bash scripts/fuzz.sh 600 uci_command ...  # only these
@@ -32,8 +35,10 @@ for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   log="logs/$t.log"
   start=$(date +%s)
-  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
+  /usr/bin/time -f '%U %S' -o "$log.time" \
+    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1
   rc=$?
+  cpu=$(awk 'END { printf "%d", $1 + $2 }' "$log.time")
   ran=$(($(date +%s) - start))
   runs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   if [ $rc -eq 0 ]; then
@@ -43,6 +48,6 @@ for t in "${targets[@]}"; do
     result="crash(rc=$rc)"
   fi
   size=$(find "corpus/$t" -type f | wc -l)
-  line="$(date -u +%FT%TZ) $commit $t ${ran}s runs=${runs:-?} corpus=$size $result"
+  line="$(date -u +%FT%TZ) $commit $t ${ran}s runs=${runs:-?} corpus=$size cpu=${cpu}s $result"
   echo "$line" | tee -a runs.log
 done
