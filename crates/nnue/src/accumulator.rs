@@ -10,7 +10,7 @@
 //! mirroring) stayed the same; otherwise the perspective is rebuilt from
 //! the board. Positions the search prunes before evaluating cost nothing.
 
-use crate::features::{FeatureSet, View, MAX_ACTIVE};
+use crate::features::{FeatureSet, View};
 use crate::network::Network;
 use crate::simd::{self, Level};
 use std::marker::PhantomData;
@@ -106,7 +106,7 @@ impl<F: FeatureSet> Accumulators<F> {
             level,
             stack: (0..64).map(|_| Entry::new(hidden)).collect(),
             top: 0,
-            inputs: Vec::with_capacity(MAX_ACTIVE),
+            inputs: Vec::with_capacity(F::MAX_ACTIVE),
             _f: PhantomData,
         }
     }
@@ -225,7 +225,7 @@ impl<F: FeatureSet> Accumulators<F> {
                 }
                 None => {
                     let list = pieces.get_or_insert_with(|| {
-                        let mut v = Vec::with_capacity(MAX_ACTIVE);
+                        let mut v = Vec::with_capacity(F::MAX_ACTIVE);
                         board(&mut v);
                         v
                     });

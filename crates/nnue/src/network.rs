@@ -14,26 +14,29 @@
 //!  9       feature set id (within the game)
 //! 10       activation: 1 = squared clipped ReLU
 //! 11       flags: bit 0 = residual (the engine adds its hand-made
-//!          evaluation to the network's output); other bits zero
+//!          evaluation to the network's output); bit 1 = wide output
+//!          (i16 output weights, QB 1024: shogi's residual networks,
+//!          whose small output weights 1/64 steps would blur); other
+//!          bits zero
 //! 12..16   inputs, u32
 //! 16..20   hidden size per perspective, u32 (a multiple of 16, 16..=1024)
 //! 20..24   output buckets, u32
-//! 24..26   QA, u16 (255)      26..28  QB, u16 (64)
+//! 24..26   QA, u16 (255)      26..28  QB, u16 (64; 1024 if wide)
 //! 28..32   scale, u32 (the output in engine units is raw * scale / (QA*QB))
 //! 32..     feature weights, i16 [inputs][hidden]; feature biases, i16
-//!          [hidden]; output weights, i8 [buckets][2 * hidden]; output
-//!          biases, i32 [buckets]
+//!          [hidden]; output weights, i8 (i16 if wide) [buckets][2 *
+//!          hidden]; output biases, i32 [buckets]
 //! last 8   FNV-1a 64 checksum of every byte before it
 //! ```
 //!
 //! Loading checks every field against the feature set the game expects,
 //! the length, the checksum, and that no feature weight or bias is so
 //! large that an accumulator could leave the i16 range (see
-//! [`FT_WEIGHT_MAX`]).
+//! [`FT_WEIGHT_MAX`] and [`FeatureSet::FT_WEIGHT_MAX`]).
 
 use crate::features::{FeatureSet, MAX_ACTIVE};
 use crate::simd::{self, Level};
-pub use crate::simd::{QA, QB};
+pub use crate::simd::{QA, QB, QB_WIDE};
 
 const MAGIC: &[u8; 8] = b"TGNNUEv1";
 const HEADER: usize = 32;
@@ -47,6 +50,8 @@ pub const FT_WEIGHT_MAX: i16 = 511;
 pub const FT_BIAS_MAX: i16 = 16_383;
 /// Flag bit: the network is a correction to the hand-made evaluation.
 pub const FLAG_RESIDUAL: u8 = 1;
+/// Flag bit: output weights are i16 in units of 1/[`QB_WIDE`].
+pub const FLAG_WIDE_OUTPUT: u8 = 2;
 /// Default output scale: a raw output of 1.0 is this many engine units.
 pub const DEFAULT_SCALE: u32 = 400;
 
@@ -66,11 +71,16 @@ pub struct Network {
     /// output (the network was trained on what the hand-made evaluation
     /// misses), not the output alone.
     pub residual: bool,
+    /// Output weights are `out_w_wide` (i16, 1.0 = [`QB_WIDE`]) rather
+    /// than `out_w` (i8, 1.0 = [`QB`]); the other is empty.
+    pub wide: bool,
     /// `[inputs][hidden]`.
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
     /// `[buckets][2 * hidden]`, side to move's half first.
     pub out_w: Vec<i8>,
+    /// Like `out_w`, for a wide network.
+    pub out_w_wide: Vec<i16>,
     pub out_b: Vec<i32>,
 }
 
@@ -138,6 +148,7 @@ impl Network {
             buckets: F::OUTPUT_BUCKETS,
             scale: DEFAULT_SCALE,
             residual: false,
+            wide: false,
             ft_w: (0..F::INPUTS * hidden)
                 .map(|_| (next() % 201) as i16 - 100)
                 .collect(),
@@ -145,6 +156,7 @@ impl Network {
             out_w: (0..F::OUTPUT_BUCKETS * 2 * hidden)
                 .map(|_| next() as i8)
                 .collect(),
+            out_w_wide: Vec::new(),
             out_b: (0..F::OUTPUT_BUCKETS)
                 .map(|_| (next() % 20_000) as i32 - 10_000)
                 .collect(),
@@ -184,10 +196,11 @@ impl Network {
         if body[10] != SCRELU {
             return Err(format!("activation {} is not supported", body[10]));
         }
-        if body[11] & !FLAG_RESIDUAL != 0 {
+        if body[11] & !(FLAG_RESIDUAL | FLAG_WIDE_OUTPUT) != 0 {
             return Err(format!("unknown flags {:#04x}", body[11]));
         }
         let residual = body[11] & FLAG_RESIDUAL != 0;
+        let wide = body[11] & FLAG_WIDE_OUTPUT != 0;
         let mut r = Reader {
             bytes: body,
             at: 12,
@@ -214,8 +227,11 @@ impl Network {
                 "hidden size {hidden} (a multiple of 16 up to 1024)"
             ));
         }
-        if qa as i32 != QA || qb as i32 != QB {
-            return Err(format!("quantisation {qa}/{qb}, this build uses {QA}/{QB}"));
+        let want_qb = if wide { QB_WIDE } else { QB };
+        if qa as i32 != QA || qb as i32 != want_qb {
+            return Err(format!(
+                "quantisation {qa}/{qb}, this build uses {QA}/{want_qb}"
+            ));
         }
         if scale == 0 || scale > 10_000 {
             return Err(format!("output scale {scale}"));
@@ -227,11 +243,16 @@ impl Network {
         };
         let ft_w = i16s(r.take(inputs * hidden * 2)?);
         let ft_b = i16s(r.take(hidden * 2)?);
-        let out_w: Vec<i8> = r
-            .take(buckets * 2 * hidden)?
-            .iter()
-            .map(|&b| b as i8)
-            .collect();
+        let (out_w, out_w_wide) = if wide {
+            (Vec::new(), i16s(r.take(buckets * 2 * hidden * 2)?))
+        } else {
+            let w: Vec<i8> = r
+                .take(buckets * 2 * hidden)?
+                .iter()
+                .map(|&b| b as i8)
+                .collect();
+            (w, Vec::new())
+        };
         let out_b: Vec<i32> = r
             .take(buckets * 4)?
             .chunks_exact(4)
@@ -240,11 +261,12 @@ impl Network {
         if r.at != body.len() {
             return Err(format!("{} bytes past the weights", body.len() - r.at));
         }
-        if ft_w.iter().any(|w| w.unsigned_abs() > FT_WEIGHT_MAX as u16) {
-            return Err(format!("a feature weight exceeds ±{FT_WEIGHT_MAX}"));
+        let (w_max, b_max) = (F::FT_WEIGHT_MAX, F::FT_BIAS_MAX);
+        if ft_w.iter().any(|w| w.unsigned_abs() > w_max as u16) {
+            return Err(format!("a feature weight exceeds ±{w_max}"));
         }
-        if ft_b.iter().any(|w| w.unsigned_abs() > FT_BIAS_MAX as u16) {
-            return Err(format!("a feature bias exceeds ±{FT_BIAS_MAX}"));
+        if ft_b.iter().any(|w| w.unsigned_abs() > b_max as u16) {
+            return Err(format!("a feature bias exceeds ±{b_max}"));
         }
         Ok(Network {
             game,
@@ -254,9 +276,11 @@ impl Network {
             buckets,
             scale,
             residual,
+            wide,
             ft_w,
             ft_b,
             out_w,
+            out_w_wide,
             out_b,
         })
     }
@@ -265,18 +289,26 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER + self.ft_w.len() * 2 + self.out_w.len() + 64);
         b.extend_from_slice(MAGIC);
-        let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
+        let flags = if self.residual { FLAG_RESIDUAL } else { 0 }
+            | if self.wide { FLAG_WIDE_OUTPUT } else { 0 };
         b.extend_from_slice(&[self.game, self.feature_set, SCRELU, flags]);
         for v in [self.inputs as u32, self.hidden as u32, self.buckets as u32] {
             b.extend_from_slice(&v.to_le_bytes());
         }
         b.extend_from_slice(&(QA as u16).to_le_bytes());
-        b.extend_from_slice(&(QB as u16).to_le_bytes());
+        let qb = if self.wide { QB_WIDE } else { QB };
+        b.extend_from_slice(&(qb as u16).to_le_bytes());
         b.extend_from_slice(&self.scale.to_le_bytes());
         for w in self.ft_w.iter().chain(self.ft_b.iter()) {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend(self.out_w.iter().map(|&w| w as u8));
+        if self.wide {
+            for w in &self.out_w_wide {
+                b.extend_from_slice(&w.to_le_bytes());
+            }
+        } else {
+            b.extend(self.out_w.iter().map(|&w| w as u8));
+        }
         for w in &self.out_b {
             b.extend_from_slice(&w.to_le_bytes());
         }
@@ -305,6 +337,9 @@ impl Network {
     /// `them`, with output bucket `bucket`, in engine units.
     #[inline]
     pub fn output(&self, level: Level, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        if self.wide {
+            return self.output_wide(level, us, them, bucket);
+        }
         let h = self.hidden;
         let bucket = bucket.min(self.buckets.saturating_sub(1));
         let w = &self.out_w[(bucket * 2 * h).min(self.out_w.len())..];
@@ -313,6 +348,20 @@ impl Network {
         let bias = self.out_b.get(bucket).copied().unwrap_or(0) as i64;
         let raw = sum / QA as i64 + bias;
         (raw * self.scale as i64 / (QA as i64 * QB as i64)) as i32
+    }
+
+    /// [`Network::output`] for i16 output weights (1.0 = [`QB_WIDE`]).
+    #[inline(never)]
+    fn output_wide(&self, level: Level, us: &[i16], them: &[i16], bucket: usize) -> i32 {
+        let h = self.hidden;
+        let bucket = bucket.min(self.buckets.saturating_sub(1));
+        let w = &self.out_w_wide[(bucket * 2 * h).min(self.out_w_wide.len())..];
+        let (w_us, w_them) = w.split_at(h.min(w.len()));
+        let sum =
+            simd::screlu_dot_wide(level, us, w_us) + simd::screlu_dot_wide(level, them, w_them);
+        let bias = self.out_b.get(bucket).copied().unwrap_or(0) as i64;
+        let raw = sum / QA as i64 + bias;
+        (raw * self.scale as i64 / (QA as i64 * QB_WIDE as i64)) as i32
     }
 
     /// Builds the sums of one perspective from scratch: bias plus the row
@@ -332,7 +381,57 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::{Chess, Xiangqi};
+    use crate::features::{Chess, Shogi, Xiangqi};
+
+    /// A random network with wide (i16) output weights.
+    fn random_wide<F: FeatureSet>(hidden: usize, seed: u64) -> Network {
+        let mut net = Network::random::<F>(hidden, seed);
+        net.wide = true;
+        net.out_w_wide = net.out_w.iter().map(|&w| w as i16 * 37).collect();
+        net.out_w.clear();
+        net
+    }
+
+    #[test]
+    fn a_wide_network_round_trips_and_computes_its_output() {
+        let net = random_wide::<Shogi>(32, 6);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[11], FLAG_WIDE_OUTPUT);
+        assert_eq!(&bytes[26..28], &(QB_WIDE as u16).to_le_bytes());
+        assert_eq!(Network::from_bytes::<Shogi>(&bytes).as_ref(), Ok(&net));
+        // A shogi network is refused as a chess one.
+        let e = Network::from_bytes::<Chess>(&bytes)
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("a shogi network, not a chess one"), "{e}");
+        let us: Vec<i16> = (0..32).map(|i| i * 13 - 100).collect();
+        let them: Vec<i16> = (0..32).map(|i| 300 - i * 7).collect();
+        let mut sum = 0i64;
+        for i in 0..32 {
+            let a = (us[i] as i64).clamp(0, 255);
+            let b = (them[i] as i64).clamp(0, 255);
+            sum += a * a * net.out_w_wide[i] as i64 + b * b * net.out_w_wide[32 + i] as i64;
+        }
+        let want = ((sum / 255 + net.out_b[0] as i64) * 400 / (255 * 1024)) as i32;
+        for level in simd::available() {
+            assert_eq!(net.output(level, &us, &them, 0), want);
+        }
+        // A wide network with a narrow QB (or the other way) is refused.
+        let mut b = bytes.clone();
+        b[11] = 0;
+        let n = b.len() - 8;
+        let sum = checksum(&b[..n]);
+        b[n..].copy_from_slice(&sum.to_le_bytes());
+        let e = Network::from_bytes::<Shogi>(&b).err().unwrap_or_default();
+        assert!(e.contains("quantisation 255/1024"), "{e}");
+        // Shogi's weight bound is tighter (40 active inputs).
+        let mut other = net.clone();
+        other.ft_w[5] = 450;
+        let e = Network::from_bytes::<Shogi>(&other.to_bytes())
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("feature weight exceeds ±400"), "{e}");
+    }
 
     #[test]
     fn a_network_round_trips_through_its_file() {
@@ -377,7 +476,7 @@ mod tests {
         assert!(refused(&other.to_bytes()).contains("bytes past the weights"));
         // A flag this build does not know (the checksum made valid again).
         let mut b = net.to_bytes();
-        b[11] = 2;
+        b[11] = 4;
         let n = b.len() - 8;
         let sum = checksum(&b[..n]);
         b[n..].copy_from_slice(&sum.to_le_bytes());

@@ -555,6 +555,7 @@ impl<F: FeatureSet> Trainer<F> {
             buckets: F::OUTPUT_BUCKETS,
             scale: self.cfg.scale,
             residual: self.cfg.base.is_some(),
+            wide: false,
             ft_w: (0..F::INPUTS * self.cfg.hidden)
                 .map(|i| {
                     let (row, col) = (i / self.cfg.hidden, i % self.cfg.hidden);
@@ -575,6 +576,7 @@ impl<F: FeatureSet> Trainer<F> {
                 .iter()
                 .map(|&x| q(x, QB as f32).clamp(-127.0, 127.0) as i8)
                 .collect(),
+            out_w_wide: Vec::new(),
             out_b: self
                 .w
                 .out_b
