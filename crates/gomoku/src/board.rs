@@ -1,6 +1,7 @@
 //! The board: stones on a padded array, the rule, the move history, a
 //! Zobrist key and the incrementally kept line shapes of every empty point.
 
+use crate::learned::{self, Tables};
 use crate::pattern::{self, Shape, POW3};
 use crate::renju::{self, Foul, Grid};
 use std::fmt;
@@ -286,6 +287,10 @@ pub struct Board {
     tables: [&'static [u8]; 2],
     /// Per colour: Σ shape values over empty cells (the evaluation).
     totals: [i32; 2],
+    /// The learned pattern tables, if they play (see `learned`).
+    learned: Option<&'static Tables>,
+    /// Per colour: Σ over empty cells of that colour's learned `[S, T]`.
+    lsums: [[i32; 2]; 2],
     /// Per colour: empty cells where that colour would make a five.
     five_cells: [u32; 2],
     /// Per colour: a bit per cell, set for the empty cells where that
@@ -331,6 +336,8 @@ impl Board {
                 pattern::table(rule.long_wins(Color::White)),
             ],
             totals: [0; 2],
+            learned: learned::for_rule(rule),
+            lsums: [[0; 2]; 2],
             five_cells: [0; 2],
             four_bits: [
                 vec![0; (stride * rows).div_ceil(64)],
@@ -395,6 +402,42 @@ impl Board {
     }
     pub fn totals(&self, c: Color) -> i32 {
         self.totals[c.index()]
+    }
+    /// The learned tables this board keeps sums for, if any.
+    pub fn learned(&self) -> Option<&'static Tables> {
+        self.learned
+    }
+    /// Per colour: Σ of the learned `[S, T]` over the empty cells.
+    pub fn learned_sums(&self, c: Color) -> [i32; 2] {
+        self.lsums[c.index()]
+    }
+    /// Plays with other learned tables (or none: the hand-made values);
+    /// the sums are recomputed.
+    pub fn set_learned(&mut self, t: Option<&'static Tables>) {
+        self.learned = t;
+        self.lsums = [[0; 2]; 2];
+        if let Some(t) = t {
+            for sq in self.squares().collect::<Vec<_>>() {
+                if self.is_empty(sq) {
+                    for ci in 0..2 {
+                        let v = t.eval[ci][learned::code(self.shapes[sq][ci])];
+                        self.lsums[ci][0] += v[0];
+                        self.lsums[ci][1] += v[1];
+                    }
+                }
+            }
+        }
+    }
+    /// Moves the learned sums of colour `ci` from one set of a cell's
+    /// shapes to another.
+    #[inline]
+    fn relearn(&mut self, ci: usize, old: [Shape; 4], new: [Shape; 4]) {
+        if let Some(t) = self.learned {
+            let a = t.eval[ci][learned::code(old)];
+            let b = t.eval[ci][learned::code(new)];
+            self.lsums[ci][0] += b[0] - a[0];
+            self.lsums[ci][1] += b[1] - a[1];
+        }
     }
     /// Empty cells where `c` would make a five.
     pub fn five_count(&self, c: Color) -> u32 {
@@ -489,6 +532,7 @@ impl Board {
             if new == old {
                 continue;
             }
+            self.relearn(ci, old, new);
             let mut strong = false;
             for di in dirs.clone() {
                 if old[di] != new[di] {
@@ -578,14 +622,14 @@ impl Board {
             if new == old {
                 continue;
             }
-            self.totals[ci] += shape_value(new) - shape_value(old);
-            if old < Shape::Four && new < Shape::Four {
-                cell[ci][di] = new;
-                continue;
-            }
             let before = cell[ci];
             cell[ci][di] = new;
             let after = cell[ci];
+            self.totals[ci] += shape_value(new) - shape_value(old);
+            self.relearn(ci, before, after);
+            if old < Shape::Four && new < Shape::Four {
+                continue;
+            }
             let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
             if fourish(&before) != fourish(&after) {
                 if let Some(w) = self.four_bits[ci].get_mut(q / 64) {
@@ -934,6 +978,52 @@ mod tests {
         for sq in b.squares() {
             assert_eq!(b.shapes[sq], fresh.shapes[sq]);
         }
+    }
+
+    #[test]
+    fn learned_sums_follow_make_and_unmake() {
+        // Arbitrary numbers per class: the incremental sums must equal a
+        // recount after any sequence of moves and take-backs.
+        let mut raw = learned::Raw {
+            bias: [3, -3],
+            values: [
+                vec![[0; 4]; learned::CLASSES],
+                vec![[0; 4]; learned::CLASSES],
+            ],
+        };
+        for ci in 0..2 {
+            for k in 1..learned::CLASSES {
+                let v = (k * 7919 + ci * 104_729) % 1000;
+                raw.values[ci][k] = [v as i32 - 500, (v * 3 % 1000) as i32 - 400, 0, 0];
+            }
+        }
+        let t: &'static learned::Tables = Box::leak(Box::new(raw.expand(Rule::Renju)));
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        b.set_learned(Some(t));
+        let moves = [
+            (7, 7),
+            (8, 8),
+            (6, 7),
+            (8, 7),
+            (5, 7),
+            (8, 6),
+            (9, 9),
+            (4, 4),
+            (7, 8),
+        ];
+        for &(x, y) in &moves {
+            b.play(p(x, y)).unwrap();
+            let mut fresh = b.clone();
+            fresh.set_learned(Some(t));
+            assert_eq!(b.lsums, fresh.lsums);
+        }
+        b.unmake();
+        b.unmake();
+        b.take_back(p(6, 7)).unwrap();
+        let mut fresh = b.clone();
+        fresh.set_learned(Some(t));
+        assert_eq!(b.lsums, fresh.lsums);
+        assert_ne!(b.lsums, [[0; 2]; 2]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! spending depth.
 
 use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq};
+use crate::learned;
 use crate::threat::{self, level, playable, Level, ThreatSearch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -651,13 +652,22 @@ impl Searcher {
     }
 }
 
-/// Ordering score of `me` playing the empty `s`: attack plus defence.
+/// Ordering score of `me` playing the empty `s`: attack plus defence,
+/// from the learned tables when the board has them.
 pub fn move_score(b: &Board, s: Sq, me: Color) -> i32 {
     let you = me.other();
     let own = b.shapes(s, me);
     let opp = b.shapes(s, you);
-    let mut a = level_value(level(own)) + own.iter().map(|&x| shape_value(x)).sum::<i32>();
-    let mut d = level_value(level(opp)) + opp.iter().map(|&x| shape_value(x)).sum::<i32>();
+    let (mut a, mut d) = match b.learned() {
+        Some(t) => (
+            t.policy[me.index()][learned::code(own)][0],
+            t.policy[you.index()][learned::code(opp)][1],
+        ),
+        None => (
+            level_value(level(own)) + own.iter().map(|&x| shape_value(x)).sum::<i32>(),
+            (level_value(level(opp)) + opp.iter().map(|&x| shape_value(x)).sum::<i32>()) * 9 / 10,
+        ),
+    };
     if b.rule() == Rule::Renju {
         // Black's forbidden points are no threat for white to block, and a
         // forbidden point is no move for black.
@@ -665,10 +675,14 @@ pub fn move_score(b: &Board, s: Sq, me: Color) -> i32 {
             d = 0;
         }
         if me == Color::Black && level(own) >= Level::DoubleThree && b.is_forbidden(s, me) {
-            a = -100_000;
+            a = if b.learned().is_some() {
+                -100_000_000
+            } else {
+                -100_000
+            };
         }
     }
-    a + d * 9 / 10
+    a + d
 }
 
 fn level_value(l: Level) -> i32 {
@@ -685,10 +699,15 @@ fn level_value(l: Level) -> i32 {
     }
 }
 
-/// Static evaluation from the side to move's view.
+/// Static evaluation from the side to move's view: the learned pattern
+/// values when the board has them, else the hand-made shape totals.
 pub fn evaluate(b: &Board) -> i32 {
     let me = b.to_move();
     let you = me.other();
+    if let Some(t) = b.learned() {
+        let v = b.learned_sums(me)[0] - b.learned_sums(you)[1] + t.bias[me.index()];
+        return v.clamp(-THREAT_WIN + 1, THREAT_WIN - 1);
+    }
     let mine = b.totals(me);
     let theirs = b.totals(you);
     // The side to move gets a tempo bonus: its threats come first.
