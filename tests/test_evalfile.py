@@ -3,6 +3,7 @@ and `tengen-train` is loaded with `setoption`, changes the search, and
 `<empty>` brings the hand-made evaluation back; files that do not fit
 the game are refused in the protocol's own way and change nothing."""
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -120,9 +121,9 @@ def test_eval_file_flag_and_bench(tengen_bin, nets):
     assert bad.returncode != 0 and bad.stderr.strip()
 
 
-@pytest.mark.parametrize("game,depth", [("chess", 4), ("xiangqi", 5)])
+@pytest.mark.parametrize("game,depth", [("chess", 4), ("xiangqi", 5), ("shogi", 6)])
 def test_builtin_networks_and_the_flag_names_both_evaluations(tengen_bin, game, depth):
-    """Chess and xiangqi search with their built-in networks unless told otherwise:
+    """Chess, xiangqi and shogi search with their built-in networks unless told otherwise:
     `--eval-file <default>` searches as no flag does, `--eval-file
     <empty>` with the hand-made evaluation (other node counts), and the
     flag says what each game now evaluates with."""
@@ -136,9 +137,11 @@ def test_builtin_networks_and_the_flag_names_both_evaluations(tengen_bin, game, 
     plain, _ = bench()
     default, said = bench("--eval-file", "<default>")
     assert ("chess evaluation: hand-made + residual network built-in (3072 inputs" in said
-            and "xiangqi evaluation: hand-made + residual network built-in (7560 inputs" in said), said
+            and "xiangqi evaluation: hand-made + residual network built-in (7560 inputs" in said
+            and "shogi evaluation: hand-made + residual network built-in (2344 inputs" in said), said
     hand, said_hand = bench("--eval-file", "<empty>")
-    assert "chess evaluation: hand-made; xiangqi evaluation: hand-made" in said_hand, said_hand
+    assert ("chess evaluation: hand-made; xiangqi evaluation: hand-made; "
+            "shogi evaluation: hand-made") in said_hand, said_hand
     assert plain == default
     assert plain != hand
 
@@ -154,5 +157,59 @@ def test_ucci_empty_goes_back_to_the_hand_made_evaluation(tengen_bin):
         r.send("setoption evalfile <default>")
         line, _ = r.expect(lambda l: l.startswith("info"))
         assert "network built-in" in line, line
+    finally:
+        r.close()
+
+
+SHOGI_NET = (pathlib.Path(__file__).resolve().parent.parent
+             / "crates" / "shogi" / "nets" / "shogi-residual-h256-984aab0f.nnue")
+
+
+def _usi_nodes(r, go="go depth 5"):
+    r.send("usinewgame")
+    r.send("isready")
+    r.expect(lambda l: l == "readyok")
+    r.send("position startpos moves 7g7f 3c3d 2g2f")
+    r.send(go)
+    _, seen = r.expect(lambda l: l.startswith("bestmove"), timeout=60)
+    nodes = [l.split(" nodes ")[1].split()[0] for l in seen if " nodes " in l]
+    assert nodes, seen
+    return int(nodes[-1])
+
+
+def test_usi_evalfile_refuses_other_games_and_loads_shogi_networks(tengen_bin, nets):
+    """Shogi's `EvalFile` reads the shared network format: a chess or
+    xiangqi network (or no file) is refused with the reason and the
+    evaluation stays; `<empty>` is the hand-made evaluation; the built-in
+    network's own file, loaded by path, searches as `<default>` does."""
+    r = Raw(tengen_bin)
+    try:
+        r.send("usi")
+        _, seen = r.expect(lambda l: l == "usiok")
+        assert "option name EvalFile type string default <default>" in seen, seen
+        default = _usi_nodes(r)
+        for other, game in [(nets["chess"], "chess"), (nets["xiangqi"], "xiangqi")]:
+            r.send(f"setoption name EvalFile value {other}")
+            line, _ = r.expect(lambda l: l.startswith("info string"))
+            assert "refused" in line and f"a {game} network, not a shogi one" in line, line
+            assert _usi_nodes(r) == default
+        r.send("setoption name EvalFile value /no/such/file.nnue")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "refused" in line and "/no/such/file.nnue" in line, line
+        r.send("setoption name EvalFile value <empty>")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "hand-made" in line and "network" not in line, line
+        hand = _usi_nodes(r)
+        assert hand != default, "shogi has a built-in network, not the hand-made evaluation"
+        r.send(f"setoption name EvalFile value {SHOGI_NET}")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "residual network" in line and "2344 inputs" in line and "984aab0f" in line, line
+        assert _usi_nodes(r) == default
+        r.send("setoption name EvalFile value <empty>")
+        r.expect(lambda l: l.startswith("info string"))
+        r.send("setoption name EvalFile value <default>")
+        line, _ = r.expect(lambda l: l.startswith("info string"))
+        assert "network built-in" in line, line
+        assert _usi_nodes(r) == default
     finally:
         r.close()

@@ -1,36 +1,41 @@
-//! `--eval-file`: loads a network for the game its header names (chess
-//! or xiangqi), so one flag serves every front-end.
+//! `--eval-file`: loads a network for the game its header names (chess,
+//! xiangqi or shogi), so one flag serves every front-end.
 //!
 //! Hook for the protocol front-ends (UCI `EvalFile`, UCCI/UCI-for-xiangqi
-//! `EvalFile`): call `tengen_chess::nnue::load_eval_file(value)` or
-//! `tengen_xiangqi::nnue::load_eval_file(value)` from `setoption`; each
+//! `EvalFile`, USI `EvalFile`): call `tengen_chess::nnue::load_eval_file(value)`,
+//! `tengen_xiangqi::nnue::load_eval_file(value)` or
+//! `tengen_shogi::nnue::load_eval_file(value)` from `setoption`; each
 //! returns the line to show (`info string ...`), or an error to show
 //! while the evaluation stays as it was. New searches pick the network up.
 
 use tengen_games::Game;
 
 /// The game a network file's header names: xiangqi for game byte 2,
-/// chess for anything else (the chess loader then says what is wrong).
+/// shogi for 3, chess for anything else (the chess loader then says what
+/// is wrong).
 fn game_of(bytes: &[u8]) -> Game {
     match bytes.get(8) {
         Some(2) => Game::Xiangqi,
+        Some(3) => Game::Shogi,
         _ => Game::Chess,
     }
 }
 
 /// Loads `path` into the slot of the game its header names. The names
 /// that are not files (`<default>`: the built-in networks; `<empty>`,
-/// `none` or nothing: the hand-made evaluations) apply to both games.
+/// `none` or nothing: the hand-made evaluations) apply to every game.
 pub fn load(path: &str) -> Result<String, String> {
     let name = path.trim();
     if tengen_nnue::slot::is_builtin_name(name) {
         let chess = tengen_chess::nnue::load_eval_file(name)?;
         let xiangqi = tengen_xiangqi::nnue::load_eval_file(name)?;
-        return Ok(format!("chess {chess}; xiangqi {xiangqi}"));
+        let shogi = tengen_shogi::nnue::load_eval_file(name)?;
+        return Ok(format!("chess {chess}; xiangqi {xiangqi}; shogi {shogi}"));
     }
     let bytes = std::fs::read(name).map_err(|e| format!("EvalFile {name}: {e}"))?;
     match game_of(&bytes) {
         Game::Xiangqi => tengen_xiangqi::nnue::load_eval_file(name),
+        Game::Shogi => tengen_shogi::nnue::load_eval_file(name),
         _ => tengen_chess::nnue::load_eval_file(name),
     }
 }
@@ -76,6 +81,18 @@ mod tests {
         let read = |p: &std::path::Path| std::fs::read(p).unwrap_or_default();
         assert_eq!(game_of(&read(&xq)), Game::Xiangqi);
         assert_eq!(game_of(&read(&chess)), Game::Chess);
+        let shogi = dir.join("shogi.nnue");
+        write(
+            &shogi,
+            &tengen_shogi::nnue::random_network(16, 3).to_bytes(),
+        );
+        assert_eq!(game_of(&read(&shogi)), Game::Shogi);
+        // The shogi loader refuses another game's network with the reason.
+        let err = tengen_shogi::nnue::load_eval_file(&chess.to_string_lossy())
+            .err()
+            .unwrap_or_default();
+        assert!(err.contains("a chess network, not a shogi one"), "{err}");
+        assert!(tengen_shogi::nnue::current_network().is_some_and(|n| n.residual));
         assert!(tengen_nnue::network::Network::from_bytes::<Xiangqi>(&read(&xq)).is_ok());
         let err = load(&junk.to_string_lossy()).err().unwrap_or_default();
         assert!(err.contains("checksum"), "{err}");

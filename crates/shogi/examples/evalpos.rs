@@ -10,7 +10,7 @@ fn main() {
         std::process::exit(2);
     }
     let moves: Vec<&str> = args[1..].iter().map(|s| s.as_str()).collect();
-    let net = nnue::current();
+    let net = nnue::current_network();
     for n in 0..=moves.len() {
         let p = match Game::from_usi(&args[0], &moves[..n]) {
             Ok(p) => p,
@@ -21,7 +21,7 @@ fn main() {
         };
         let b = p.board();
         let hand = Eval.evaluate(b);
-        let netv = net.as_ref().map_or(0, |n| n.evaluate(b));
+        let netv = net.as_ref().map_or(0, |n| nnue::evaluate(n, b));
         println!(
             "{:>8} hand {:6} net {:6} total {:6}",
             if n == 0 { "root" } else { moves[n - 1] },

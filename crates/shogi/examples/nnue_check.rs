@@ -25,7 +25,9 @@ fn main() -> Result<(), String> {
     while let Some(a) = it.next() {
         let mut val = || it.next().ok_or_else(|| format!("{a} needs a value"));
         match a.as_str() {
-            "--net" => nnue::load(&val()?)?,
+            "--net" => {
+                nnue::load_eval_file(&val()?)?;
+            }
             "--ours-k" => ours_k = val()?.parse().map_err(|e| format!("{e}"))?,
             "--label-k" => label_k = val()?.parse().map_err(|e| format!("{e}"))?,
             "--max" => max = val()?.parse().map_err(|e| format!("{e}"))?,
@@ -34,7 +36,7 @@ fn main() -> Result<(), String> {
             _ => files.push(a),
         }
     }
-    let net = nnue::current();
+    let net = nnue::current_network();
     for path in &files {
         let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
         let (mut n, mut sq, mut abs_cp) = (0usize, 0.0f64, 0.0f64);
@@ -57,8 +59,8 @@ fn main() -> Result<(), String> {
             let hand = f64::from(Eval.evaluate(&board));
             let (mut ours, mut netv) = (hand, 0.0);
             if let Some(net) = &net {
-                netv = f64::from(net.evaluate(&board)).clamp(-clamp, clamp);
-                ours = if net.is_residual() { hand + netv } else { netv };
+                netv = f64::from(nnue::evaluate(net, &board)).clamp(-clamp, clamp);
+                ours = if net.residual { hand + netv } else { netv };
             }
             let d = sigmoid(ours / ours_k) - sigmoid(label / label_k);
             if worst_n > 0 {

@@ -23,7 +23,9 @@
 //!         [--cp 1000] [--max N] [--residual] [--wd 0] [--king-relative] DATA.tsv...
 
 use std::io::{BufRead, BufReader};
-use tengen_shogi::nnue::{self, for_each_input, inputs_per_bucket, king_square, Network, QA, QB};
+use tengen_shogi::legacy_nnue::{
+    self as nnue, for_each_input, inputs_per_bucket, king_square, Network, QA, QB,
+};
 use tengen_shogi::{Board, Color};
 
 struct Args {

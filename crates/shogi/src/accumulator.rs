@@ -10,7 +10,7 @@
 //! changes both sides' inputs, and both are rebuilt.
 
 use crate::board::Board;
-use crate::nnue::{for_each_piece_input, hand_input, king_squares, mirrored, Network};
+use crate::legacy_nnue::{for_each_piece_input, hand_input, king_squares, mirrored, Network};
 use crate::types::{Color, Kind, Move, Square};
 
 /// A perspective-free input: a piece on a square, or the `n`-th piece
@@ -280,8 +280,8 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
     use crate::movegen::Gen;
-    use crate::nnue::tests::{toy, toy_with};
-    use crate::nnue::FLAG_KING_RELATIVE;
+    use crate::legacy_nnue::tests::{toy, toy_with};
+    use crate::legacy_nnue::FLAG_KING_RELATIVE;
 
     /// Walks a few plies of every line from several positions, checking
     /// at each node that the incremental sums give the from-scratch score.

@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod learned;
 pub mod mate1;
 pub mod movegen;
+pub mod legacy_nnue;
 pub mod nnue;
 pub mod perft;
 pub mod searchable;

@@ -1,687 +1,366 @@
-//! A small efficiently-updatable neural network evaluation (NNUE).
+//! Shogi's network evaluation through the shared crate `tengen-nnue`
+//! (feature set [`Shogi`]: own/enemy x 14 kinds x 81 squares, mirrored
+//! by the perspective's king, and a thermometer of each side's hand).
 //!
-//! Inputs, seen from one side (the *perspective*): every piece on the board
-//! by kind, by whether it is the perspective's own or the enemy's, and by
-//! square (the board rotated for White, mirrored left-right when the
-//! perspective's king stands on the right half), and every piece in hand
-//! as a "thermometer" (the first, second, ... pawn in hand are separate
-//! inputs). The whole input set is repeated per *king bucket*, a coarse
-//! region of the perspective's own king, so the network can value a piece
-//! by where it stands relative to the king it guards.
-//!
-//! One hidden layer per perspective (the feature transformer, whose sums
-//! are what an incremental update would keep), squared clipped ReLU, and a
-//! linear output over both halves, the side to move's first. Weights are
-//! integers: the transformer in units of 1/`QA`, the output in units of
-//! 1/`QB`. The file format is written by `examples/nnue_train.rs`.
+//! The current network is process-wide ([`load_eval_file`],
+//! [`set_network`]); each [`crate::SearchEval`] takes the network current
+//! when it is made (the engine makes one per search). The built-in
+//! network, embedded in the binary, is current until `EvalFile` says
+//! otherwise: a residual network (the hand-made evaluation plus the
+//! network's correction) with wide (i16) output weights, converted
+//! exactly from the file shogi's own implementation read before it moved
+//! onto the shared crate (`examples/nnue_convert.rs`, `docs/shogi.md`).
 
 use crate::board::Board;
-use crate::types::{Color, Kind, Square};
-use std::sync::{Arc, OnceLock, RwLock};
+use crate::types::{Color, Kind, Move, Square};
+use std::sync::Arc;
+use tengen_nnue::accumulator::Change;
+use tengen_nnue::features::{FeatureSet, Shogi};
+use tengen_nnue::network::{Network, DEFAULT_SCALE, QB_WIDE};
+use tengen_nnue::slot::Slot;
 
-/// Board inputs per bucket: own/enemy x 14 kinds x 81 squares.
-pub const BOARD_INPUTS: usize = 2 * 14 * 81;
-/// Most pieces of each hand kind (P L N S G B R) that get an input.
-pub const HAND_MAX: [usize; 7] = [18, 4, 4, 4, 4, 2, 2];
-/// Where each hand kind's thermometer starts within one side's hand inputs.
-const HAND_OFFSET: [usize; 7] = [0, 18, 22, 26, 30, 34, 36];
-/// Hand inputs of one side.
-pub const HAND_INPUTS_PER_SIDE: usize = 38;
-/// Inputs per king bucket (without king-relative inputs).
-pub const INPUTS_PER_BUCKET: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
-/// Half-width of the window of squares around a king that king-relative
-/// inputs cover (rows and files within this distance).
-pub const REL_REACH: usize = 4;
-/// Squares in that window.
-const REL_SQUARES: usize = (2 * REL_REACH + 1) * (2 * REL_REACH + 1);
-/// King-relative inputs: relative to the perspective's own king and to
-/// the enemy king, own/enemy x 14 kinds x the window's squares.
-pub const REL_INPUTS: usize = 2 * 2 * 14 * REL_SQUARES;
+/// The built-in network's file.
+pub const BUILTIN_NET: &[u8] = include_bytes!("../nets/shogi-residual-h256-984aab0f.nnue");
 
-/// Inputs per king bucket of a network with or without king-relative
-/// inputs.
-#[inline]
-pub const fn inputs_per_bucket(king_relative: bool) -> usize {
-    if king_relative {
-        INPUTS_PER_BUCKET + REL_INPUTS
-    } else {
-        INPUTS_PER_BUCKET
-    }
+static CURRENT: Slot<Shogi> = Slot::with_builtin(BUILTIN_NET);
+
+/// The network new evaluators use, if any.
+pub fn current_network() -> Option<Arc<Network>> {
+    CURRENT.get()
 }
 
-/// Quantisation of the transformer (1.0 = `QA`) and the output (1.0 = `QB`).
-pub const QA: i32 = 255;
-pub const QB: i32 = 1024;
-
-const MAGIC: &[u8; 8] = b"TGSNNUE3";
-
-/// Header flag: the network was trained as a correction to the hand-made
-/// evaluation, which the engine adds to its output.
-pub const FLAG_RESIDUAL: u32 = 1;
-
-/// Header flag: besides the absolute inputs, each piece near a king is an
-/// input by its offset from that king (both kings), so what a castle or
-/// an attack looks like is learned once for every king square.
-pub const FLAG_KING_RELATIVE: u32 = 2;
-
-/// The perspective's view of a square: rotated for White, then mirrored
-/// when `mirror` is set.
-#[inline]
-fn orient(sq: Square, perspective: Color, mirror: bool) -> usize {
-    let s = match perspective {
-        Color::Black => sq.index(),
-        Color::White => sq.flip().index(),
-    };
-    if mirror {
-        s - s % 9 + (8 - s % 9)
-    } else {
-        s
-    }
+/// Makes `net` the network new evaluators use (`None`: the hand-made
+/// evaluation).
+pub fn set_network(net: Option<Network>) {
+    CURRENT.set(net);
 }
 
-/// Whether `perspective`'s inputs are mirrored: its king, seen from its
-/// own side, stands right of the centre file.
-#[inline]
-pub fn mirrored(board: &Board, perspective: Color) -> bool {
-    board
-        .king(perspective)
-        .is_some_and(|k| orient(k, perspective, false) % 9 > 4)
+/// Loads a network file for shogi and makes it current; `<default>` is
+/// the built-in network, an empty path or `<empty>`/`none` the hand-made
+/// evaluation. A file that is not a shogi network of this build's feature
+/// set (another game's, another shape, damaged) is refused with the
+/// reason, and the current evaluation stays. Returns a line to show.
+pub fn load_eval_file(path: &str) -> Result<String, String> {
+    CURRENT.load(path)
 }
 
-/// The perspective's king square as its own inputs see it (0..81), or
-/// `None` without a king.
+/// The piece code of `kind` of `color` (`colour * 16 + kind`).
 #[inline]
-pub fn king_square(board: &Board, perspective: Color) -> Option<usize> {
-    let mirror = mirrored(board, perspective);
-    board
-        .king(perspective)
-        .map(|k| orient(k, perspective, mirror))
+fn code(color: Color, kind: Kind) -> u8 {
+    (color.index() << Shogi::COLOUR_SHIFT | kind.index()) as u8
 }
 
-/// Index (within a bucket) of the `n`-th (0-based) piece of hand kind
-/// `hand_index` held by `color`; `None` past the thermometer's end.
-#[inline]
-pub fn hand_input(perspective: Color, color: Color, hand_index: usize, n: usize) -> Option<usize> {
-    let rel = usize::from(color != perspective);
-    (n < HAND_MAX[hand_index])
-        .then(|| BOARD_INPUTS + rel * HAND_INPUTS_PER_SIDE + HAND_OFFSET[hand_index] + n)
-}
+/// The hand kinds in the order of `Board::hand`.
+const HAND_KINDS: [Kind; 7] = [
+    Kind::Pawn,
+    Kind::Lance,
+    Kind::Knight,
+    Kind::Silver,
+    Kind::Gold,
+    Kind::Bishop,
+    Kind::Rook,
+];
 
-/// The two kings' squares as `perspective`'s inputs see them (its own
-/// first), for king-relative inputs.
-#[inline]
-pub fn king_squares(board: &Board, perspective: Color, mirror: bool) -> [Option<usize>; 2] {
-    [perspective, perspective.flip()].map(|c| board.king(c).map(|k| orient(k, perspective, mirror)))
-}
-
-/// Calls `f` with the inputs (within a bucket) of a piece of `color` and
-/// `kind` on `sq`: its absolute input and, when `kings` holds the kings'
-/// oriented squares (king-relative networks only; see [`king_squares`]),
-/// its offset from each king that has it within the window.
-#[inline]
-pub fn for_each_piece_input(
-    perspective: Color,
-    mirror: bool,
-    kings: Option<&[Option<usize>; 2]>,
-    color: Color,
-    kind: Kind,
-    sq: Square,
-    mut f: impl FnMut(usize),
-) {
-    let s = orient(sq, perspective, mirror);
-    let piece = usize::from(color != perspective) * 14 + kind.index();
-    f(piece * 81 + s);
-    let span = 2 * REL_REACH + 1;
-    for (which, king) in kings.into_iter().flatten().enumerate() {
-        let Some(k) = *king else { continue };
-        let (Some(dr), Some(dc)) = (
-            (s / 9 + REL_REACH).checked_sub(k / 9),
-            (s % 9 + REL_REACH).checked_sub(k % 9),
-        ) else {
-            continue;
-        };
-        if dr < span && dc < span {
-            f(INPUTS_PER_BUCKET + (which * 28 + piece) * REL_SQUARES + dr * span + dc);
-        }
-    }
-}
-
-/// Calls `f` with every active input of `perspective` within a bucket
-/// (add the bucket's base for the full index); king-relative ones too if
-/// `king_relative`.
-pub fn for_each_input(
-    board: &Board,
-    perspective: Color,
-    king_relative: bool,
-    mut f: impl FnMut(usize),
-) {
-    let mirror = mirrored(board, perspective);
-    let kings = king_relative.then(|| king_squares(board, perspective, mirror));
+/// The position's pieces as `(square, code)`: the board's, then each
+/// piece in hand as its pseudo-square ([`Shogi::hand_square`]).
+pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
     for sq in Square::all() {
-        if let Some(p) = board.piece_at(sq) {
-            for_each_piece_input(
-                perspective,
-                mirror,
-                kings.as_ref(),
-                p.color(),
-                p.kind(),
-                sq,
-                &mut f,
-            );
+        if let Some(p) = b.piece_at(sq) {
+            out.push((sq.index() as u8, code(p.color(), p.kind())));
         }
     }
     for c in Color::BOTH {
-        for (i, &n) in board.hand(c).iter().enumerate() {
+        for (h, &n) in b.hand(c).iter().enumerate() {
             for k in 0..usize::from(n) {
-                if let Some(x) = hand_input(perspective, c, i, k) {
-                    f(x);
+                if let Some(s) = Shogi::hand_square(h, k) {
+                    out.push((s, code(c, HAND_KINDS[h])));
                 }
             }
         }
     }
 }
 
-/// A network's weights.
-pub struct Network {
-    /// King bucket of each (oriented, mirrored) king square.
-    buckets: [u8; 81],
-    /// Number of king buckets.
-    bucket_count: usize,
-    hidden: usize,
-    /// Inputs per bucket (see [`inputs_per_bucket`]).
-    inputs: usize,
-    /// `bucket_count * inputs` rows of `hidden` weights.
-    ft_weights: Vec<i16>,
-    ft_bias: Vec<i16>,
-    /// `2 * hidden` weights: the side to move's half first.
-    out_weights: Vec<i16>,
-    /// In units of `QA * QB`.
-    out_bias: i32,
-    /// Centipawns per output unit of 1.0.
-    scale: i32,
-    flags: u32,
-}
-
-impl std::fmt::Debug for Network {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Network({} buckets, {} hidden, scale {}, flags {})",
-            self.bucket_count, self.hidden, self.scale, self.flags
-        )
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| format!("network file ends early (at byte {})", self.at))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn u32(&mut self) -> Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, String> {
-        let b = self.take(n.checked_mul(2).ok_or("network too large")?)?;
-        Ok(b.chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect())
-    }
-}
-
-impl Network {
-    /// Reads a network file, naming what is wrong with it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(8)? != MAGIC {
-            return Err("not a tengen shogi network (bad magic)".into());
-        }
-        let bucket_count = r.u32()? as usize;
-        let hidden = r.u32()? as usize;
-        let scale = r.u32()? as i32;
-        let flags = r.u32()?;
-        if flags & !(FLAG_RESIDUAL | FLAG_KING_RELATIVE) != 0 {
-            return Err(format!("unknown header flags {flags:#x}"));
-        }
-        if !(1..=81).contains(&bucket_count) {
-            return Err(format!("bad bucket count {bucket_count}"));
-        }
-        if hidden == 0 || hidden > 4096 || !hidden.is_multiple_of(16) {
-            return Err(format!("bad hidden size {hidden}"));
-        }
-        if !(1..=100_000).contains(&scale) {
-            return Err(format!("bad output scale {scale}"));
-        }
-        let mut buckets = [0u8; 81];
-        buckets.copy_from_slice(r.take(81)?);
-        if buckets.iter().any(|&b| usize::from(b) >= bucket_count) {
-            return Err("king bucket table names a bucket past the count".into());
-        }
-        let inputs = inputs_per_bucket(flags & FLAG_KING_RELATIVE != 0);
-        let ft_weights = r.i16s(bucket_count * inputs * hidden)?;
-        let ft_bias = r.i16s(hidden)?;
-        let out_weights = r.i16s(2 * hidden)?;
-        let out_bias = r.u32()? as i32;
-        if r.at != bytes.len() {
-            return Err(format!(
-                "{} bytes left over after the network",
-                bytes.len() - r.at
-            ));
-        }
-        Ok(Network {
-            buckets,
-            bucket_count,
-            inputs,
-            hidden,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
-            scale,
-            flags,
-        })
-    }
-
-    /// Writes the network in the format [`Network::from_bytes`] reads.
-    #[allow(clippy::too_many_arguments)]
-    pub fn to_bytes(
-        buckets: &[u8; 81],
-        bucket_count: usize,
-        hidden: usize,
-        scale: i32,
-        flags: u32,
-        ft_weights: &[i16],
-        ft_bias: &[i16],
-        out_weights: &[i16],
-        out_bias: i32,
-    ) -> Vec<u8> {
-        let mut v = Vec::new();
-        v.extend_from_slice(MAGIC);
-        v.extend_from_slice(&(bucket_count as u32).to_le_bytes());
-        v.extend_from_slice(&(hidden as u32).to_le_bytes());
-        v.extend_from_slice(&(scale as u32).to_le_bytes());
-        v.extend_from_slice(&flags.to_le_bytes());
-        v.extend_from_slice(buckets);
-        for w in ft_weights.iter().chain(ft_bias).chain(out_weights) {
-            v.extend_from_slice(&w.to_le_bytes());
-        }
-        v.extend_from_slice(&(out_bias as u32).to_le_bytes());
-        v
-    }
-
-    pub fn hidden(&self) -> usize {
-        self.hidden
-    }
-
-    /// Whether the output is a correction to the hand-made evaluation.
-    pub fn is_residual(&self) -> bool {
-        self.flags & FLAG_RESIDUAL != 0
-    }
-
-    /// Whether the network has king-relative inputs.
-    #[inline]
-    pub fn is_king_relative(&self) -> bool {
-        self.flags & FLAG_KING_RELATIVE != 0
-    }
-
-    /// The mirroring and bucket base `perspective`'s inputs have with its
-    /// king on `king` (what [`mirrored`] and `bucket_base` give).
-    #[inline]
-    pub(crate) fn king_view(&self, king: Square, perspective: Color) -> (bool, usize) {
-        let mirror = orient(king, perspective, false) % 9 > 4;
-        let b = usize::from(self.buckets[orient(king, perspective, mirror)]);
-        (mirror, b * self.inputs)
-    }
-
-    /// First input index of `perspective`'s king bucket.
-    #[inline]
-    pub(crate) fn bucket_base(&self, board: &Board, perspective: Color) -> usize {
-        let b = king_square(board, perspective).map_or(0, |k| usize::from(self.buckets[k]));
-        b * self.inputs
-    }
-
-    /// Row `index` of the transformer (`hidden` weights).
-    #[inline]
-    pub(crate) fn row(&self, index: usize, hidden: usize) -> &[i16] {
-        &self.ft_weights[index * hidden..(index + 1) * hidden]
-    }
-
-    /// The transformer's sums for `perspective`, computed from scratch.
-    pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
-        acc.copy_from_slice(&self.ft_bias);
-        let base = self.bucket_base(board, perspective);
-        let h = self.hidden;
-        for_each_input(board, perspective, self.is_king_relative(), |i| {
-            let row = &self.ft_weights[(base + i) * h..(base + i + 1) * h];
-            for (a, w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(*w);
-            }
-        });
-    }
-
-    /// The output for the two perspectives' sums, the side to move's
-    /// first, in centipawns.
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
-        let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
-        // sum is in QA * QA * QB units; bring it to QA * QB.
-        let raw = sum / i64::from(QA) + i64::from(self.out_bias);
-        (raw * i64::from(self.scale) / i64::from(QA * QB)) as i32
-    }
-
-    /// Evaluates `board` from the side to move's view, from scratch.
-    pub fn evaluate(&self, board: &Board) -> i32 {
-        let mut us = vec![0i16; self.hidden];
-        let mut them = vec![0i16; self.hidden];
-        let stm = board.side_to_move();
-        self.refresh(board, stm, &mut us);
-        self.refresh(board, stm.flip(), &mut them);
-        self.output(&us, &them)
-    }
-}
-
-/// Sum of `clamp(a, 0, QA)^2 * w`, exactly.
-///
-/// `v^2` (at most 65,025) is split into its high and low bytes so that
-/// every product is of two 16-bit numbers summed in 32 bits, the shape
-/// SSE2's `pmaddwd` computes eight at a time; the plain form multiplies in
-/// 64 bits one element at a time. Blocks of 64 keep the 32-bit sums
-/// exact: 64 * 255 * 32,768 < 2^31.
+/// The kings' squares by colour, [`Shogi::NO_KING`] for a side without.
 #[inline]
-fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (a, w) in acc.chunks(64).zip(w.chunks(64)) {
-        let mut hi = 0i32;
-        let mut lo = 0i32;
-        for (&a, &w) in a.iter().zip(w) {
-            let v = a.clamp(0, QA as i16) as u16;
-            let sq = v * v;
-            hi += i32::from((sq >> 8) as i16) * i32::from(w);
-            lo += i32::from((sq & 0xFF) as i16) * i32::from(w);
-        }
-        total += (i64::from(hi) << 8) + i64::from(lo);
-    }
-    total
+pub fn kings(b: &Board) -> [u8; 2] {
+    [Color::Black, Color::White].map(|c| b.king(c).map_or(Shogi::NO_KING, |k| k.index() as u8))
 }
 
-/// The embedded default network, if the build has one.
-const DEFAULT_NET: &[u8] = include_bytes!("../nets/default.nnue");
-
-fn global() -> &'static RwLock<Option<Arc<Network>>> {
-    static NET: OnceLock<RwLock<Option<Arc<Network>>>> = OnceLock::new();
-    NET.get_or_init(|| RwLock::new(Network::from_bytes(DEFAULT_NET).ok().map(Arc::new)))
-}
-
-/// The network evaluations use now: the embedded one unless replaced.
-pub fn current() -> Option<Arc<Network>> {
-    match global().read() {
-        Ok(g) => g.clone(),
-        Err(p) => p.into_inner().clone(),
-    }
-}
-
-/// Replaces the network (`None`: the hand-made evaluation alone).
-pub fn set_current(net: Option<Network>) {
-    let net = net.map(Arc::new);
-    match global().write() {
-        Ok(mut g) => *g = net,
-        Err(p) => *p.into_inner() = net,
-    }
-}
-
-/// Loads a network file and makes it current; `"<empty>"` or an empty
-/// path turns the network off, `"<default>"` restores the embedded one.
-pub fn load(path: &str) -> Result<(), String> {
-    match path {
-        "" | "<empty>" => {
-            set_current(None);
-            Ok(())
-        }
-        "<default>" => {
-            // A build without an embedded network evaluates by hand.
-            let net = if DEFAULT_NET.is_empty() {
-                None
-            } else {
-                Some(Network::from_bytes(DEFAULT_NET)?)
+/// What `m` changes on `b` (before it is made), and the kings' squares
+/// after it. A capture is four changes: the mover leaves and arrives
+/// (promoted or not), the captured piece leaves the board and joins the
+/// hand as its next thermometer input.
+pub fn change(b: &Board, m: Move) -> (Change, [u8; 2]) {
+    let mut c = Change::default();
+    let mut k = kings(b);
+    let us = b.side_to_move();
+    match m.from() {
+        Some(from) => {
+            let Some(p) = b.piece_at(from) else {
+                return (c, k);
             };
-            set_current(net);
-            Ok(())
+            let after = if m.is_promotion() {
+                p.kind().promote()
+            } else {
+                p.kind()
+            };
+            c.remove(from.index() as u8, code(us, p.kind()));
+            if let Some(victim) = b.piece_at(m.to()) {
+                c.remove(m.to().index() as u8, code(victim.color(), victim.kind()));
+                let h = victim.kind().unpromote();
+                let n = usize::from(b.hand_count(us, h));
+                if let Some(s) = Shogi::hand_square(h.index(), n) {
+                    c.add(s, code(us, h));
+                }
+            }
+            c.add(m.to().index() as u8, code(us, after));
+            if p.kind() == Kind::King {
+                k[us.index()] = m.to().index() as u8;
+            }
         }
-        _ => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            set_current(Some(Network::from_bytes(&bytes)?));
-            Ok(())
+        None => {
+            if let Some(kind) = m.drop_kind() {
+                let n = usize::from(b.hand_count(us, kind));
+                if let Some(s) = n
+                    .checked_sub(1)
+                    .and_then(|n| Shogi::hand_square(kind.index(), n))
+                {
+                    c.remove(s, code(us, kind));
+                }
+                c.add(m.to().index() as u8, code(us, kind));
+            }
         }
     }
+    (c, k)
+}
+
+/// `net`'s output alone for `b`, from the side to move's view, computed
+/// from scratch (tools; the search keeps its sums incrementally).
+pub fn evaluate(net: &Arc<Network>, b: &Board) -> i32 {
+    let mut acc = tengen_nnue::accumulator::Accumulators::<Shogi>::new(Arc::clone(net));
+    let mut v = Vec::with_capacity(40);
+    pieces(b, &mut v);
+    acc.evaluate_fresh(b.side_to_move().index(), &v)
+}
+
+/// Reads a network in the file format of shogi's own implementation
+/// before it moved onto `tengen-nnue` (magic `TGSNNUE3`: bucket count,
+/// hidden size, scale and flags as u32, an 81-byte king-bucket table, i16
+/// transformer weights and biases, i16 output weights, an i32 output
+/// bias; QA 255, QB 1024) and returns the same network in the shared
+/// format: feature set [`Shogi`], wide output. Only one king bucket and
+/// no king-relative inputs have a shared equivalent; other files are
+/// refused with the reason.
+pub fn convert_tgsnnue3(bytes: &[u8]) -> Result<Network, String> {
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Result<&[u8], String> {
+        let end = at
+            .checked_add(n)
+            .filter(|&e| e <= bytes.len())
+            .ok_or_else(|| format!("the file ends early (at byte {at})"))?;
+        let s = &bytes[at..end];
+        at = end;
+        Ok(s)
+    };
+    if take(8)? != b"TGSNNUE3" {
+        return Err("not a TGSNNUE3 shogi network (bad magic)".into());
+    }
+    let mut u32s = [0u32; 4];
+    for v in &mut u32s {
+        let b = take(4)?;
+        *v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    let [buckets, hidden, scale, flags] = u32s;
+    let hidden = hidden as usize;
+    if buckets != 1 {
+        return Err(format!(
+            "{buckets} king buckets; the shared feature set has one"
+        ));
+    }
+    if flags & !1 != 0 {
+        return Err(format!(
+            "flags {flags:#x}: only the residual flag (1) has a shared equivalent"
+        ));
+    }
+    if take(81)?.iter().any(|&b| b != 0) {
+        return Err("the king-bucket table names a bucket past the count".into());
+    }
+    let i16s = |b: &[u8]| -> Vec<i16> {
+        b.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    let ft_w = i16s(take(Shogi::INPUTS * hidden * 2)?);
+    let ft_b = i16s(take(hidden * 2)?);
+    let out_w_wide = i16s(take(2 * hidden * 2)?);
+    let b = take(4)?;
+    let out_b = vec![i32::from_le_bytes([b[0], b[1], b[2], b[3]])];
+    if at != bytes.len() {
+        return Err(format!("{} bytes past the network", bytes.len() - at));
+    }
+    let net = Network {
+        game: Shogi::GAME,
+        feature_set: Shogi::ID,
+        inputs: Shogi::INPUTS,
+        hidden,
+        buckets: Shogi::OUTPUT_BUCKETS,
+        scale,
+        residual: flags & 1 != 0,
+        wide: true,
+        ft_w,
+        ft_b,
+        out_w: Vec::new(),
+        out_w_wide,
+        out_b,
+    };
+    // The shared loader's checks (sizes, weight bounds, quantisation).
+    Network::from_bytes::<Shogi>(&net.to_bytes())
+}
+
+/// A small random shogi network with wide output weights, for tests of
+/// the incremental updates (no trained network is needed for them).
+pub fn random_network(hidden: usize, seed: u64) -> Network {
+    let mut net = Network::random::<Shogi>(hidden, seed);
+    net.wide = true;
+    net.out_w_wide = net.out_w.iter().map(|&w| i16::from(w) * 5).collect();
+    net.out_w.clear();
+    net.scale = DEFAULT_SCALE;
+    debug_assert_eq!(QB_WIDE, 1024);
+    net
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::movegen::Gen;
+    use tengen_nnue::accumulator::Accumulators;
+    use tengen_search::Evaluator;
 
-    /// A network with deterministic pseudo-random weights.
-    pub(crate) fn toy(bucket_count: usize, hidden: usize) -> Network {
-        toy_with(bucket_count, hidden, 0)
+    /// The file shogi's own implementation read (`legacy_nnue`).
+    const LEGACY: &[u8] = include_bytes!("../nets/default.nnue");
+
+    fn fresh(net: &Arc<Network>, b: &Board) -> i32 {
+        evaluate(net, b)
     }
 
-    /// Like [`toy`], with header `flags`.
-    pub(crate) fn toy_with(bucket_count: usize, hidden: usize, flags: u32) -> Network {
-        let inputs = inputs_per_bucket(flags & FLAG_KING_RELATIVE != 0);
-        let mut seed = 12345u64;
-        let mut next = |m: i64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (((seed >> 33) as i64 % (2 * m + 1)) - m) as i16
-        };
-        let mut buckets = [0u8; 81];
-        for (i, b) in buckets.iter_mut().enumerate() {
-            *b = (i % bucket_count) as u8;
-        }
-        let ft: Vec<i16> = (0..bucket_count * inputs * hidden)
-            .map(|_| next(20))
-            .collect();
-        let fb: Vec<i16> = (0..hidden).map(|_| next(60)).collect();
-        let ow: Vec<i16> = (0..2 * hidden).map(|_| next(100)).collect();
-        let bytes = Network::to_bytes(
-            &buckets,
-            bucket_count,
-            hidden,
-            400,
-            flags,
-            &ft,
-            &fb,
-            &ow,
-            1234,
-        );
-        Network::from_bytes(&bytes).unwrap()
-    }
-
-    #[test]
-    fn screlu_dot_is_exact_at_the_extremes() {
-        // The plain 64-bit form, element by element.
-        let plain = |a: &[i16], w: &[i16]| -> i64 {
-            a.iter()
-                .zip(w)
-                .map(|(&a, &w)| {
-                    let v = i64::from(a.clamp(0, QA as i16));
-                    v * v * i64::from(w)
-                })
-                .sum()
-        };
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 48) as u16 as i16
-        };
-        for n in [16, 64, 256, 512, 1024] {
-            // Every element at the largest product, both signs, then random.
-            let a = vec![i16::MAX; n];
-            for w in [i16::MIN, i16::MAX] {
-                let w = vec![w; n];
-                assert_eq!(screlu_dot(&a, &w), plain(&a, &w));
-            }
-            for _ in 0..50 {
-                let a: Vec<i16> = (0..n).map(|_| next()).collect();
-                let w: Vec<i16> = (0..n).map(|_| next()).collect();
-                assert_eq!(screlu_dot(&a, &w), plain(&a, &w));
-            }
-        }
-    }
-    #[test]
-    fn inputs_are_in_range_and_distinct() {
-        let b = Board::from_sfen(
-            "+Pn2l4/3k5/1p1g2sp1/3spp2p/p6+r1/2P1PPsL1/2S2g3/5K3/3NG3L b RBGLPb2n7p 147",
-        )
-        .unwrap();
-        for (c, relative) in Color::BOTH
-            .into_iter()
-            .flat_map(|c| [(c, false), (c, true)])
-        {
-            let mut seen = Vec::new();
-            for_each_input(&b, c, relative, |i| seen.push(i));
-            assert!(seen.iter().all(|&i| i < inputs_per_bucket(relative)));
-            let n = seen.len();
-            seen.sort_unstable();
-            seen.dedup();
-            assert_eq!(seen.len(), n, "an input repeats");
-            let extra = seen.iter().filter(|&&i| i >= INPUTS_PER_BUCKET).count();
-            // Each king sees itself; pieces further than the window do not
-            // count.
-            assert_eq!(extra > 0, relative);
-        }
-    }
-
-    /// Tokens of one SFEN rank: `+X`, a letter or an empty run.
-    fn rank_tokens(rank: &str) -> Vec<String> {
+    /// Positions along a few pseudo-random games from the bench
+    /// positions: drops, captures into hand, promotions, king moves on
+    /// both sides of the centre file.
+    fn sample_positions() -> Vec<Board> {
         let mut out = Vec::new();
-        let mut plus = false;
-        for ch in rank.chars() {
-            if ch == '+' {
-                plus = true;
-                continue;
+        let mut seed = 12_345u64;
+        for sfen in crate::BENCH_FENS {
+            let mut b = Board::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            for _ in 0..60 {
+                out.push(b.clone());
+                let mut moves = Vec::new();
+                b.generate(Gen::All, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                b.do_move(m);
             }
-            out.push(if plus {
-                format!("+{ch}")
-            } else {
-                ch.to_string()
-            });
-            plus = false;
         }
         out
     }
 
-    fn swap_case(s: &str) -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    }
-
-    /// The position mirrored left-right (`rotate`: also rotated 180 degrees
-    /// with colours, hands and the side to move swapped).
-    fn transform(sfen: &str, rotate: bool) -> Board {
-        let parts: Vec<&str> = sfen.split(' ').collect();
-        let mut ranks: Vec<String> = parts[0]
-            .split('/')
-            .map(|r| rank_tokens(r).into_iter().rev().collect::<String>())
-            .collect();
-        let (mut side, mut hand) = (parts[1].to_string(), parts[2].to_string());
-        if rotate {
-            ranks.reverse();
-            ranks = ranks.iter().map(|r| swap_case(r)).collect();
-            side = if side == "b" { "w".into() } else { "b".into() };
-            if hand != "-" {
-                hand = swap_case(&hand);
-            }
-        }
-        let text = format!("{} {} {} 1", ranks.join("/"), side, hand);
-        Board::from_sfen(&text).unwrap()
-    }
-
-    const SAMPLES: [&str; 4] = [
-        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
-        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-        "ln1g1gsnl/1r1s1k1b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1BK1S2R1/LNSG1G1NL b - 11",
-        "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
-    ];
-
+    /// The converted network is exactly the built-in file, and evaluates
+    /// every sample position as the old implementation did.
     #[test]
-    fn colour_swapped_positions_evaluate_the_same() {
-        // Rotating the board and swapping the colours leaves each side's
-        // view unchanged.
-        for net in [toy(3, 32), toy_with(3, 32, FLAG_KING_RELATIVE)] {
-            for s in SAMPLES {
-                let a = Board::from_sfen(s).unwrap();
-                let rotated = transform(s, true);
-                let mirrored_and_rotated = transform(&rotated.to_sfen(), false);
-                assert_eq!(net.evaluate(&a), net.evaluate(&rotated), "{s}");
-                let central = Color::BOTH
-                    .iter()
-                    .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
-                if !central {
-                    assert_eq!(net.evaluate(&a), net.evaluate(&mirrored_and_rotated), "{s}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn left_right_mirror_evaluates_the_same_unless_a_king_is_central() {
-        // Inputs are mirrored by each king's file, so a mirrored position
-        // has the same inputs when neither king is on the centre file.
-        for net in [toy(5, 32), toy_with(5, 32, FLAG_KING_RELATIVE)] {
-            for s in SAMPLES {
-                let a = Board::from_sfen(s).unwrap();
-                let central = Color::BOTH
-                    .iter()
-                    .any(|&c| king_square(&a, c).is_some_and(|k| k % 9 == 4));
-                let b = transform(s, false);
-                if !central {
-                    assert_eq!(net.evaluate(&a), net.evaluate(&b), "{s}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn bad_files_are_refused_with_a_reason() {
-        assert!(Network::from_bytes(b"nonsense").is_err());
-        let net = toy(1, 16);
-        let mut bytes = Network::to_bytes(
-            &net.buckets,
-            1,
-            16,
-            net.scale,
-            net.flags,
-            &net.ft_weights,
-            &net.ft_bias,
-            &net.out_weights,
-            net.out_bias,
+    fn the_converted_network_evaluates_as_the_old_one() {
+        let old = crate::legacy_nnue::Network::from_bytes(LEGACY).unwrap_or_else(|e| panic!("{e}"));
+        let new = Arc::new(convert_tgsnnue3(LEGACY).unwrap_or_else(|e| panic!("{e}")));
+        assert_eq!(
+            new.to_bytes(),
+            BUILTIN_NET,
+            "the built-in file is the conversion"
         );
-        assert!(Network::from_bytes(&bytes).is_ok());
-        bytes.pop();
-        let e = Network::from_bytes(&bytes).unwrap_err();
-        assert!(e.contains("ends early"), "{e}");
-        bytes.extend_from_slice(&[0, 0]);
-        let e = Network::from_bytes(&bytes).unwrap_err();
-        assert!(e.contains("left over"), "{e}");
+        assert!(new.residual && new.wide);
+        let positions = sample_positions();
+        assert!(positions.len() > 400);
+        let mut distinct = std::collections::HashSet::new();
+        for b in &positions {
+            let want = old.evaluate(b);
+            assert_eq!(fresh(&new, b), want, "{}", b.to_sfen());
+            distinct.insert(want);
+        }
+        assert!(distinct.len() > 100, "{}", distinct.len());
+    }
+
+    /// Incremental sums along every move two plies deep (and a null move)
+    /// equal a fresh evaluation, with the built-in network and a random
+    /// one, at every SIMD level.
+    #[test]
+    fn incremental_evaluation_equals_a_fresh_one_on_every_move() {
+        let builtin = current_network().unwrap_or_else(|| panic!("no built-in network"));
+        for net in [builtin, Arc::new(random_network(32, 7))] {
+            for level in tengen_nnue::simd::available() {
+                for sfen in [
+                    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+                    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+                    "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
+                    "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 124",
+                    "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+                ] {
+                    let mut b = Board::from_sfen(sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+                    let mut acc = Accumulators::<Shogi>::with_level(Arc::clone(&net), level);
+                    let mut v = Vec::new();
+                    pieces(&b, &mut v);
+                    acc.reset(&v);
+                    let stm = |b: &Board| b.side_to_move().index();
+                    let eval = |acc: &mut Accumulators<Shogi>, b: &Board| {
+                        acc.evaluate(stm(b), &mut |v| pieces(b, v))
+                    };
+                    assert_eq!(eval(&mut acc, &b), fresh(&net, &b));
+                    let mut moves = Vec::new();
+                    b.generate(Gen::All, &mut moves);
+                    for (i, &m) in moves.iter().enumerate() {
+                        let (c, k) = change(&b, m);
+                        acc.push(c, k);
+                        let cap = b.do_move(m);
+                        if i % 3 != 0 {
+                            assert_eq!(eval(&mut acc, &b), fresh(&net, &b), "{sfen} {m}");
+                        }
+                        let mut replies = Vec::new();
+                        b.generate(Gen::All, &mut replies);
+                        for &r in replies.iter().step_by(5) {
+                            let (c, k) = change(&b, r);
+                            acc.push(c, k);
+                            let cap2 = b.do_move(r);
+                            assert_eq!(eval(&mut acc, &b), fresh(&net, &b), "{sfen} {m} {r}");
+                            b.undo_move(r, cap2);
+                            acc.pop();
+                        }
+                        acc.push_null();
+                        b.do_null();
+                        assert_eq!(eval(&mut acc, &b), fresh(&net, &b));
+                        b.do_null();
+                        acc.pop();
+                        b.undo_move(m, cap);
+                        acc.pop();
+                        assert_eq!(eval(&mut acc, &b), fresh(&net, &b));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The search's evaluator adds the hand-made evaluation to a residual
+    /// network's output, and is the hand-made evaluation alone without.
+    #[test]
+    fn the_search_evaluation_is_the_hand_made_one_plus_the_residual() {
+        let game =
+            crate::Game::from_usi(crate::BENCH_FENS[1], &[]).unwrap_or_else(|e| panic!("{e}"));
+        let b = game.board();
+        let net = current_network().unwrap_or_else(|| panic!("no built-in network"));
+        let mut with = crate::SearchEval::with_network(Some(Arc::clone(&net)));
+        with.reset(&game);
+        let mut hand = crate::SearchEval::hand_made();
+        hand.reset(&game);
+        assert_eq!(with.evaluate(&game) - hand.evaluate(&game), fresh(&net, b));
     }
 }

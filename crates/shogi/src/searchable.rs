@@ -1,15 +1,17 @@
 //! Shogi's side of the generic searcher: `tengen_search::Position` for
 //! [`Game`] and `Evaluator` for [`Eval`].
 
-use crate::accumulator::AccumulatorStack;
 use crate::board::Board;
 use crate::eval::{board_value, hand_value, Eval};
 use crate::game::{Game, Repetition};
 use crate::movegen::Gen;
-use crate::nnue::{self, Network};
+use crate::nnue;
 use crate::types::{Kind, Move};
 use std::sync::Arc;
 use tengen_core::Score;
+use tengen_nnue::accumulator::Accumulators;
+use tengen_nnue::features::Shogi;
+use tengen_nnue::network::Network;
 use tengen_search::{GenKind, Ruling, SearchParams};
 
 /// Positions `tengen bench --game shogi` searches: the start, an opening,
@@ -169,36 +171,57 @@ pub const MATE_IN_ONE_SCORE: i32 = 20_000;
 /// 29-21 against none, 400 drew 25-25.
 pub const MATE_THREAT_PENALTY: i32 = 150;
 
-/// The search's evaluation: the network (`nnue.rs`) when one is loaded,
-/// with its sums kept incrementally along the tree, else the hand-made
+/// The search's evaluation: the network (`tengen-nnue`, feature set
+/// `Shogi`; see `nnue.rs`) when one is loaded, with its sums kept
+/// incrementally along the tree, else the hand-made
 /// [`Eval`]; a mate in one for the side to move scores
 /// [`MATE_IN_ONE_SCORE`] and one for the opponent after a pass costs
 /// [`MATE_THREAT_PENALTY`] either way.
 #[derive(Clone, Debug)]
 pub struct SearchEval {
-    net: Option<(Arc<Network>, AccumulatorStack)>,
+    net: Option<Accumulators<Shogi>>,
+    /// The network corrects the hand-made evaluation (its file says so):
+    /// the evaluation is their sum.
+    residual: bool,
+    /// The accumulators were reset to a root (else the first evaluation
+    /// resets them to its position).
+    rooted: bool,
 }
 
 impl Default for SearchEval {
-    /// The network current when the search starts (see [`nnue::load`]).
+    /// The network current when the search starts (see
+    /// [`nnue::load_eval_file`]).
     fn default() -> Self {
-        SearchEval::with_network(nnue::current())
+        SearchEval::with_network(nnue::current_network())
     }
 }
 
 impl SearchEval {
     pub fn with_network(net: Option<Arc<Network>>) -> Self {
         SearchEval {
-            net: net.map(|n| {
-                let stack = AccumulatorStack::new(&n);
-                (n, stack)
-            }),
+            residual: net.as_ref().is_some_and(|n| n.residual),
+            net: net.map(Accumulators::new),
+            rooted: false,
         }
     }
 
     /// The hand-made evaluation alone.
     pub fn hand_made() -> Self {
-        SearchEval { net: None }
+        SearchEval::with_network(None)
+    }
+
+    /// Whether a network evaluates.
+    pub fn uses_network(&self) -> bool {
+        self.net.is_some()
+    }
+
+    fn reset_to(&mut self, b: &Board) {
+        if let Some(acc) = &mut self.net {
+            let mut v = Vec::with_capacity(40);
+            nnue::pieces(b, &mut v);
+            acc.reset(&v);
+        }
+        self.rooted = true;
     }
 }
 
@@ -226,10 +249,14 @@ fn evaluate_with(b: &Board, static_eval: impl FnOnce() -> i32) -> i32 {
 impl tengen_search::Evaluator<Game> for SearchEval {
     fn evaluate(&mut self, pos: &Game) -> i32 {
         let b = pos.board();
+        if !self.rooted {
+            self.reset_to(b);
+        }
+        let residual = self.residual;
         match &mut self.net {
-            Some((net, stack)) => evaluate_with(b, || {
-                let v = stack.evaluate(net, b);
-                if net.is_residual() {
+            Some(acc) => evaluate_with(b, || {
+                let v = acc.evaluate(b.side_to_move().index(), &mut |v| nnue::pieces(b, v));
+                if residual {
                     v + Eval.evaluate(b)
                 } else {
                     v
@@ -240,29 +267,28 @@ impl tengen_search::Evaluator<Game> for SearchEval {
     }
 
     fn reset(&mut self, root: &Game) {
-        if let Some((net, stack)) = &mut self.net {
-            stack.reset(net, root.board());
-        }
+        self.reset_to(root.board());
     }
 
     #[inline]
     fn push(&mut self, pos: &Game, m: Move) {
-        if let Some((_, stack)) = &mut self.net {
-            stack.push(pos.board(), m);
+        if let Some(acc) = &mut self.net {
+            let (c, kings) = nnue::change(pos.board(), m);
+            acc.push(c, kings);
         }
     }
 
     #[inline]
     fn push_null(&mut self, _pos: &Game) {
-        if let Some((_, stack)) = &mut self.net {
-            stack.push_null();
+        if let Some(acc) = &mut self.net {
+            acc.push_null();
         }
     }
 
     #[inline]
     fn pop(&mut self) {
-        if let Some((_, stack)) = &mut self.net {
-            stack.pop();
+        if let Some(acc) = &mut self.net {
+            acc.pop();
         }
     }
 }
@@ -320,9 +346,13 @@ mod tests {
 
     impl tengen_search::Evaluator<Game> for Checked {
         fn evaluate(&mut self, pos: &Game) -> i32 {
-            if let Some((net, stack)) = &mut self.0.net {
+            if let Some(acc) = &mut self.0.net {
                 let b = pos.board();
-                assert_eq!(stack.evaluate(net, b), net.evaluate(b), "{}", b.to_sfen());
+                let stm = b.side_to_move().index();
+                let mut v = Vec::new();
+                nnue::pieces(b, &mut v);
+                let got = acc.evaluate(stm, &mut |v| nnue::pieces(b, v));
+                assert_eq!(got, acc.evaluate_fresh(stm, &v), "{}", b.to_sfen());
                 self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             self.0.evaluate(pos)
@@ -344,7 +374,7 @@ mod tests {
     #[test]
     fn the_searched_tree_keeps_the_network_sums_right() {
         use tengen_search::Evaluator;
-        let net = Arc::new(crate::nnue::tests::toy(5, 32));
+        let net = Arc::new(nnue::random_network(32, 5));
         let count = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let eval = Checked(SearchEval::with_network(Some(net)), Arc::clone(&count));
         for sfen in &BENCH_FENS[2..5] {

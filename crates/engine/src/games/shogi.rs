@@ -15,12 +15,7 @@ impl AbGame for ShogiGame {
     type Eval = SearchEval;
 
     fn load_eval_file(path: &str) -> Result<String, String> {
-        let path = path.trim();
-        tengen_shogi::nnue::load(path)?;
-        Ok(match tengen_shogi::nnue::current() {
-            Some(net) => format!("evaluation: network {path} (hidden {})", net.hidden()),
-            None => "evaluation: hand-made".into(),
-        })
+        tengen_shogi::nnue::load_eval_file(path)
     }
 
     fn startpos() -> Game {
