@@ -1,5 +1,7 @@
-//! Trains the shogi network (`src/nnue.rs`) on positions from
-//! `scripts/shogi_datagen.py` and writes it in the engine's format.
+//! Trains the shogi network on positions from `scripts/shogi_datagen.py`
+//! and writes it in the shared `tengen-nnue` format (feature set
+//! `shogi-board-hand-mirrored`, one king bucket, wide i16 output weights;
+//! `src/nnue.rs`), which `EvalFile` reads.
 //!
 //! Each data line holds an SFEN, Fairy-Stockfish's score for the side to
 //! move, the game's result for the side to move, its best move and flags
@@ -13,19 +15,22 @@
 //! stores `--cp` centipawns per logit. Training: Adam on the squared error
 //! of `sigmoid(output)`, batches split over threads, each input row of the
 //! transformer shared with a bucket-free "factor" row (summed into every
-//! bucket at export) so rare king buckets learn from common ones. One line
+//! bucket at export) so rare king buckets learn from common ones (the
+//! shared feature set has one bucket, so `--buckets` other than 1 is
+//! refused until it gains more; the schemes are kept). One line
 //! block in 32 is held out; the file written is the epoch with the lowest
 //! held-out loss.
 //!
 //!     cargo run --release -p tengen-shogi --example nnue_train -- \
-//!         --out net.nnue [--hidden 256] [--buckets 1|3|15] [--epochs 30] \
+//!         --out net.nnue [--hidden 256] [--epochs 30] \
 //!         [--lambda 0.7] [--lr 0.001] [--batch 16384] [--threads 2] \
-//!         [--cp 1000] [--max N] [--residual] [--wd 0] [--king-relative] DATA.tsv...
+//!         [--cp 1000] [--max N] [--residual] [--wd 0] DATA.tsv...
 
 use std::io::{BufRead, BufReader};
-use tengen_shogi::legacy_nnue::{
-    self as nnue, for_each_input, inputs_per_bucket, king_square, Network, QA, QB,
-};
+use std::sync::Arc;
+use tengen_nnue::features::{FeatureSet, Shogi};
+use tengen_nnue::network::{Network, QA, QB_WIDE as QB};
+use tengen_shogi::nnue::{self, for_each_input};
 use tengen_shogi::{Board, Color};
 
 struct Args {
@@ -43,8 +48,6 @@ struct Args {
     residual: bool,
     /// Decoupled weight decay on the transformer rows a batch touches.
     wd: f32,
-    /// Add king-relative inputs (`nnue::FLAG_KING_RELATIVE`).
-    king_relative: bool,
     inputs: Vec<String>,
 }
 
@@ -62,7 +65,6 @@ fn parse_args() -> Result<Args, String> {
         max: usize::MAX,
         residual: false,
         wd: 0.0,
-        king_relative: false,
         inputs: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -82,7 +84,6 @@ fn parse_args() -> Result<Args, String> {
             "--max" => a.max = num(val()?)? as usize,
             "--residual" => a.residual = true,
             "--wd" => a.wd = num(val()?)? as f32,
-            "--king-relative" => a.king_relative = true,
             _ if arg.starts_with("--") => return Err(format!("unknown flag {arg}")),
             _ => a.inputs.push(arg),
         }
@@ -90,10 +91,28 @@ fn parse_args() -> Result<Args, String> {
     if a.out.is_empty() || a.inputs.is_empty() {
         return Err("usage: nnue_train --out NET [flags] DATA.tsv...".into());
     }
+    if a.buckets != 1 {
+        return Err("--buckets: the shared feature set has one king bucket".into());
+    }
     if !a.hidden.is_multiple_of(16) {
         return Err("--hidden must be a multiple of 16".into());
     }
     Ok(a)
+}
+
+/// The king's square as its own inputs see it (rotated for White,
+/// mirrored to the left half), or `None` without a king.
+fn king_square(board: &Board, c: Color) -> Option<usize> {
+    let p = c.index();
+    board.king(c).map(|k| {
+        let k = k.index() as u8;
+        let s = Shogi::orient(p, k);
+        if Shogi::view(p, k).mirror {
+            Shogi::mirror(s)
+        } else {
+            s
+        }
+    })
 }
 
 /// King buckets by the king's square as its own inputs see it (rotated
@@ -160,15 +179,15 @@ impl Samples {
         self.score.len()
     }
 
-    fn push(&mut self, board: &Board, table: &[u8; 81], kr: bool, score: f32, result: f32) {
+    fn push(&mut self, board: &Board, table: &[u8; 81], score: f32, result: f32) {
         let stm = board.side_to_move();
         let mut n = 0u16;
-        for_each_input(board, stm, kr, |i| {
+        for_each_input(board, stm, |i| {
             self.inputs.push(i as u16);
             n += 1;
         });
         self.split.push(n);
-        for_each_input(board, stm.flip(), kr, |i| self.inputs.push(i as u16));
+        for_each_input(board, stm.flip(), |i| self.inputs.push(i as u16));
         self.start.push(self.inputs.len() as u32);
         let b = |c: Color| king_square(board, c).map_or(0, |k| table[k]);
         self.buckets.push([b(stm), b(stm.flip())]);
@@ -231,12 +250,12 @@ fn load(args: &Args, table: &[u8; 81]) -> Result<(Samples, Samples, Probes), Str
             }
             last_ply = ply;
             if game % 32 == 7 {
-                valid.push(&board, table, args.king_relative, score, result);
+                valid.push(&board, table, score, result);
                 if probes.len() < 2000 {
                     probes.push((board, valid.len() - 1));
                 }
             } else {
-                train.push(&board, table, args.king_relative, score, result);
+                train.push(&board, table, score, result);
             }
             if train.len() + valid.len() >= args.max {
                 break 'files;
@@ -487,9 +506,9 @@ fn adam_step(w: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32, c1: f32, c2
     *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
 }
 
-/// Largest transformer weight magnitude that still quantises to i16 with
-/// room for sums, and the output's.
-const FT_CLIP: f32 = 1.98;
+/// Largest transformer weight magnitude the shared format accepts for
+/// shogi (no sum of 40 inputs can leave i16), and the output's.
+const FT_CLIP: f32 = Shogi::FT_WEIGHT_MAX as f32 / QA as f32;
 const OUT_CLIP: f32 = (32000 / QB) as f32;
 
 fn apply(model: &mut Model, grads: &mut [Grad], opt: &mut Adam, lr: f32, n: f32, wd: f32) {
@@ -587,7 +606,8 @@ fn validation_loss(m: &Model, s: &Samples, k: f32, lambda: f32) -> f64 {
     loss / s.len().max(1) as f64
 }
 
-fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
+/// The network in the shared format (one king bucket: `--buckets 1`).
+fn export(m: &Model, cp: f32, flags: u32) -> Vec<u8> {
     let h = m.hidden;
     let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
     let mut ft = Vec::with_capacity(m.buckets * m.inputs * h);
@@ -606,17 +626,22 @@ fn export(m: &Model, table: &[u8; 81], cp: f32, flags: u32) -> Vec<u8> {
     let fb: Vec<i16> = m.ft_bias.iter().map(|&x| q(x, QA)).collect();
     let ow: Vec<i16> = m.out.iter().map(|&x| q(x, QB)).collect();
     let ob = (m.out_bias * (QA * QB) as f32).round() as i32;
-    Network::to_bytes(
-        table,
-        m.buckets,
-        h,
-        cp.round() as i32,
-        flags,
-        &ft,
-        &fb,
-        &ow,
-        ob,
-    )
+    Network {
+        game: Shogi::GAME,
+        feature_set: Shogi::ID,
+        inputs: Shogi::INPUTS,
+        hidden: h,
+        buckets: Shogi::OUTPUT_BUCKETS,
+        scale: cp.round() as u32,
+        residual: flags & 1 != 0,
+        wide: true,
+        ft_w: ft,
+        ft_b: fb,
+        out_w: Vec::new(),
+        out_w_wide: ow,
+        out_b: vec![ob],
+    }
+    .to_bytes()
 }
 
 fn main() -> Result<(), String> {
@@ -636,15 +661,12 @@ fn main() -> Result<(), String> {
     if args.residual {
         let (_, ts) = hand_made_loss(&train, k, args.lambda);
         cp = ts;
-        flags = nnue::FLAG_RESIDUAL;
+        flags = 1;
         eprintln!("residual on the hand-made evaluation at scale {ts:.0}");
         train.base = train.hand.iter().map(|h| h / ts).collect();
         valid.base = valid.hand.iter().map(|h| h / ts).collect();
     }
-    if args.king_relative {
-        flags |= nnue::FLAG_KING_RELATIVE;
-    }
-    let inputs = inputs_per_bucket(args.king_relative);
+    let inputs = Shogi::PER_BUCKET;
     let mut model = Model::new(args.hidden, args.buckets, inputs, 7);
     let mut opt = Adam::new(model.params());
     let mut grads: Vec<Grad> = (0..args.threads).map(|_| Grad::new(&model)).collect();
@@ -699,12 +721,12 @@ fn main() -> Result<(), String> {
         );
         if vl < best {
             best = vl;
-            let bytes = export(&model, &table, cp, flags);
+            let bytes = export(&model, cp, flags);
             std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out))?;
             // The file must read back as the engine will read it.
-            let net = Network::from_bytes(&bytes)?;
+            let net = Arc::new(Network::from_bytes::<Shogi>(&bytes)?);
             let b = Board::startpos();
-            eprintln!("  saved; start position {} cp", net.evaluate(&b));
+            eprintln!("  saved; start position {} cp", nnue::evaluate(&net, &b));
             // The quantised network against the float model it came from.
             let h = model.hidden;
             let (mut us, mut them) = (vec![0.0f32; h], vec![0.0f32; h]);
@@ -712,7 +734,7 @@ fn main() -> Result<(), String> {
             for (board, i) in &probes {
                 let base = valid.base.get(*i).copied().unwrap_or(0.0);
                 let float = (model.forward(&valid, *i, &mut us, &mut them) - base) * cp;
-                err += f64::from((float - net.evaluate(board) as f32).abs());
+                err += f64::from((float - nnue::evaluate(&net, board) as f32).abs());
             }
             eprintln!(
                 "  quantised against float: mean |difference| {:.1} cp over {} positions",

@@ -5,7 +5,6 @@
 // Board code indexes several parallel tables by square and direction.
 #![allow(clippy::needless_range_loop)]
 
-pub mod accumulator;
 pub mod bitboard;
 pub mod board;
 pub mod dfpn;
@@ -15,7 +14,6 @@ pub mod geometry;
 pub mod learned;
 pub mod mate1;
 pub mod movegen;
-pub mod legacy_nnue;
 pub mod nnue;
 pub mod perft;
 pub mod searchable;

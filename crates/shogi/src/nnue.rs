@@ -80,6 +80,19 @@ pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
     }
 }
 
+/// Calls `f` with every active input of `perspective` (0..2,344: the
+/// feature set's indices, what the search's accumulators sum), for
+/// trainers.
+pub fn for_each_input(b: &Board, perspective: Color, mut f: impl FnMut(usize)) {
+    let p = perspective.index();
+    let view = Shogi::view(p, kings(b)[p]);
+    let mut v = Vec::with_capacity(40);
+    pieces(b, &mut v);
+    for (sq, code) in v {
+        f(Shogi::index(p, view, sq, code));
+    }
+}
+
 /// The kings' squares by colour, [`Shogi::NO_KING`] for a side without.
 #[inline]
 pub fn kings(b: &Board) -> [u8; 2] {
@@ -236,9 +249,6 @@ mod tests {
     use tengen_nnue::accumulator::Accumulators;
     use tengen_search::Evaluator;
 
-    /// The file shogi's own implementation read (`legacy_nnue`).
-    const LEGACY: &[u8] = include_bytes!("../nets/default.nnue");
-
     fn fresh(net: &Arc<Network>, b: &Board) -> i32 {
         evaluate(net, b)
     }
@@ -268,27 +278,72 @@ mod tests {
         out
     }
 
-    /// The converted network is exactly the built-in file, and evaluates
-    /// every sample position as the old implementation did.
+    /// FNV-1a over the values' little-endian bytes.
+    fn fnv(values: &[i32]) -> u64 {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        tengen_nnue::network::checksum(&bytes)
+    }
+
+    /// The built-in network evaluates 480 positions exactly as shogi's
+    /// own implementation evaluated its `TGSNNUE3` original: the values
+    /// below are what that implementation gave (the test
+    /// `the_converted_network_evaluates_as_the_old_one` of commit
+    /// `d1636dca` compared the two position by position before the old
+    /// code was deleted).
     #[test]
-    fn the_converted_network_evaluates_as_the_old_one() {
-        let old = crate::legacy_nnue::Network::from_bytes(LEGACY).unwrap_or_else(|e| panic!("{e}"));
-        let new = Arc::new(convert_tgsnnue3(LEGACY).unwrap_or_else(|e| panic!("{e}")));
-        assert_eq!(
-            new.to_bytes(),
-            BUILTIN_NET,
-            "the built-in file is the conversion"
-        );
-        assert!(new.residual && new.wide);
-        let positions = sample_positions();
-        assert!(positions.len() > 400);
-        let mut distinct = std::collections::HashSet::new();
-        for b in &positions {
-            let want = old.evaluate(b);
-            assert_eq!(fresh(&new, b), want, "{}", b.to_sfen());
-            distinct.insert(want);
+    fn the_builtin_network_evaluates_as_the_old_implementation_did() {
+        let net =
+            Arc::new(Network::from_bytes::<Shogi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}")));
+        assert!(net.residual && net.wide && net.hidden == 256);
+        assert_eq!(net.id(), 0x984a_ab0f);
+        let evals: Vec<i32> = sample_positions().iter().map(|b| fresh(&net, b)).collect();
+        assert_eq!(evals.len(), 480);
+        assert_eq!(fnv(&evals), 0xd3f5_0e06_1a23_ac2d);
+        let bench: Vec<i32> = crate::BENCH_FENS
+            .iter()
+            .map(|s| fresh(&net, &Board::from_sfen(s).unwrap_or_else(|e| panic!("{e}"))))
+            .collect();
+        assert_eq!(bench, [54, -33, 250, 1553, 429, 258, 273, 581]);
+    }
+
+    /// A `TGSNNUE3` file in the old layout, with small made-up weights.
+    fn tgsnnue3(hidden: usize, buckets: u32, flags: u32) -> (Vec<u8>, Vec<i16>) {
+        let mut b = b"TGSNNUE3".to_vec();
+        for v in [buckets, hidden as u32, 1388, flags] {
+            b.extend_from_slice(&v.to_le_bytes());
         }
-        assert!(distinct.len() > 100, "{}", distinct.len());
+        b.extend_from_slice(&[0u8; 81]);
+        let n = Shogi::INPUTS * hidden + hidden + 2 * hidden;
+        let w: Vec<i16> = (0..n).map(|i| (i * 7 % 61) as i16 - 30).collect();
+        for x in &w {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.extend_from_slice(&(-182i32).to_le_bytes());
+        (b, w)
+    }
+
+    /// The converter keeps every weight in place, and refuses what the
+    /// shared feature set cannot express.
+    #[test]
+    fn the_converter_keeps_every_weight_and_refuses_other_shapes() {
+        let h = 16;
+        let (bytes, w) = tgsnnue3(h, 1, 1);
+        let net = convert_tgsnnue3(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let n = Shogi::INPUTS * h;
+        assert_eq!(net.ft_w, w[..n]);
+        assert_eq!(net.ft_b, w[n..n + h]);
+        assert_eq!(net.out_w_wide, w[n + h..]);
+        assert_eq!(net.out_b, [-182]);
+        assert!(net.residual && net.wide);
+        assert_eq!((net.hidden, net.scale, net.buckets), (h, 1388, 1));
+        let refused = |b: &[u8]| convert_tgsnnue3(b).err().unwrap_or_default();
+        assert!(refused(&tgsnnue3(h, 3, 1).0).contains("3 king buckets"));
+        assert!(refused(&tgsnnue3(h, 1, 3).0).contains("flags 0x3"));
+        assert!(refused(&bytes[..bytes.len() - 1]).contains("ends early"));
+        assert!(refused(b"TGNNUEv1 and more").contains("bad magic"));
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(refused(&long).contains("1 bytes past"));
     }
 
     /// Incremental sums along every move two plies deep (and a null move)
@@ -296,8 +351,8 @@ mod tests {
     /// one, at every SIMD level.
     #[test]
     fn incremental_evaluation_equals_a_fresh_one_on_every_move() {
-        let builtin = current_network().unwrap_or_else(|| panic!("no built-in network"));
-        for net in [builtin, Arc::new(random_network(32, 7))] {
+        let builtin = Network::from_bytes::<Shogi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}"));
+        for net in [Arc::new(builtin), Arc::new(random_network(32, 7))] {
             for level in tengen_nnue::simd::available() {
                 for sfen in [
                     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
