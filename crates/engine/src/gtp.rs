@@ -28,6 +28,7 @@ use tengen_go::status::Status;
 use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 
 mod dragon;
+mod eyes;
 mod orientation;
 mod search_area;
 mod tactics;
@@ -327,10 +328,14 @@ impl Session {
             self.try_stack.clear();
         }
         let size = self.game.size();
-        if let Some(result) = self.tactical(&cmd.name, a).or_else(|| {
-            self.area
-                .command(&cmd.name, a, size, self.game.board().points())
-        }) {
+        if let Some(result) = self
+            .tactical(&cmd.name, a)
+            .or_else(|| self.eyes_command(&cmd.name, a))
+            .or_else(|| {
+                self.area
+                    .command(&cmd.name, a, size, self.game.board().points())
+            })
+        {
             return Some(match result {
                 Ok(text) => Response::success(id, text),
                 Err(text) => Response::failure(id, text),
@@ -346,6 +351,7 @@ impl Session {
                     [
                         COMMANDS,
                         tactics::COMMANDS,
+                        eyes::COMMANDS,
                         search_area::COMMANDS,
                         orientation::COMMANDS,
                     ]
@@ -357,6 +363,7 @@ impl Session {
             "list_commands" | "help" => Ok(COMMANDS
                 .iter()
                 .chain(tactics::COMMANDS)
+                .chain(eyes::COMMANDS)
                 .chain(search_area::COMMANDS)
                 .chain(orientation::COMMANDS)
                 .copied()

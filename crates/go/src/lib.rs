@@ -6,6 +6,7 @@ pub mod benson;
 pub mod board;
 pub mod connection;
 pub mod dragon;
+pub mod eyes;
 pub mod game;
 pub mod mcts;
 pub mod patterns;
