@@ -346,6 +346,107 @@ mod tests {
         assert!(refused(&long).contains("1 bytes past"));
     }
 
+    fn builtin() -> Arc<Network> {
+        Arc::new(Network::from_bytes::<Shogi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// Tokens of one SFEN rank: `+X`, a letter or an empty run.
+    fn rank_tokens(rank: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut plus = false;
+        for ch in rank.chars() {
+            if ch == '+' {
+                plus = true;
+                continue;
+            }
+            out.push(if plus {
+                format!("+{ch}")
+            } else {
+                ch.to_string()
+            });
+            plus = false;
+        }
+        out
+    }
+
+    fn swap_case(s: &str) -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    }
+
+    /// The position mirrored left-right (`rotate`: also rotated 180 degrees
+    /// with colours, hands and the side to move swapped).
+    fn transform(sfen: &str, rotate: bool) -> Board {
+        let parts: Vec<&str> = sfen.split(' ').collect();
+        let mut ranks: Vec<String> = parts[0]
+            .split('/')
+            .map(|r| rank_tokens(r).into_iter().rev().collect::<String>())
+            .collect();
+        let (mut side, mut hand) = (parts[1].to_string(), parts[2].to_string());
+        if rotate {
+            ranks.reverse();
+            ranks = ranks.iter().map(|r| swap_case(r)).collect();
+            side = if side == "b" { "w".into() } else { "b".into() };
+            if hand != "-" {
+                hand = swap_case(&hand);
+            }
+        }
+        let text = format!("{} {} {} 1", ranks.join("/"), side, hand);
+        Board::from_sfen(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    const SAMPLES: [&str; 4] = [
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "ln1g1gsnl/1r1s1k1b1/pppppp1pp/6p2/9/2P4P1/PP1PPPP1P/1BK1S2R1/LNSG1G1NL b - 11",
+        "+L1s6/3rg1pk1/n1pp1g1N1/1p6P/2b4P1/2l1P4/1+b1P2PLR/4GSSG1/KN6L w 5Psn4p 78",
+    ];
+
+    #[test]
+    fn colour_swapped_positions_evaluate_the_same() {
+        // Rotating the board and swapping the colours leaves each side's
+        // view unchanged.
+        for net in [builtin(), Arc::new(random_network(32, 9))] {
+            for s in SAMPLES {
+                let a = Board::from_sfen(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+                let rotated = transform(s, true);
+                let mirrored_and_rotated = transform(&rotated.to_sfen(), false);
+                assert_eq!(fresh(&net, &a), fresh(&net, &rotated), "{s}");
+                let central = Color::BOTH
+                    .iter()
+                    .any(|&c| a.king(c).is_some_and(|k| k.index() % 9 == 4));
+                if !central {
+                    assert_eq!(fresh(&net, &a), fresh(&net, &mirrored_and_rotated), "{s}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn left_right_mirror_evaluates_the_same_unless_a_king_is_central() {
+        // Inputs are mirrored by each king's file, so a mirrored position
+        // has the same inputs when neither king is on the centre file.
+        for net in [builtin(), Arc::new(random_network(32, 9))] {
+            for s in SAMPLES {
+                let a = Board::from_sfen(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+                let central = Color::BOTH
+                    .iter()
+                    .any(|&c| a.king(c).is_some_and(|k| k.index() % 9 == 4));
+                let b = transform(s, false);
+                if !central {
+                    assert_eq!(fresh(&net, &a), fresh(&net, &b), "{s}");
+                }
+            }
+        }
+    }
+
     /// Incremental sums along every move two plies deep (and a null move)
     /// equal a fresh evaluation, with the built-in network and a random
     /// one, at every SIMD level.
