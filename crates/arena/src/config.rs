@@ -43,6 +43,8 @@ options:
   -merge JOURNAL... (with the match's own options: merge its N shards'
       journals and records into -pgnout/-jsonout instead of playing)
   -ratinginterval N
+  -live FILE (the match as it happens, one JSON event a line, for watchers
+      such as tengen-gui)
 ";
 
 /// Settings shared by every engine unless its own entry overrides them.
@@ -179,6 +181,7 @@ fn defaults() -> Tournament {
         event: "tengen-arena match".into(),
         rating_interval: 0,
         noswap: false,
+        live: None,
     }
 }
 
@@ -260,6 +263,7 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         "pgnout" | "recordout" => t.pgnout = Some(v.to_string()),
         "jsonout" => t.jsonout = Some(v.to_string()),
         "debug" | "transcript" => t.transcript = Some(v.to_string()),
+        "live" => t.live = Some(v.to_string()),
         "event" => t.event = v.to_string(),
         "ratinginterval" => t.rating_interval = num(v, field)?,
         "tournament" => {
@@ -745,6 +749,7 @@ maxmoves = 120
 recordout = "g.sgf"
 jsonout = "s.json"
 transcript = "t.log"
+live = "m.live"
 event = "file test"
 ratinginterval = 10
 tournament = "gauntlet"
@@ -811,6 +816,7 @@ score = 700
         assert_eq!(t.jsonout.as_deref(), Some("s.json"));
         assert!(t.resume);
         assert_eq!(t.transcript.as_deref(), Some("t.log"));
+        assert_eq!(t.live.as_deref(), Some("m.live"));
         assert_eq!((t.event.as_str(), t.rating_interval), ("file test", 10));
         assert_eq!(t.mode, Mode::Gauntlet);
         assert_eq!(t.margin, Duration::from_millis(250));

@@ -29,10 +29,22 @@ pub fn play(
     players: [&mut dyn Player; 2],
     spec: &GameSpec,
 ) -> (Vec<PlayedMove>, Ending) {
+    play_watched(referee, players, spec, &mut |_, _| {})
+}
+
+/// [`play`], telling `watch` of every move as the referee accepts it
+/// (its index in the game and the move; book moves included): the
+/// arena's `-live` file.
+pub fn play_watched(
+    referee: &mut dyn Referee,
+    players: [&mut dyn Player; 2],
+    spec: &GameSpec,
+    watch: &mut dyn FnMut(usize, &PlayedMove),
+) -> (Vec<PlayedMove>, Ending) {
     let mut players = players;
     let mut moves: Vec<PlayedMove> = Vec::new();
     let mut wire: Vec<String> = Vec::new();
-    let ending = run(referee, &mut players, spec, &mut moves, &mut wire);
+    let ending = run(referee, &mut players, spec, &mut moves, &mut wire, watch);
     for side in [Side::First, Side::Second] {
         let won = match ending.outcome {
             Outcome::Draw => None,
@@ -49,6 +61,7 @@ fn run(
     spec: &GameSpec,
     moves: &mut Vec<PlayedMove>,
     wire: &mut Vec<String>,
+    watch: &mut dyn FnMut(usize, &PlayedMove),
 ) -> Ending {
     if let Err(e) = referee.reset(spec.opening.start.as_deref()) {
         return Ending::draw(format!("aborted: bad opening position: {e}"));
@@ -65,6 +78,9 @@ fn run(
                     elapsed_ms: 0,
                     book: true,
                 });
+                if let Some(m) = moves.last() {
+                    watch(moves.len() - 1, m);
+                }
                 wire.push(mv.clone());
             }
             Err(e) => return Ending::draw(format!("aborted: illegal opening move {mv}: {e}")),
@@ -168,6 +184,9 @@ fn run(
                     elapsed_ms,
                     book: false,
                 });
+                if let Some(m) = moves.last() {
+                    watch(moves.len() - 1, m);
+                }
                 wire.push(mv);
                 ponder(referee, players[i], &clocks, wire, side);
             }
@@ -404,6 +423,23 @@ mod tests {
         assert_eq!(end, Ending::draw("toy game over"));
         assert!(a.started && b.started);
         assert_eq!((a.result, b.result), (Some(None), Some(None)));
+    }
+
+    #[test]
+    fn the_watcher_sees_every_move_as_it_is_played() {
+        let (mut a, mut b) = (scripted(vec![]), scripted(vec![]));
+        let mut toy = Toy {
+            plies: 0,
+            length: 4,
+        };
+        let mut seen = Vec::new();
+        let (moves, _) = play_watched(&mut toy, [&mut a, &mut b], &spec(None), &mut |i, m| {
+            seen.push((i, m.clone()))
+        });
+        assert_eq!(seen.len(), 4);
+        for (i, (k, m)) in seen.iter().enumerate() {
+            assert_eq!((*k, m), (i, &moves[i]));
+        }
     }
 
     #[test]

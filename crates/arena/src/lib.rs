@@ -9,6 +9,7 @@ pub mod config;
 pub mod game;
 pub mod games;
 pub mod journal;
+pub mod live;
 pub mod matchfile;
 pub mod openings;
 pub mod player;

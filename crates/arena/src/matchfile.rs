@@ -37,6 +37,7 @@ pub struct MatchFile {
     shard: Option<String>,
     #[serde(alias = "transcript")]
     debug: Option<String>,
+    live: Option<String>,
     event: Option<String>,
     ratinginterval: Option<u32>,
     tournament: Option<String>,
@@ -171,6 +172,7 @@ impl MatchFile {
             .put("resume", &self.resume)
             .put("shard", &self.shard)
             .put("debug", &self.debug)
+            .put("live", &self.live)
             .put("event", &self.event)
             .put("ratinginterval", &self.ratinginterval)
             .put("tournament", &self.tournament);

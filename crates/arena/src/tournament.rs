@@ -6,6 +6,7 @@
 use crate::clock::TimeControl;
 use crate::game::{self, GameSpec};
 use crate::journal::{self, Entry, Header, Journal};
+use crate::live::{self, LiveEncounter, LiveEvent, LiveLog};
 use crate::openings::{self, OpeningSpec};
 use crate::player::{make_player, EngineConfig, Player};
 use crate::process::Transcript;
@@ -63,6 +64,9 @@ pub struct Tournament {
     /// Colours are never swapped: in each encounter the engine listed
     /// first always takes the first player's side (gomoku: Black).
     pub noswap: bool,
+    /// `-live FILE`: the match as it happens, one JSON event a line
+    /// (`crate::live`); not part of the match's identity.
+    pub live: Option<String>,
 }
 
 /// One scheduled game.
@@ -393,6 +397,23 @@ impl Tournament {
         }
         let mut done = games.len() as u32;
         games.sort_by_key(|e| e.game);
+        let live = match &self.live {
+            Some(path) => {
+                let log = LiveLog::create(path)?;
+                log.write(&LiveEvent::Match {
+                    game: live::game_name(&self.variant).to_string(),
+                    board_size: self.variant.board_size,
+                    komi: self.variant.komi,
+                    rule: self.variant.rule.clone(),
+                    go_cleanup: self.variant.go_cleanup,
+                    engines: self.engines.iter().map(|e| e.name.clone()).collect(),
+                    total,
+                });
+                log.write(&self.standing(&stats, done as usize, total));
+                Some(Arc::new(log))
+            }
+            None => None,
+        };
 
         let mut progress = Progress::new(total);
         let remaining = jobs.len();
@@ -403,17 +424,18 @@ impl Tournament {
         let workers = self.concurrency.clamp(1, remaining.max(1));
         let mut handles = Vec::new();
         for w in 0..workers.min(remaining) {
-            let (queue, stop, tx, book, transcript, date) = (
+            let (queue, stop, tx, book, transcript, date, live) = (
                 queue.clone(),
                 stop.clone(),
                 tx.clone(),
                 book.clone(),
                 transcript.clone(),
                 date.clone(),
+                live.clone(),
             );
             let t = self.clone();
             handles.push(thread::spawn(move || {
-                t.worker(w, &queue, &stop, &tx, &book, transcript, &date)
+                t.worker(w, &queue, &stop, &tx, &book, transcript, &date, live)
             }));
         }
         drop(tx);
@@ -451,6 +473,14 @@ impl Tournament {
                 }
             }
             tally(&mut stats, &entry, record.ending.outcome);
+            if let Some(log) = &live {
+                log.write(&LiveEvent::of_end(
+                    job.game_no,
+                    &record.ending,
+                    record.moves.len(),
+                ));
+                log.write(&self.standing(&stats, done as usize, total));
+            }
             let st = &stats[job.encounter];
             let (a, b) = (
                 &self.engines[st.engines[0]].name,
@@ -696,6 +726,7 @@ impl Tournament {
         book: &[Opening],
         transcript: Option<Transcript>,
         date: &str,
+        live: Option<Arc<LiveLog>>,
     ) {
         let Ok(mut referee) = make_referee(&self.variant) else {
             return;
@@ -762,13 +793,35 @@ impl Tournament {
                 margin: self.margin,
                 adjudication: self.adjudication,
             };
+            if let Some(log) = &live {
+                log.write(&LiveEvent::Start {
+                    game: job.game_no,
+                    round: job.round,
+                    players: [
+                        self.engines[job.seats[0]].name.clone(),
+                        self.engines[job.seats[1]].name.clone(),
+                    ],
+                    start: opening.start.clone(),
+                });
+            }
+            let game_no = job.game_no;
+            let mut watch = |ply: usize, m: &crate::record::PlayedMove| {
+                if let Some(log) = &live {
+                    log.write(&LiveEvent::of_move(game_no, ply, m));
+                }
+            };
             let (moves, ending) = match forfeit {
                 Some(e) => {
                     a.game_over(Some(matches!(e.outcome, Outcome::Win(Side::First))));
                     b.game_over(Some(matches!(e.outcome, Outcome::Win(Side::Second))));
                     (Vec::new(), e)
                 }
-                None => game::play(referee.as_mut(), [a.as_mut(), b.as_mut()], &spec),
+                None => game::play_watched(
+                    referee.as_mut(),
+                    [a.as_mut(), b.as_mut()],
+                    &spec,
+                    &mut watch,
+                ),
             };
             let tc_text = |tc: Option<TimeControl>| tc.map_or("-".to_string(), |t| t.to_string());
             let record = GameRecord {
@@ -798,6 +851,24 @@ impl Tournament {
         for p in players.into_iter().flatten() {
             let mut p = p;
             p.quit();
+        }
+    }
+
+    /// The `-live` standing: every pair, as the report prints it.
+    fn standing(&self, stats: &[EncounterStats], done: usize, total: usize) -> LiveEvent {
+        LiveEvent::Standing {
+            done,
+            total,
+            encounters: stats
+                .iter()
+                .map(|st| {
+                    let names = [
+                        self.engines[st.engines[0]].name.clone(),
+                        self.engines[st.engines[1]].name.clone(),
+                    ];
+                    LiveEncounter::new(names, &st.wdl)
+                })
+                .collect(),
         }
     }
 
@@ -1100,6 +1171,7 @@ mod tests {
             event: "t".into(),
             rating_interval: 0,
             noswap: false,
+            live: None,
         }
     }
 

@@ -41,6 +41,7 @@ function connect() {
     else if (msg.type === "record") onRecord(msg);
     else if (msg.type === "position") onPosition(msg);
     else if (msg.type === "mate") onMate(msg);
+    else if (msg.type === "options") onOptions(msg);
   };
   ws.onclose = () => {
     document.body.dataset.connected = "false";
@@ -185,6 +186,9 @@ function onHello(msg) {
   hello = msg;
   const game = $("game");
   game.replaceChildren(...msg.games.map((g) => option(g, g)));
+  const feeds = msg.feeds || [];
+  $("feed").replaceChildren(...feeds.map((f) => option(f, f)));
+  $("watch").hidden = feeds.length === 0;
   fillEngines();
 }
 
@@ -207,6 +211,9 @@ function fillEngines() {
     if ([...$(id).options].some((o) => o.value === v)) $(id).value = v;
   }
   seatsChanged();
+  const keepOpt = $("opt-engine").value;
+  $("opt-engine").replaceChildren(...players.map((e) => option(e.name, e.name)));
+  if (players.some((e) => e.name === keepOpt)) $("opt-engine").value = keepOpt;
   const cur = state ? state.game : g;
   const analysts = hello.engines.filter((e) => e.analyses.includes(cur));
   $("an-engine").replaceChildren(...analysts.map((e) => option(e.name, e.name)));
@@ -238,6 +245,93 @@ function drawMatch(s) {
   $("match").dataset.played = String(m.played);
 }
 
+// A tengen-arena run being watched: which game, and the standing the
+// arena wrote (every pair, from the first-named engine's view).
+function drawLive(s) {
+  const l = s.live;
+  $("live-box").hidden = !l;
+  $("detach").hidden = !l;
+  document.body.dataset.liveGame = l && l.game ? String(l.game) : "";
+  document.body.dataset.liveDone = l ? String(l.done) : "";
+  if (!l) return;
+  const game = l.game ? `game ${l.game} of ${l.total}` : "waiting for the arena…";
+  $("live-title").textContent = `Watching ${l.feed}: ${game} · ${l.done} played` + (l.problem ? ` · ${l.problem}` : "");
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  $("standing").tBodies[0].replaceChildren(
+    ...l.encounters.map((e) => {
+      const tr = document.createElement("tr");
+      const elo = e.elo === null || e.elo === undefined ? "—" : `${e.elo.toFixed(1)}${e.margin ? ` ± ${e.margin.toFixed(1)}` : ""}`;
+      for (const text of [`${e.engines[0]} vs ${e.engines[1]}`, e.wins, e.losses, e.draws, pct(e.score), elo, pct(e.los)]) {
+        const td = document.createElement("td");
+        td.textContent = String(text);
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
+// An engine's options as it announced them (the server checks every
+// value against them; the page only offers inputs of the right kind).
+function onOptions(msg) {
+  $("opt-note").textContent = `${msg.engine} over ${msg.protocol.toUpperCase()} (${msg.game}): values set here count from its next game or analysis`;
+  const input = (o, shown) => {
+    let el;
+    if (o.kind === "check" || o.kind === "combo") {
+      el = document.createElement("select");
+      const vars = o.kind === "check" ? ["true", "false"] : o.vars;
+      el.replaceChildren(...vars.map((v) => option(v, v)));
+    } else {
+      el = document.createElement("input");
+      // Any text: the server checks it (a number within the range).
+      el.type = "text";
+      if (o.kind === "spin") {
+        el.inputMode = "numeric";
+        el.size = 8;
+      }
+    }
+    el.value = shown;
+    el.disabled = o.fixed;
+    el.className = "opt-value";
+    return el;
+  };
+  $("opt-table").tBodies[0].replaceChildren(
+    ...msg.options.map((o) => {
+      const tr = document.createElement("tr");
+      tr.dataset.option = o.name;
+      if (o.value !== null && o.value !== undefined) tr.classList.add("set");
+      const shown = o.value ?? msg.configured[o.name] ?? o.default;
+      const name = document.createElement("td");
+      name.textContent = o.name;
+      const val = document.createElement("td");
+      const el = input(o, shown);
+      val.append(el);
+      const range = document.createElement("td");
+      range.className = "range";
+      range.textContent = o.kind === "spin" ? `${o.min}..${o.max}, default ${o.default}` : o.fixed ? o.kind : `default ${o.default === "" ? "(empty)" : o.default}`;
+      const act = document.createElement("td");
+      if (!o.fixed) {
+        const set = document.createElement("button");
+        set.textContent = "Set";
+        set.className = "opt-set";
+        set.onclick = () => {
+          $("error").textContent = "";
+          send({ type: "set_option", engine: msg.engine, game: msg.game, name: o.name, value: el.value });
+        };
+        const reset = document.createElement("button");
+        reset.textContent = "Default";
+        reset.className = "opt-reset";
+        reset.onclick = () => send({ type: "set_option", engine: msg.engine, game: msg.game, name: o.name, value: null });
+        act.append(set, reset);
+      }
+      tr.append(name, val, range, act);
+      return tr;
+    }),
+  );
+  document.body.dataset.options = `${msg.engine}/${msg.game}`;
+  document.body.dataset.optionsSeen = String(Number(document.body.dataset.optionsSeen || 0) + 1);
+}
+
 function onState(s) {
   const newGame = !state || state.game_id !== s.game_id;
   state = s;
@@ -261,6 +355,7 @@ function onState(s) {
   drawGraph(s);
   drawStatus(s);
   drawMatch(s);
+  drawLive(s);
   drawClocks();
   $("pass").hidden = s.game !== "go";
   $("mate").hidden = s.game !== "shogi";
@@ -692,6 +787,16 @@ function wire() {
       if (games > 1) msg.games = games;
     }
     send(msg);
+  };
+  $("watch").onsubmit = (ev) => {
+    ev.preventDefault();
+    $("error").textContent = "";
+    if ($("feed").value) send({ type: "attach", feed: $("feed").value });
+  };
+  $("detach").onclick = () => send({ type: "detach" });
+  $("opt-show").onclick = () => {
+    $("error").textContent = "";
+    if ($("opt-engine").value) send({ type: "options", engine: $("opt-engine").value, game: $("game").value });
   };
   $("undo").onclick = () => send({ type: "undo" });
   $("accept").onclick = () => send({ type: "score" });

@@ -4,6 +4,7 @@
 //! engines).
 
 use crate::games::Kind;
+use crate::live::Feed;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,17 @@ pub struct File {
     /// Opening books for matches (the page picks one by name).
     #[serde(default)]
     pub book: Vec<BookEntry>,
+    /// `tengen-arena -live FILE` runs the page may watch, by name.
+    #[serde(default)]
+    pub live: Vec<LiveEntry>,
+}
+
+/// A live file of `tengen-arena -live FILE` (it need not exist yet).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiveEntry {
+    pub name: String,
+    pub file: PathBuf,
 }
 
 /// An opening book file, as the arena's `-openings` reads it.
@@ -184,11 +196,11 @@ impl Engine {
     }
 }
 
+/// What the server is given: engines (tengen first), books, live files.
+pub type Loaded = (Vec<Engine>, Vec<Book>, Vec<Feed>);
+
 /// Reads the file (if any) and builds the engine list, tengen first.
-pub fn load(
-    path: Option<&Path>,
-    tengen: Option<PathBuf>,
-) -> Result<(Vec<Engine>, Vec<Book>), String> {
+pub fn load(path: Option<&Path>, tengen: Option<PathBuf>) -> Result<Loaded, String> {
     let file: File = match path {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -252,7 +264,17 @@ pub fn load(
             options_uci_only: false,
         });
     }
-    Ok((engines, books))
+    let mut feeds: Vec<Feed> = Vec::new();
+    for l in file.live {
+        if feeds.iter().any(|f| f.name == l.name) {
+            return Err(format!("two live files are named '{}'", l.name));
+        }
+        feeds.push(Feed {
+            name: l.name,
+            path: l.file,
+        });
+    }
+    Ok((engines, books, feeds))
 }
 
 pub fn parse(text: &str) -> Result<File, String> {

@@ -12,15 +12,19 @@ use crate::analysis::{analysis_loop, score_of, Job};
 use crate::comments::Note;
 use crate::config::{Book, Engine};
 use crate::games::{self, Kind};
+use crate::live::{Feed, Watch};
 use crate::msg::{
-    BookInfo, ClientMsg, ClockState, EngineInfo, MatchInfo, MoveEntry, NewGame, OpeningRule,
-    Scoring, Seat, ServerMsg, State, SwapChoice, SwapState,
+    BookInfo, ClientMsg, ClockState, EngineInfo, LiveInfo, MatchInfo, MoveEntry, NewGame,
+    OpeningRule, Scoring, Seat, ServerMsg, State, SwapChoice, SwapState,
 };
-use std::collections::BTreeMap;
+use crate::options::{self, Announced, Settings};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tengen_arena::clock::{Clock, ClockView, TimeControl};
+use tengen_arena::player::EngineConfig;
 use tengen_arena::player::{
     make_analyser, make_player, Answer, Dialect, Fault, MateAnswer, MoveRequest, Player,
     Swap2Answer, Thought, UciLikePlayer,
@@ -30,6 +34,7 @@ use tengen_arena::referee::Referee;
 use tengen_arena::stats::Wdl;
 use tengen_arena::variant::make_referee;
 use tengen_games::Protocol;
+use tengen_protocol::host::EngineScore;
 use tokio::sync::broadcast;
 
 /// How long an engine may think with no clock before it counts as hung.
@@ -140,6 +145,8 @@ struct Analysis {
     inbox: mpsc::Sender<Job>,
     /// Whether it follows the game (a new position restarts it).
     following: bool,
+    /// The options it was started with.
+    options: Vec<(String, String)>,
 }
 
 /// A match between two engines.
@@ -170,6 +177,8 @@ struct Inner {
     /// The earlier position a tab browses (game id, ply): analysis
     /// follows it there until the tab returns to the game.
     browsed: Option<(u64, usize)>,
+    /// A `tengen-arena` run being watched (its games replace the table).
+    watch: Option<Watch>,
 }
 
 impl Inner {
@@ -187,6 +196,12 @@ impl Inner {
 pub struct Hub {
     engines: Vec<Engine>,
     books: Vec<Book>,
+    feeds: Vec<Feed>,
+    /// Engine options set from the page, and the file that keeps them.
+    settings: Mutex<Settings>,
+    settings_path: Option<PathBuf>,
+    /// The options each engine announced, per protocol (asked once).
+    announced: Mutex<HashMap<(String, &'static str), Announced>>,
     tx: broadcast::Sender<String>,
     inner: Mutex<Inner>,
 }
@@ -365,6 +380,7 @@ impl Table {
             },
             matchup: None,
             swap: self.swap_state(),
+            live: None,
         })
     }
 
@@ -637,11 +653,24 @@ impl Table {
 }
 
 impl Hub {
-    pub fn new(engines: Vec<Engine>, books: Vec<Book>) -> Result<Arc<Hub>, String> {
+    pub fn new(
+        engines: Vec<Engine>,
+        books: Vec<Book>,
+        feeds: Vec<Feed>,
+        settings_path: Option<PathBuf>,
+    ) -> Result<Arc<Hub>, String> {
         let (tx, _) = broadcast::channel(256);
+        let settings = match &settings_path {
+            Some(p) => Settings::load(p)?,
+            None => Settings::default(),
+        };
         Ok(Arc::new(Hub {
             engines,
             books,
+            feeds,
+            settings: Mutex::new(settings),
+            settings_path,
+            announced: Mutex::new(HashMap::new()),
             tx,
             inner: Mutex::new(Inner {
                 next_id: 2,
@@ -650,6 +679,7 @@ impl Hub {
                 analysis: None,
                 last_analysis: None,
                 browsed: None,
+                watch: None,
             }),
         }))
     }
@@ -689,6 +719,7 @@ impl Hub {
                     games: b.games.clone(),
                 })
                 .collect(),
+            feeds: self.feeds.iter().map(|f| f.name.clone()).collect(),
         };
         let inner = lock(&self.inner);
         let mut out = vec![hello.json(), self.state_json(&inner)];
@@ -715,6 +746,14 @@ impl Hub {
                         los: m.wdl.los(),
                     }
                 });
+                s.live = inner.watch.as_ref().map(|w| LiveInfo {
+                    feed: w.feed.clone(),
+                    game: w.table.map(|(n, _)| n),
+                    done: w.done,
+                    total: w.header.as_ref().map_or(0, |h| h.total),
+                    encounters: w.encounters.clone(),
+                    problem: w.problem.clone(),
+                });
                 ServerMsg::State(Box::new(s)).json()
             }
             Err(e) => ServerMsg::error(format!("cannot show the position: {e}")).json(),
@@ -728,6 +767,32 @@ impl Hub {
 
     /// Handles one page message; `Err` goes back to that page only.
     pub fn handle(self: &Arc<Self>, msg: ClientMsg) -> Result<Option<String>, String> {
+        // Engine options start the engine to ask it: not under the lock.
+        let msg = match msg {
+            ClientMsg::Options { engine, game } => {
+                return self.options_msg(&engine, game).map(Some);
+            }
+            ClientMsg::SetOption {
+                engine,
+                game,
+                name,
+                value,
+            } => {
+                let (e, proto, announced) = self.announced_options(&engine, game)?;
+                let value = match value {
+                    Some(v) => Some(options::check(&announced, &name, &v)?),
+                    None => None,
+                };
+                let mut settings = lock(&self.settings);
+                settings.set(&e.name, proto, &name, value);
+                if let Some(path) = &self.settings_path {
+                    settings.save(path)?;
+                }
+                drop(settings);
+                return self.options_msg(&engine, game).map(Some);
+            }
+            m => m,
+        };
         let mut inner = lock(&self.inner);
         match msg {
             ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner))),
@@ -748,6 +813,7 @@ impl Hub {
                     n.engine2.clone().unwrap_or_default(),
                 ];
                 self.new_game(&mut inner, n, 0)?;
+                inner.watch = None;
                 inner.matchup = (games > 1).then(|| Matchup {
                     names,
                     games,
@@ -832,6 +898,8 @@ impl Hub {
                 let hint = inner.table.kind;
                 let loaded = crate::records::load(&text, hint)?;
                 self.load(&mut inner, loaded)?;
+                inner.watch = None;
+                inner.matchup = None;
             }
             ClientMsg::View { ply } => {
                 let t = &inner.table;
@@ -905,6 +973,32 @@ impl Hub {
                     ms.unwrap_or(10_000).clamp(100, 600_000),
                 )?;
                 return Ok(None);
+            }
+            ClientMsg::Attach { feed } => {
+                let f = self
+                    .feeds
+                    .iter()
+                    .find(|f| f.name == feed)
+                    .ok_or_else(|| format!("no arena run is named '{feed}'"))?;
+                let token = inner.next_id;
+                inner.next_id += 1;
+                let mut t = Table::blank(token)?;
+                t.human = [false, false];
+                t.players = [String::new(), String::new()];
+                t.epoch = inner.table.epoch + 1;
+                quit_seats(&mut inner.table);
+                inner.table = t;
+                inner.matchup = None;
+                inner.watch = Some(Watch::new(&f.name, token));
+                let (hub, path) = (Arc::clone(self), f.path.clone());
+                std::thread::spawn(move || crate::live::follow(hub, token, path));
+            }
+            // Answered above, before the lock.
+            ClientMsg::Options { .. } | ClientMsg::SetOption { .. } => return Ok(None),
+            ClientMsg::Detach {} => {
+                if inner.watch.take().is_none() {
+                    return Err("no arena run is being watched".into());
+                }
             }
             ClientMsg::Stop {} => {
                 match inner.analysis.as_mut() {
@@ -1061,8 +1155,8 @@ impl Hub {
                     .iter()
                     .find(|e| e.name == name)
                     .ok_or_else(|| format!("no engine is named '{name}'"))?;
-                let cfg = e
-                    .config(kind)
+                let cfg = self
+                    .config_of(e, kind)
                     .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
                 for (i, h) in humans.iter().enumerate() {
                     if !h {
@@ -1092,8 +1186,8 @@ impl Hub {
                 .iter()
                 .find(|e| e.name == name2)
                 .ok_or_else(|| format!("no engine is named '{name2}'"))?;
-            let cfg = e
-                .config(kind)
+            let cfg = self
+                .config_of(e, kind)
                 .ok_or_else(|| format!("{name2} does not play {}", kind.name()))?;
             players[1] = name2.to_string();
             seated[1] = Some(Arc::new(Mutex::new(Seated {
@@ -1390,8 +1484,8 @@ impl Hub {
             .iter()
             .find(|e| e.name == name)
             .ok_or_else(|| format!("no engine is named '{name}'"))?;
-        let cfg = e
-            .config(Kind::Shogi)
+        let cfg = self
+            .config_of(e, Kind::Shogi)
             .filter(|c| c.proto == Protocol::Usi)
             .ok_or_else(|| format!("{name} has no USI mate search"))?;
         let (game_id, ply, start, moves) = (t.id, t.moves.len(), t.start.clone(), t.wires());
@@ -1572,15 +1666,17 @@ impl Hub {
             .iter()
             .find(|e| e.name == name)
             .ok_or_else(|| format!("no engine is named '{name}'"))?;
-        let cfg = e
-            .config(kind)
+        let cfg = self
+            .config_of(e, kind)
             .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
         let job = position_job(&inner.table, inner.analysed_ply());
         if let Some(a) = inner.analysis.as_mut() {
+            // Options set since it started need a fresh engine.
             if a.engine == name
                 && a.kind == kind
                 && a.size == inner.table.size
                 && a.multipv == multipv
+                && a.options == cfg.options
             {
                 a.following = true;
                 let _ = a.inbox.send(job);
@@ -1600,6 +1696,7 @@ impl Hub {
             multipv,
             inbox,
             following: true,
+            options: cfg.options.clone(),
         });
         let hub = Arc::clone(self);
         let engine = name.to_string();
@@ -1607,6 +1704,188 @@ impl Hub {
             analysis_loop(&hub, &engine, multipv, analyser.as_mut(), &jobs);
             analyser.quit();
         });
+        Ok(())
+    }
+
+    /// The arena's config for an engine playing `kind`, with the options
+    /// set from the page over those of the server's configuration.
+    fn config_of(&self, e: &Engine, kind: Kind) -> Option<EngineConfig> {
+        let mut cfg = e.config(kind)?;
+        let Some(proto) = options::dialect(cfg.proto) else {
+            return Some(cfg);
+        };
+        if let Some(set) = lock(&self.settings).get(&e.name, proto) {
+            for (name, value) in set {
+                cfg.options.retain(|(n, _)| n != name);
+                cfg.options.push((name.clone(), value.clone()));
+            }
+        }
+        Some(cfg)
+    }
+
+    /// The engine, its protocol's name and the options it announces for
+    /// `kind` (asked once, then remembered).
+    fn announced_options(
+        &self,
+        name: &str,
+        kind: Kind,
+    ) -> Result<(&Engine, &'static str, Announced), String> {
+        let e = self
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("no engine is named '{name}'"))?;
+        let cfg = e
+            .config(kind)
+            .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
+        let proto = options::dialect(cfg.proto).ok_or_else(|| {
+            format!(
+                "{name} plays {} over a protocol without options (only UCI, USI and UCCI announce them)",
+                kind.name()
+            )
+        })?;
+        let key = (e.name.clone(), proto);
+        if let Some(a) = lock(&self.announced).get(&key) {
+            return Ok((e, proto, a.clone()));
+        }
+        let a = options::probe(&cfg)?;
+        lock(&self.announced).insert(key, a.clone());
+        Ok((e, proto, a))
+    }
+
+    /// The options message for a tab.
+    fn options_msg(&self, name: &str, kind: Kind) -> Result<String, String> {
+        let (e, proto, announced) = self.announced_options(name, kind)?;
+        let settings = lock(&self.settings);
+        Ok(ServerMsg::Options {
+            engine: e.name.clone(),
+            game: kind,
+            protocol: proto.to_string(),
+            options: options::describe(&announced, settings.get(&e.name, proto)),
+            configured: e
+                .config(kind)
+                .map(|c| c.options)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+        }
+        .json())
+    }
+
+    /// Whether the watch `token` still runs (its follower stops if not).
+    pub(crate) fn watching(&self, token: u64) -> bool {
+        lock(&self.inner)
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.token == token)
+    }
+
+    /// New lines of a watched arena run: the watch takes them in, the
+    /// table follows the game shown, every tab is told once.
+    pub(crate) fn live_events(
+        self: &Arc<Self>,
+        token: u64,
+        events: Vec<tengen_arena::live::LiveEvent>,
+    ) {
+        let mut inner = lock(&self.inner);
+        let Some(w) = inner.watch.as_mut().filter(|w| w.token == token) else {
+            return;
+        };
+        for e in events {
+            w.apply(e);
+        }
+        if let Err(e) = self.follow_shown(&mut inner) {
+            if let Some(w) = inner.watch.as_mut() {
+                w.problem = Some(e);
+            }
+        }
+        self.changed(&mut inner);
+    }
+
+    /// Brings the table to the watched game shown: a new table when the
+    /// game changed, else its new moves played on (each through the
+    /// referee), and the arena's result once it is over.
+    fn follow_shown(&self, inner: &mut Inner) -> Result<(), String> {
+        let Inner {
+            watch,
+            table,
+            next_id,
+            ..
+        } = inner;
+        let Some(w) = watch.as_mut() else {
+            return Ok(());
+        };
+        let (Some(h), Some(n)) = (w.header.clone(), w.shown) else {
+            return Ok(());
+        };
+        let Some(g) = w.games.get(&n) else {
+            return Ok(());
+        };
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == h.game)
+            .ok_or_else(|| format!("the arena plays '{}', which this page cannot show", h.game))?;
+        let fresh = w.table.is_none_or(|(m, id)| m != n || id != table.id);
+        if fresh {
+            let mut variant = kind.variant(h.board_size, h.komi);
+            variant.rule = h.rule.clone();
+            variant.go_cleanup = h.go_cleanup;
+            let mut referee = make_referee(&variant)?;
+            referee.reset(g.start.as_deref())?;
+            let id = *next_id;
+            *next_id += 1;
+            let mut t = Table::blank(id)?;
+            t.kind = kind;
+            t.size = if kind.sizes().1 == 0 { 0 } else { h.board_size };
+            t.referee = referee;
+            t.start = g.start.clone();
+            t.players = g.players.clone();
+            t.human = [false, false];
+            t.epoch = table.epoch + 1;
+            quit_seats(table);
+            *table = t;
+            w.table = Some((n, id));
+            w.problem = None;
+        }
+        let t = table;
+        if w.problem.is_none() {
+            for m in g.moves.iter().skip(t.moves.len()) {
+                let side = t.to_move();
+                if let Err(e) = t.play(&m.wire) {
+                    w.problem = Some(format!(
+                        "the arena's move {} is not legal here: {e}",
+                        m.wire
+                    ));
+                    break;
+                }
+                let score = match (m.cp, m.mate) {
+                    (_, Some(n)) => Some(EngineScore::Mate(n)),
+                    (Some(c), None) => Some(EngineScore::Cp(c)),
+                    _ => None,
+                };
+                if let Some(e) = t.moves.last_mut() {
+                    e.score = score;
+                    e.depth = m.depth;
+                    e.elapsed_ms = m.ms;
+                    e.book = m.book;
+                }
+                if let Some(sc) = score {
+                    let first_cp = score_of(sc, side == 0).first_cp;
+                    t.set_eval(t.moves.len(), first_cp);
+                }
+            }
+        }
+        // The arena rules on the end (adjudication, time, Go's dead
+        // stones), not the page's referee.
+        t.scoring = None;
+        t.result = g
+            .end
+            .as_ref()
+            .map(|(result, reason)| match result.as_str() {
+                "1-0" => Ending::win(Side::First, reason.clone()),
+                "0-1" => Ending::win(Side::Second, reason.clone()),
+                _ => Ending::draw(reason.clone()),
+            });
         Ok(())
     }
 

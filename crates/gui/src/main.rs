@@ -8,8 +8,10 @@ mod comments;
 mod config;
 mod games;
 mod hub;
+mod live;
 mod msg;
 mod notation;
+mod options;
 mod records;
 mod server;
 
@@ -42,6 +44,11 @@ struct Cli {
     /// The tengen binary (default: beside tengen-gui).
     #[arg(long)]
     tengen: Option<PathBuf>,
+    /// JSON file that keeps the engine options set from the page across
+    /// restarts (read at start, rewritten on every change; without it
+    /// they last until the server stops).
+    #[arg(long)]
+    settings: Option<PathBuf>,
 }
 
 fn main() {
@@ -59,8 +66,8 @@ fn run(cli: Cli) -> Result<(), String> {
             cli.host
         ));
     }
-    let (engines, books) = config::load(cli.config.as_deref(), cli.tengen)?;
-    let hub = hub::Hub::new(engines, books)?;
+    let (engines, books, feeds) = config::load(cli.config.as_deref(), cli.tengen)?;
+    let hub = hub::Hub::new(engines, books, feeds, cli.settings)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

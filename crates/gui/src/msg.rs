@@ -73,6 +73,29 @@ pub enum ClientMsg {
         #[serde(default)]
         ms: Option<u64>,
     },
+    /// Watches a `tengen-arena` run by the name its live file has in the
+    /// server's configuration (the page never names a file).
+    Attach {
+        feed: String,
+    },
+    /// Stops watching (the last game shown stays on the board).
+    Detach {},
+    /// Asks for the options an engine announces when it plays `game`
+    /// (and those set from the page); the answer goes to this tab.
+    Options {
+        engine: String,
+        game: Kind,
+    },
+    /// Sets an option for the engine's next game or analysis (`value`
+    /// none: back to the default). Checked against what the engine
+    /// announced.
+    SetOption {
+        engine: String,
+        game: Kind,
+        name: String,
+        #[serde(default)]
+        value: Option<String>,
+    },
 }
 
 /// A new game. `engine` plays the side(s) the human does not (`None`:
@@ -230,6 +253,22 @@ pub struct State {
     pub matchup: Option<MatchInfo>,
     /// Gomoku's swap opening, while it lasts.
     pub swap: Option<SwapState>,
+    /// A `tengen-arena` run being watched.
+    pub live: Option<LiveInfo>,
+}
+
+/// A watched arena run: the game shown and the standing the arena wrote.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveInfo {
+    pub feed: String,
+    /// The arena's number of the game shown (none yet: waiting).
+    pub game: Option<u32>,
+    pub done: usize,
+    pub total: usize,
+    /// Every pair's W/L/D, score, Elo and margin, LOS.
+    pub encounters: Vec<tengen_arena::live::LiveEncounter>,
+    /// Why the moves shown stopped short, if they did.
+    pub problem: Option<String>,
 }
 
 /// A match's standing, from the first-named engine's view.
@@ -292,6 +331,8 @@ pub enum ServerMsg {
         engines: Vec<EngineInfo>,
         games: Vec<Kind>,
         books: Vec<BookInfo>,
+        /// Arena runs that can be watched, by name.
+        feeds: Vec<String>,
     },
     State(Box<State>),
     Analysis {
@@ -321,6 +362,16 @@ pub enum ServerMsg {
         /// The mating moves (USI) and in Japanese.
         moves: Vec<String>,
         text: String,
+    },
+    /// An engine's options as it announces them, with the values set.
+    Options {
+        engine: String,
+        game: Kind,
+        protocol: String,
+        options: Vec<crate::options::OptionInfo>,
+        /// Options of the server's configuration for it (a value set
+        /// from the page goes over them).
+        configured: std::collections::BTreeMap<String, String>,
     },
     /// The board after `ply` moves of game `game_id`.
     Position {
