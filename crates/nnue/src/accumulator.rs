@@ -90,6 +90,9 @@ pub struct Accumulators<F: FeatureSet> {
     top: usize,
     /// Scratch for the inputs of a rebuild.
     inputs: Vec<usize>,
+    /// [`Accumulators::reset`] has been called: the root's views are
+    /// known. An evaluation before any reset resets to its position.
+    rooted: bool,
     _f: PhantomData<F>,
 }
 
@@ -107,6 +110,7 @@ impl<F: FeatureSet> Accumulators<F> {
             stack: (0..64).map(|_| Entry::new(hidden)).collect(),
             top: 0,
             inputs: Vec::with_capacity(F::MAX_ACTIVE),
+            rooted: false,
             _f: PhantomData,
         }
     }
@@ -123,6 +127,7 @@ impl<F: FeatureSet> Accumulators<F> {
     /// Starts from the position holding `pieces` (`(square, code)`).
     pub fn reset(&mut self, pieces: &[(u8, u8)]) {
         self.top = 0;
+        self.rooted = true;
         let views = Self::views(pieces);
         for (p, &view) in views.iter().enumerate() {
             self.rebuild(0, p, view, pieces);
@@ -240,6 +245,13 @@ impl<F: FeatureSet> Accumulators<F> {
     /// The evaluation of the top position for the side to move `stm`
     /// (0 = first player), in engine units.
     pub fn evaluate(&mut self, stm: usize, board: &mut PieceSource) -> i32 {
+        if !self.rooted {
+            // Never reset (a static evaluation of a fresh evaluator): the
+            // stack's views are unknown, so start from this position.
+            let mut v = Vec::with_capacity(F::MAX_ACTIVE);
+            board(&mut v);
+            self.reset(&v);
+        }
         self.update(board);
         let e = &self.stack[self.top];
         let stm = stm & 1;
@@ -340,6 +352,21 @@ mod tests {
                 let got = acc.evaluate(stm, &mut |v| v.extend_from_slice(&b));
                 assert_eq!(got, acc.evaluate_fresh(stm, &history[i]), "back to {i}");
             }
+        }
+    }
+
+    /// A fresh stack evaluated without a reset (a static evaluation)
+    /// starts from the position it is given, with its kings' views.
+    #[test]
+    fn an_evaluation_before_any_reset_starts_from_its_position() {
+        let net = Arc::new(Network::random::<Chess>(32, 23));
+        // White king g1 (mirrored, bucket 0), black king e8.
+        let board: Vec<(u8, u8)> = vec![(6, 5), (12, 0), (27, 4), (51, 8), (60, 13)];
+        for stm in 0..2 {
+            let mut acc = Accumulators::<Chess>::new(Arc::clone(&net));
+            let b = board.clone();
+            let got = acc.evaluate(stm, &mut |v| v.extend_from_slice(&b));
+            assert_eq!(got, acc.evaluate_fresh(stm, &board));
         }
     }
 

@@ -513,8 +513,13 @@ mod tests {
             crate::Game::from_usi(crate::BENCH_FENS[1], &[]).unwrap_or_else(|e| panic!("{e}"));
         let b = game.board();
         let net = current_network().unwrap_or_else(|| panic!("no built-in network"));
+        // A static evaluation of a fresh evaluator (no reset) and one
+        // after a reset to the position agree.
+        let mut fresh_eval = crate::SearchEval::with_network(Some(Arc::clone(&net)));
+        let unrooted = fresh_eval.evaluate(&game);
         let mut with = crate::SearchEval::with_network(Some(Arc::clone(&net)));
         with.reset(&game);
+        assert_eq!(with.evaluate(&game), unrooted);
         let mut hand = crate::SearchEval::hand_made();
         hand.reset(&game);
         assert_eq!(with.evaluate(&game) - hand.evaluate(&game), fresh(&net, b));

@@ -183,9 +183,6 @@ pub struct SearchEval {
     /// The network corrects the hand-made evaluation (its file says so):
     /// the evaluation is their sum.
     residual: bool,
-    /// The accumulators were reset to a root (else the first evaluation
-    /// resets them to its position).
-    rooted: bool,
 }
 
 impl Default for SearchEval {
@@ -201,7 +198,6 @@ impl SearchEval {
         SearchEval {
             residual: net.as_ref().is_some_and(|n| n.residual),
             net: net.map(Accumulators::new),
-            rooted: false,
         }
     }
 
@@ -213,15 +209,6 @@ impl SearchEval {
     /// Whether a network evaluates.
     pub fn uses_network(&self) -> bool {
         self.net.is_some()
-    }
-
-    fn reset_to(&mut self, b: &Board) {
-        if let Some(acc) = &mut self.net {
-            let mut v = Vec::with_capacity(40);
-            nnue::pieces(b, &mut v);
-            acc.reset(&v);
-        }
-        self.rooted = true;
     }
 }
 
@@ -249,9 +236,6 @@ fn evaluate_with(b: &Board, static_eval: impl FnOnce() -> i32) -> i32 {
 impl tengen_search::Evaluator<Game> for SearchEval {
     fn evaluate(&mut self, pos: &Game) -> i32 {
         let b = pos.board();
-        if !self.rooted {
-            self.reset_to(b);
-        }
         let residual = self.residual;
         match &mut self.net {
             Some(acc) => evaluate_with(b, || {
@@ -267,7 +251,11 @@ impl tengen_search::Evaluator<Game> for SearchEval {
     }
 
     fn reset(&mut self, root: &Game) {
-        self.reset_to(root.board());
+        if let Some(acc) = &mut self.net {
+            let mut v = Vec::with_capacity(40);
+            nnue::pieces(root.board(), &mut v);
+            acc.reset(&v);
+        }
     }
 
     #[inline]
