@@ -158,13 +158,152 @@ fn is_csa_move(l: &str) -> bool {
         && b[5..7].iter().all(u8::is_ascii_uppercase)
 }
 
-/// CSA: moves `+7776FU` (a drop from `00`); the start must be the
-/// standard one (`PI`, or no position at all).
-fn csa(t: &str) -> Result<Loaded, String> {
-    if t.lines().any(|l| l.starts_with("P1")) {
-        return Err("CSA records from a set-up position are not read yet".into());
+/// The SFEN letter of a CSA piece code (`FU` -> `P`, `RY` -> `+R`),
+/// for sente (upper case) or gote.
+fn csa_piece_sfen(code: &str, sente: bool) -> Option<String> {
+    let (promoted, base) = match code {
+        "FU" => (false, 'P'),
+        "KY" => (false, 'L'),
+        "KE" => (false, 'N'),
+        "GI" => (false, 'S'),
+        "KI" => (false, 'G'),
+        "KA" => (false, 'B'),
+        "HI" => (false, 'R'),
+        "OU" => (false, 'K'),
+        "TO" => (true, 'P'),
+        "NY" => (true, 'L'),
+        "NK" => (true, 'N'),
+        "NG" => (true, 'S'),
+        "UM" => (true, 'B'),
+        "RY" => (true, 'R'),
+        _ => return None,
+    };
+    let c = if sente {
+        base
+    } else {
+        base.to_ascii_lowercase()
+    };
+    Some(if promoted {
+        format!("+{c}")
+    } else {
+        c.to_string()
+    })
+}
+
+/// A CSA set-up position (`P1`..`P9` rows of three-character cells,
+/// `P+`/`P-` pieces in hand, then `+` or `-` for the side to move) as an
+/// SFEN; `None` when the record has no such rows (`PI` or nothing: the
+/// standard start).
+fn csa_start(t: &str) -> Result<Option<String>, String> {
+    let lines: Vec<&str> = t
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.starts_with('\''))
+        .collect();
+    if !lines.iter().any(|l| l.starts_with("P1")) {
+        return Ok(None);
     }
-    let mut g = tengen_shogi::Game::startpos();
+    let mut ranks = Vec::new();
+    for r in 1..=9 {
+        let row = lines
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("P{r}")))
+            .ok_or_else(|| format!("CSA position: no row P{r}"))?;
+        let cells: Vec<char> = row.chars().collect();
+        if cells.len() < 27 {
+            return Err(format!("CSA position: row P{r} has fewer than 9 squares"));
+        }
+        let mut rank = String::new();
+        let mut empty = 0;
+        for cell in cells.chunks(3).take(9) {
+            let cell: String = cell.iter().collect();
+            if cell.trim() == "*" {
+                empty += 1;
+                continue;
+            }
+            let sente = match cell.chars().next() {
+                Some('+') => true,
+                Some('-') => false,
+                _ => return Err(format!("CSA position: '{cell}' in row P{r}")),
+            };
+            let piece = csa_piece_sfen(&cell[1..], sente)
+                .ok_or_else(|| format!("CSA position: '{cell}' in row P{r}"))?;
+            if empty > 0 {
+                rank.push_str(&empty.to_string());
+                empty = 0;
+            }
+            rank.push_str(&piece);
+        }
+        if empty > 0 {
+            rank.push_str(&empty.to_string());
+        }
+        ranks.push(rank);
+    }
+    // Hands in SFEN order, counted.
+    let mut hand: Vec<(char, u32)> = Vec::new();
+    for l in &lines {
+        let (sente, rest) = match (l.strip_prefix("P+"), l.strip_prefix("P-")) {
+            (Some(r), _) => (true, r),
+            (_, Some(r)) => (false, r),
+            _ => continue,
+        };
+        if !rest.is_ascii() {
+            return Err("CSA position: a broken hand line".into());
+        }
+        for i in (0..rest.len()).step_by(4) {
+            let item = rest
+                .get(i..i + 4)
+                .ok_or("CSA position: a broken hand line")?;
+            if &item[..2] != "00" {
+                return Err(format!(
+                    "CSA position: P{} pieces on the board are not read",
+                    if sente { '+' } else { '-' }
+                ));
+            }
+            if &item[2..] == "AL" {
+                return Err("CSA position: `AL` (all the rest in hand) is not read".into());
+            }
+            let p = csa_piece_sfen(&item[2..], sente)
+                .filter(|p| p.len() == 1 && !p.eq_ignore_ascii_case("k"))
+                .ok_or_else(|| format!("CSA position: cannot hold '{}'", &item[2..]))?;
+            let c = p.chars().next().unwrap_or('P');
+            match hand.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, n)) => *n += 1,
+                None => hand.push((c, 1)),
+            }
+        }
+    }
+    const ORDER: &str = "RBGSNLPrbgsnlp";
+    hand.sort_by_key(|(c, _)| ORDER.find(*c));
+    let hand: String = if hand.is_empty() {
+        "-".into()
+    } else {
+        hand.iter()
+            .map(|(c, n)| {
+                if *n > 1 {
+                    format!("{n}{c}")
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
+    let side = match lines.iter().find(|l| **l == "+" || **l == "-") {
+        Some(&"-") => "w",
+        _ => "b",
+    };
+    Ok(Some(format!("{} {side} {hand} 1", ranks.join("/"))))
+}
+
+/// CSA: moves `+7776FU` (a drop from `00`), from the standard start
+/// (`PI`, or no position at all) or a set-up position (`P1`..`P9`).
+fn csa(t: &str) -> Result<Loaded, String> {
+    let start = csa_start(t)?;
+    let mut g = match &start {
+        Some(sfen) => tengen_shogi::Game::from_usi(sfen, &[])
+            .map_err(|e| format!("CSA position {sfen}: {e}"))?,
+        None => tengen_shogi::Game::startpos(),
+    };
     let mut moves = Vec::new();
     let drop_letter = |code: &str| match code {
         "FU" => Some('P'),
@@ -226,7 +365,7 @@ fn csa(t: &str) -> Result<Loaded, String> {
     }
     Ok(Loaded {
         kind: Kind::Shogi,
-        start: None,
+        start,
         moves,
         size: 0,
     })
@@ -252,23 +391,150 @@ fn kif_move_text(line: &str) -> Option<&str> {
     .then_some(rest)
 }
 
-/// KIF (Kakinoki): the move lines; the start must be the even game
-/// (`手合割：平手`, or no 手合割 and no board diagram). The page decodes
-/// Shift_JIS files before they come here.
-fn kif(t: &str) -> Result<Loaded, String> {
-    if t.lines()
-        .any(|l| l.starts_with("手合割") && !l.contains("平手"))
-    {
-        return Err("KIF records with a handicap are not read yet".into());
+/// The SFEN letter of a KIF board or hand piece (`歩` -> `P`, `龍` -> `+R`).
+fn kif_piece_sfen(c: char) -> Option<&'static str> {
+    Some(match c {
+        '歩' => "P",
+        '香' => "L",
+        '桂' => "N",
+        '銀' => "S",
+        '金' => "G",
+        '角' => "B",
+        '飛' => "R",
+        '玉' | '王' => "K",
+        'と' => "+P",
+        '杏' => "+L",
+        '圭' => "+N",
+        '全' => "+S",
+        '馬' => "+B",
+        '龍' | '竜' => "+R",
+        _ => return None,
+    })
+}
+
+/// A count in kanji (`二`, `十`, `十八`).
+fn kanji_count(s: &str) -> Option<u32> {
+    const DIGITS: &str = "一二三四五六七八九";
+    let digit = |c: char| DIGITS.chars().position(|d| d == c).map(|i| i as u32 + 1);
+    let mut chars = s.chars();
+    match (chars.next(), chars.next(), chars.next()) {
+        (None, _, _) => Some(1),
+        (Some('十'), None, _) => Some(10),
+        (Some('十'), Some(c), None) => Some(10 + digit(c)?),
+        (Some(c), None, _) => digit(c),
+        _ => None,
     }
-    if t.lines()
-        .any(|l| l.starts_with('|') || l.starts_with("後手の持駒"))
+}
+
+/// A KIF board diagram (nine `|…|` rows of ` 歩`/`v歩`/` ・` cells, the
+/// hands `先手の持駒：` and `後手の持駒：`, `後手番` when gote moves
+/// first) as an SFEN; `None` without a diagram.
+fn kif_start(t: &str) -> Result<Option<String>, String> {
+    let rows: Vec<&str> = t
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| l.starts_with('|'))
+        .collect();
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    if rows.len() != 9 {
+        return Err(format!("KIF board: {} rows, not 9", rows.len()));
+    }
+    let mut ranks = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let cells: Vec<char> = row.chars().skip(1).take(18).collect();
+        if cells.len() != 18 {
+            return Err(format!("KIF board: row {} is short", r + 1));
+        }
+        let mut rank = String::new();
+        let mut empty = 0;
+        for cell in cells.chunks(2) {
+            if cell[1] == '・' {
+                empty += 1;
+                continue;
+            }
+            let p = kif_piece_sfen(cell[1])
+                .ok_or_else(|| format!("KIF board: '{}' in row {}", cell[1], r + 1))?;
+            if empty > 0 {
+                rank.push_str(&empty.to_string());
+                empty = 0;
+            }
+            match cell[0] {
+                'v' => rank.push_str(&p.to_ascii_lowercase()),
+                ' ' | '^' => rank.push_str(p),
+                c => return Err(format!("KIF board: '{c}{}' in row {}", cell[1], r + 1)),
+            }
+        }
+        if empty > 0 {
+            rank.push_str(&empty.to_string());
+        }
+        ranks.push(rank);
+    }
+    let mut hand = String::new();
+    for (prefix, sente) in [("先手の持駒：", true), ("後手の持駒：", false)] {
+        let Some(line) = t.lines().find_map(|l| l.trim().strip_prefix(prefix)) else {
+            continue;
+        };
+        // SFEN lists the hand by piece, rook first.
+        let mut items: Vec<(usize, char, u32)> = Vec::new();
+        for item in line
+            .split(['　', ' '])
+            .filter(|i| !i.is_empty() && *i != "なし")
+        {
+            let mut chars = item.chars();
+            let c = chars.next().unwrap_or(' ');
+            let p = kif_piece_sfen(c)
+                .filter(|p| p.len() == 1 && *p != "K")
+                .ok_or_else(|| format!("KIF hand: cannot hold '{item}'"))?;
+            let n = kanji_count(chars.as_str())
+                .ok_or_else(|| format!("KIF hand: bad count in '{item}'"))?;
+            let letter = p.chars().next().unwrap_or('P');
+            let order = "RBGSNLP".find(letter).unwrap_or(7);
+            items.push((order, letter, n));
+        }
+        items.sort();
+        for (_, letter, n) in items {
+            if n > 1 {
+                hand.push_str(&n.to_string());
+            }
+            hand.push(if sente {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        }
+    }
+    if hand.is_empty() {
+        hand.push('-');
+    }
+    let side = if t.lines().any(|l| l.trim().starts_with("後手番")) {
+        "w"
+    } else {
+        "b"
+    };
+    Ok(Some(format!("{} {side} {hand} 1", ranks.join("/"))))
+}
+
+/// KIF (Kakinoki): the move lines, from the even game (`手合割：平手`, or
+/// no 手合割) or from a board diagram. The page decodes Shift_JIS files
+/// before they come here.
+fn kif(t: &str) -> Result<Loaded, String> {
+    let start = kif_start(t)?;
+    if start.is_none()
+        && t.lines()
+            .any(|l| l.starts_with("手合割") && !l.contains("平手"))
     {
-        return Err("KIF records from a set-up position are not read yet".into());
+        return Err("KIF records with a handicap and no board diagram are not read yet".into());
     }
     const WIDE: &str = "１２３４５６７８９";
     const HAN: &str = "一二三四五六七八九";
-    let mut g = tengen_shogi::Game::startpos();
+    let mut g = match &start {
+        Some(sfen) => {
+            tengen_shogi::Game::from_usi(sfen, &[]).map_err(|e| format!("KIF board {sfen}: {e}"))?
+        }
+        None => tengen_shogi::Game::startpos(),
+    };
     let mut moves: Vec<String> = Vec::new();
     let mut last_to: Option<(usize, usize)> = None;
     for line in t.lines() {
@@ -343,7 +609,7 @@ fn kif(t: &str) -> Result<Loaded, String> {
     }
     Ok(Loaded {
         kind: Kind::Shogi,
-        start: None,
+        start,
         moves,
         size: 0,
     })
@@ -480,5 +746,58 @@ mod tests {
         ] {
             assert!(load(bad, Kind::Chess).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn shogi_records_from_a_set_up_position_read_back() {
+        use tengen_arena::record::{Ending, GameRecord, PlayedMove, Side};
+        // Gote to move with pieces in hand on both sides; one pawn
+        // promotes, a drop follows.
+        for sfen in [
+            "lnsgk2nl/1r4gs1/p1pppp1pp/6p2/1p7/2P6/PP1PPPPPP/1SG4R1/LN2KGSNL w Bb 1",
+            "4k4/9/4G4/9/9/9/9/9/4K4 b 3L2Pr2s 1",
+        ] {
+            let mut r = tengen_arena::variant::make_referee(&Kind::Shogi.variant(0, 7.5)).unwrap();
+            r.reset(Some(sfen)).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let Some(w) = r.legal_moves().into_iter().max() else {
+                    break;
+                };
+                let notation = r.play(&w).unwrap();
+                moves.push(PlayedMove {
+                    wire: w,
+                    notation,
+                    score: None,
+                    depth: None,
+                    elapsed_ms: 0,
+                    book: false,
+                });
+            }
+            let wires: Vec<String> = moves.iter().map(|m| m.wire.clone()).collect();
+            let game = GameRecord {
+                players: ["a".into(), "b".into()],
+                start: Some(sfen.into()),
+                moves,
+                ending: Ending::win(Side::First, "Gote resigns"),
+                round: 1,
+                game_no: 1,
+                event: "e".into(),
+                date: "2026.11.26".into(),
+                time_control: "-".into(),
+            };
+            for text in [
+                tengen_arena::games::shogi::csa(&game),
+                tengen_arena::games::shogi::kif(&game).unwrap(),
+            ] {
+                let l = load(&text, Kind::Shogi).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert_eq!(l.kind, Kind::Shogi);
+                assert_eq!(l.start.as_deref(), Some(sfen), "{text}");
+                assert_eq!(l.moves, wires, "{text}");
+            }
+        }
+        assert!(kanji_count("十八") == Some(18) && kanji_count("") == Some(1));
+        assert!(load("P1 * \n+\n", Kind::Shogi).is_err(), "a short row");
+        assert!(load("|v玉|一\n", Kind::Shogi).is_err(), "a broken board");
     }
 }

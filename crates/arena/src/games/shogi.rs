@@ -398,14 +398,101 @@ fn csa_unpromoted(csa: &str) -> &str {
     }
 }
 
-/// KIF (Kakinoki) text for a game from the standard start, as
-/// `cshogi.KIF` and the Japanese GUIs read it. Moves come from the CSA
-/// notation already checked by the referee, plus the USI text to tell a
-/// promotion from a move of a promoted piece.
-pub fn kif(game: &GameRecord) -> Option<String> {
-    if game.start.is_some() {
-        return None;
+/// KIF's board diagram (the "BOD" of Kakinoki's format) for a set-up
+/// start given as an SFEN: gote's hand, the board with `v` before gote's
+/// pieces, sente's hand, and `後手番` when gote moves first.
+fn kif_position(sfen: &str) -> Option<String> {
+    const COUNT: [&str; 19] = [
+        "", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三",
+        "十四", "十五", "十六", "十七", "十八",
+    ];
+    const RANKS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    let f: Vec<&str> = sfen.split_whitespace().collect();
+    let (board, side, hand) = (f.first()?, f.get(1)?, f.get(2).copied().unwrap_or("-"));
+    let name = |c: char, promoted: bool| -> Option<&'static str> {
+        Some(match (c.to_ascii_uppercase(), promoted) {
+            ('P', false) => "歩",
+            ('L', false) => "香",
+            ('N', false) => "桂",
+            ('S', false) => "銀",
+            ('G', false) => "金",
+            ('B', false) => "角",
+            ('R', false) => "飛",
+            ('K', false) => "玉",
+            ('P', true) => "と",
+            ('L', true) => "杏",
+            ('N', true) => "圭",
+            ('S', true) => "全",
+            ('B', true) => "馬",
+            ('R', true) => "龍",
+            _ => return None,
+        })
+    };
+    let mut hands = [String::new(), String::new()];
+    let mut count = 0usize;
+    for c in hand.chars().filter(|&c| c != '-') {
+        if let Some(d) = c.to_digit(10) {
+            count = count * 10 + d as usize;
+            continue;
+        }
+        let h = &mut hands[usize::from(!c.is_ascii_uppercase())];
+        if !h.is_empty() {
+            h.push('　');
+        }
+        h.push_str(name(c, false)?);
+        h.push_str(COUNT.get(count)?);
+        count = 0;
     }
+    let none = |h: &str| {
+        if h.is_empty() {
+            "なし".to_string()
+        } else {
+            h.to_string()
+        }
+    };
+    let mut out = format!("後手の持駒：{}\n", none(&hands[1]));
+    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for (r, rank) in board.split('/').enumerate() {
+        out.push('|');
+        let mut promoted = false;
+        for c in rank.chars() {
+            if c == '+' {
+                promoted = true;
+            } else if let Some(n) = c.to_digit(10) {
+                for _ in 0..n {
+                    out.push_str(" ・");
+                }
+            } else {
+                out.push(if c.is_ascii_uppercase() { ' ' } else { 'v' });
+                out.push_str(name(c, promoted)?);
+                promoted = false;
+            }
+        }
+        let _ = writeln!(out, "|{}", RANKS.get(r)?);
+    }
+    out.push_str("+---------------------------+\n");
+    let _ = writeln!(out, "先手の持駒：{}", none(&hands[0]));
+    if *side == "w" {
+        out.push_str("後手番\n");
+    }
+    Some(out)
+}
+
+/// KIF (Kakinoki) text for a game, as `cshogi.KIF` and the Japanese GUIs
+/// read it: from the standard start (`手合割：平手`) or from a set-up
+/// position (its board diagram). Moves come from the CSA notation
+/// already checked by the referee, plus the USI text to tell a promotion
+/// from a move of a promoted piece.
+pub fn kif(game: &GameRecord) -> Option<String> {
+    let position = match &game.start {
+        Some(sfen) => Some(kif_position(sfen)?),
+        None => None,
+    };
+    // Who made the first move (gote, from a set-up position so marked).
+    let first = match &game.start {
+        Some(sfen) if sfen.split_whitespace().nth(1) == Some("w") => Side::Second,
+        _ => Side::First,
+    };
     const FILES: [&str; 10] = ["", "１", "２", "３", "４", "５", "６", "７", "８", "９"];
     const RANKS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
     let mut s = String::from("# ---- tengen-arena ----\n");
@@ -414,7 +501,10 @@ pub fn kif(game: &GameRecord) -> Option<String> {
     if game.time_control != "-" {
         let _ = writeln!(s, "持ち時間：{}", game.time_control);
     }
-    s.push_str("手合割：平手\n");
+    match &position {
+        Some(p) => s.push_str(p),
+        None => s.push_str("手合割：平手\n"),
+    }
     let _ = writeln!(s, "先手：{}", game.players[0]);
     let _ = writeln!(s, "後手：{}", game.players[1]);
     s.push_str("手数----指手---------消費時間--\n");
@@ -463,9 +553,9 @@ pub fn kif(game: &GameRecord) -> Option<String> {
     let reason = &game.ending.reason;
     let n = game.moves.len();
     let at_end = if n.is_multiple_of(2) {
-        Side::First
+        first
     } else {
-        Side::Second
+        first.other()
     };
     let (word, tail) = match game.ending.outcome {
         Outcome::Draw if reason.contains("sennichite") => ("千日手", format!("まで{n}手で千日手")),
@@ -538,5 +628,40 @@ mod kif_tests {
         assert!(text.contains("   5 ４五角打"), "{text}");
         assert!(text.contains("   6 投了\nまで5手で先手の勝ち"), "{text}");
         assert!(text.contains("( 0:01/00:00:03)"), "{text}");
+    }
+
+    #[test]
+    fn kif_from_a_set_up_position_draws_the_board() {
+        // Gote to move, a promoted rook and hands on both sides.
+        let sfen = "8k/9/9/9/9/9/9/9/K6+R1 w 2Pb 1";
+        let mut r = ShogiReferee::default();
+        r.reset(Some(sfen)).unwrap();
+        let notation = r.play("B*5e").unwrap();
+        let game = GameRecord {
+            players: ["a".into(), "b".into()],
+            start: Some(sfen.into()),
+            moves: vec![PlayedMove {
+                wire: "B*5e".into(),
+                notation,
+                score: None,
+                depth: None,
+                elapsed_ms: 0,
+                book: false,
+            }],
+            ending: Ending::win(Side::Second, "Sente resigns"),
+            round: 1,
+            game_no: 1,
+            event: "e".into(),
+            date: "2026.11.22".into(),
+            time_control: "-".into(),
+        };
+        let text = kif(&game).unwrap();
+        assert!(!text.contains("手合割"), "{text}");
+        assert!(text.contains("後手の持駒：角\n"), "{text}");
+        assert!(text.contains("| ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n"), "{text}");
+        assert!(text.contains("| 玉 ・ ・ ・ ・ ・ ・ 龍 ・|九\n"), "{text}");
+        assert!(text.contains("先手の持駒：歩二\n後手番\n"), "{text}");
+        assert!(text.contains("   1 ５五角打"), "{text}");
+        assert!(text.contains("   2 投了\nまで1手で後手の勝ち"), "{text}");
     }
 }
