@@ -31,6 +31,7 @@ mod dragon;
 mod eyes;
 mod orientation;
 mod search_area;
+mod surround;
 mod tactics;
 mod worm;
 
@@ -331,6 +332,7 @@ impl Session {
         if let Some(result) = self
             .tactical(&cmd.name, a)
             .or_else(|| self.eyes_command(&cmd.name, a))
+            .or_else(|| self.surround_command(&cmd.name, a))
             .or_else(|| {
                 self.area
                     .command(&cmd.name, a, size, self.game.board().points())
@@ -352,6 +354,7 @@ impl Session {
                         COMMANDS,
                         tactics::COMMANDS,
                         eyes::COMMANDS,
+                        surround::COMMANDS,
                         search_area::COMMANDS,
                         orientation::COMMANDS,
                     ]
@@ -364,6 +367,7 @@ impl Session {
                 .iter()
                 .chain(tactics::COMMANDS)
                 .chain(eyes::COMMANDS)
+                .chain(surround::COMMANDS)
                 .chain(search_area::COMMANDS)
                 .chain(orientation::COMMANDS)
                 .copied()

@@ -16,5 +16,6 @@ pub mod reading;
 pub mod rules;
 pub mod sgf;
 pub mod status;
+pub mod surround;
 pub mod symmetry;
 pub mod worm;
