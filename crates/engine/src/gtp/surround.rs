@@ -15,10 +15,15 @@ pub(super) const COMMANDS: &[&str] = &["is_surrounded", "does_surround", "surrou
 
 /// The surround analysis of the dragon at `p` (a stone), with an
 /// opponent stone added at `extra`.
-fn dragon_map(b: &Board, p: Point, extra: Option<Point>) -> SurroundMap {
+fn dragon_map(b: &Board, p: Point, extra: Option<Point>) -> Option<SurroundMap> {
     let dragons = Dragons::new(b, BUDGET);
-    let i = dragons.index_of(p).unwrap_or(0);
-    analyse_with(b, &dragons, i, extra)
+    let i = dragons.index_of(p)?;
+    Some(analyse_with(b, &dragons, i, extra))
+}
+
+/// The status of the dragon at `p` (a stone).
+fn status(b: &Board, p: Point, extra: Option<Point>) -> Surround {
+    dragon_map(b, p, extra).map_or(Surround::No, |s| s.status)
 }
 
 impl Session {
@@ -50,7 +55,7 @@ impl Session {
         if b.cell(p) == Cell::Empty {
             return Err("dragon vertex must be nonempty".into());
         }
-        Ok((dragon_map(b, p, None).status as u8).to_string())
+        Ok((status(b, p, None) as u8).to_string())
     }
 
     /// `does_surround move dragon`: how surrounded an opponent stone on
@@ -66,11 +71,11 @@ impl Session {
         if b.cell(p) == Cell::Empty {
             return Err("dragon vertex must be nonempty".into());
         }
-        let now = dragon_map(b, p, None).status;
+        let now = status(b, p, None);
         if now == Surround::Surrounded {
             return Ok("0".into());
         }
-        let after = dragon_map(b, p, Some(m)).status;
+        let after = status(b, p, Some(m));
         Ok(if after == now { 0 } else { after as u8 }.to_string())
     }
 
@@ -84,10 +89,9 @@ impl Session {
         if b.cell(p) == Cell::Empty {
             return Err("dragon vertex must not be empty".into());
         }
-        let s = dragon_map(b, p, None);
-        Ok(match s.status {
-            Surround::No => "-1".to_string(),
-            _ => s.at(q).to_string(),
+        Ok(match dragon_map(b, p, None) {
+            Some(s) if s.status != Surround::No => s.at(q).to_string(),
+            _ => "-1".to_string(),
         })
     }
 }
