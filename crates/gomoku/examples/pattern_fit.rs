@@ -3,7 +3,8 @@
 //!
 //!     cargo run --release -p tengen-gomoku --example pattern_fit -- \
 //!         --rule freestyle --data nnue-data/gomoku/freestyle-s1.txt[,more] \
-//!         --out crates/gomoku/src/tables/freestyle.txt [--iters 800] [--lambda 1e-4]
+//!         --out crates/gomoku/src/tables/freestyle.txt [--iters 800] [--lambda 1e-4] \
+//!         [--order hand|learned]
 //!
 //! Two models, both over point classes (the multiset of a point's four
 //! line shapes for one colour):
@@ -22,8 +23,15 @@
 //! logits) and are pulled towards them by an L2 term, so classes seldom
 //! seen keep about their hand-made worth. Under freestyle and the
 //! standard rule the colours share one set of values (`--untie` splits
-//! them, as renju always does). Games with `i % 10 == 0` are held out and
-//! the losses on them printed beside the hand-made models'.
+//! them); under renju they are apart unless `--tie` (the shipped renju
+//! table is tied: it won its A/B, the split ones did not). A bias per
+//! colour to move is fitted either way. Games with `i % 10 == 0` are held
+//! out and the losses on them printed beside the hand-made models'.
+//!
+//! The table gets the fitted evaluation; its ordering columns get the
+//! hand-made ordering values unless `--order learned` (the fitted ordering
+//! predicts the searched move better but did not win games: see
+//! `docs/strength.md`, "Learned pattern tables").
 
 use std::fs;
 use tengen_gomoku::board::shape_value;
@@ -132,7 +140,15 @@ fn main() {
     let out = arg(&args, "--out");
     let iters: usize = arg(&args, "--iters").map_or(800, |v| v.parse().unwrap());
     let lambda: f64 = arg(&args, "--lambda").map_or(1e-4, |v| v.parse().unwrap());
-    let tie = rule != Rule::Renju && !args.iter().any(|a| a == "--untie");
+    let tie = args.iter().any(|a| a == "--tie")
+        || (rule != Rule::Renju && !args.iter().any(|a| a == "--untie"));
+    // Which ordering values the table gets: the hand-made ones (what the
+    // A/B matches kept) or the fitted ones.
+    let learned_order = match arg(&args, "--order").as_deref() {
+        None | Some("hand") => false,
+        Some("learned") => true,
+        Some(o) => panic!("--order hand|learned, not {o}"),
+    };
     let col = |c: Color| if tie { 0 } else { c.index() };
     let n = CLASSES;
     let classes = learned::class_digits();
@@ -377,19 +393,20 @@ fn main() {
             .sum();
         l.iter_mut().for_each(|x| *x /= sum);
     };
-    let pol_stats = |w: &[f64], held: bool| -> (f64, f64, usize) {
-        let (mut l, mut top, mut m) = (0.0, 0usize, 0usize);
+    // Loss, top-1 and top-8 (the narrowest width the tree searches).
+    let pol_stats = |w: &[f64], held: bool| -> (f64, f64, f64, usize) {
+        let (mut l, mut top, mut top8, mut m) = (0.0, 0usize, 0usize, 0usize);
         for s in pols.iter().filter(|s| s.held == held) {
             let mut p = pol_logits(w, s);
-            let best = (0..p.len())
-                .max_by(|&a, &b| p[a].total_cmp(&p[b]))
-                .unwrap_or(0);
+            let rank = p.iter().filter(|&&x| x > p[s.target]).count();
             softmax(&mut p);
             l -= p[s.target].max(1e-12).ln();
-            top += (best == s.target) as usize;
+            top += (rank == 0) as usize;
+            top8 += (rank < 8) as usize;
             m += 1;
         }
-        (l / m.max(1) as f64, top as f64 / m.max(1) as f64, m)
+        let m1 = m.max(1) as f64;
+        (l / m1, top as f64 / m1, top8 as f64 / m1, m)
     };
     let mut pw = pprior.clone();
     let ptrain = pols.iter().filter(|s| !s.held).count().max(1) as f64;
@@ -413,19 +430,21 @@ fn main() {
         }
         adam.step(&mut pw, &g, &pfrozen);
         if it % 100 == 0 || it + 1 == iters {
-            let (l, t, _) = pol_stats(&pw, true);
+            let (l, t, _, _) = pol_stats(&pw, true);
             eprintln!(
                 "ordering iter {it}: held-out loss {l:.4}, top-1 {:.1}%",
                 t * 100.0
             );
         }
     }
-    let (hl0, ht0, hm) = pol_stats(&pprior, true);
-    let (hl1, ht1, _) = pol_stats(&pw, true);
+    let (hl0, ht0, h80, hm) = pol_stats(&pprior, true);
+    let (hl1, ht1, h81, _) = pol_stats(&pw, true);
     eprintln!(
-        "ordering held-out ({hm} positions): hand-made loss {hl0:.4} top-1 {:.1}%, learned loss {hl1:.4} top-1 {:.1}%",
+        "ordering held-out ({hm} positions): hand-made loss {hl0:.4} top-1 {:.1}% top-8 {:.1}%, learned loss {hl1:.4} top-1 {:.1}% top-8 {:.1}%",
         ht0 * 100.0,
-        ht1 * 100.0
+        h80 * 100.0,
+        ht1 * 100.0,
+        h81 * 100.0
     );
 
     let Some(out) = out else { return };
@@ -437,28 +456,43 @@ fn main() {
         let cc = if tie { 0 } else { c };
         raw.bias[c] = (w[4 * n + c] * EVAL_SCALE).round() as i32;
         for kk in 0..n {
+            let (a, d) = if learned_order {
+                (
+                    (pw[cc * n + kk] * POLICY_SCALE).round() as i32,
+                    (pw[2 * n + cc * n + kk] * POLICY_SCALE).round() as i32,
+                )
+            } else {
+                // The hand-made score: level bonus plus shape values,
+                // defence at nine tenths.
+                let s = classes[kk].map(shape_of_digit);
+                let a = level_value(level(s)) + hand_shape[kk];
+                (a, a * 9 / 10)
+            };
             raw.values[c][kk] = [
                 (w[cc * n + kk] * EVAL_SCALE).round() as i32,
                 (w[2 * n + cc * n + kk] * EVAL_SCALE).round() as i32,
-                (pw[cc * n + kk] * POLICY_SCALE).round() as i32,
-                (pw[2 * n + cc * n + kk] * POLICY_SCALE).round() as i32,
+                a,
+                d,
             ];
         }
     }
     let header = format!(
         "tengen gomoku pattern table, rule {} (src/learned.rs)\n\
          fitted by examples/pattern_fit.rs on {games} games ({}), {} evaluation and {} ordering samples\n\
-         iters {iters}, lambda {lambda}, score scale K {k}, colours {}\n\
+         iters {iters}, lambda {lambda}, score scale K {k}, colours {}, ordering values {}\n\
          held-out evaluation loss: hand-made {hp:.4}, learned {hl:.4}\n\
-         held-out ordering top-1: hand-made {:.1}%, learned {:.1}%\n\
+         held-out ordering top-1 / top-8: hand-made {:.1}% / {:.1}%, learned {:.1}% / {:.1}%\n\
          per line: colour, the class's four shape digits, S T (1/{EVAL_SCALE} logit), A D (1/{POLICY_SCALE} logit)",
         rule.name(),
         data,
         evals.len(),
         pols.len(),
         if tie { "tied" } else { "apart" },
+        if learned_order { "fitted" } else { "hand-made" },
         ht0 * 100.0,
-        ht1 * 100.0
+        h80 * 100.0,
+        ht1 * 100.0,
+        h81 * 100.0
     );
     fs::write(&out, raw.write(&header)).expect("write --out");
     eprintln!("wrote {out}");

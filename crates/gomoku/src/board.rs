@@ -240,6 +240,9 @@ impl Iterator for BitIter {
     }
 }
 
+/// The weight of each direction's digit in a `learned::code`.
+const DIGIT_WEIGHT: [isize; 4] = [1, 9, 81, 729];
+
 /// Index of a cell in the padded array.
 pub type Sq = usize;
 
@@ -291,6 +294,9 @@ pub struct Board {
     learned: Option<&'static Tables>,
     /// Per colour: Σ over empty cells of that colour's learned `[S, T]`.
     lsums: [[i32; 2]; 2],
+    /// Per cell, per colour: `learned::code` of its four shapes (kept
+    /// only while learned tables play).
+    pcodes: Vec<[u16; 2]>,
     /// Per colour: empty cells where that colour would make a five.
     five_cells: [u32; 2],
     /// Per colour: a bit per cell, set for the empty cells where that
@@ -338,6 +344,7 @@ impl Board {
             totals: [0; 2],
             learned: learned::for_rule(rule),
             lsums: [[0; 2]; 2],
+            pcodes: vec![[0; 2]; stride * rows],
             five_cells: [0; 2],
             four_bits: [
                 vec![0; (stride * rows).div_ceil(64)],
@@ -407,6 +414,12 @@ impl Board {
     pub fn learned(&self) -> Option<&'static Tables> {
         self.learned
     }
+    /// `learned::code` of the shapes `c` has on the empty `sq` (kept only
+    /// while learned tables play; 0 otherwise).
+    #[inline]
+    pub fn point_code(&self, sq: Sq, c: Color) -> usize {
+        self.pcodes.get(sq).map_or(0, |p| p[c.index()] as usize)
+    }
     /// Per colour: Σ of the learned `[S, T]` over the empty cells.
     pub fn learned_sums(&self, c: Color) -> [i32; 2] {
         self.lsums[c.index()]
@@ -416,25 +429,30 @@ impl Board {
     pub fn set_learned(&mut self, t: Option<&'static Tables>) {
         self.learned = t;
         self.lsums = [[0; 2]; 2];
-        if let Some(t) = t {
-            for sq in self.squares().collect::<Vec<_>>() {
-                if self.is_empty(sq) {
-                    for ci in 0..2 {
-                        let v = t.eval[ci][learned::code(self.shapes[sq][ci])];
-                        self.lsums[ci][0] += v[0];
-                        self.lsums[ci][1] += v[1];
-                    }
+        for sq in 0..self.cells.len() {
+            for ci in 0..2 {
+                // Stones and the border have no shapes: code 0.
+                let code = learned::code(self.shapes[sq][ci]);
+                self.pcodes[sq][ci] = code as u16;
+                if let Some(t) = t {
+                    let v = t.eval[ci][code];
+                    self.lsums[ci][0] += v[0];
+                    self.lsums[ci][1] += v[1];
                 }
             }
         }
     }
-    /// Moves the learned sums of colour `ci` from one set of a cell's
-    /// shapes to another.
+    /// Moves the learned sums of colour `ci` from one set of the shapes of
+    /// `sq` to another, and its point code with them.
     #[inline]
-    fn relearn(&mut self, ci: usize, old: [Shape; 4], new: [Shape; 4]) {
+    fn relearn(&mut self, sq: Sq, ci: usize, old: [Shape; 4], new: [Shape; 4]) {
         if let Some(t) = self.learned {
-            let a = t.eval[ci][learned::code(old)];
-            let b = t.eval[ci][learned::code(new)];
+            let (from, to) = (learned::code(old), learned::code(new));
+            if let Some(pc) = self.pcodes.get_mut(sq) {
+                pc[ci] = to as u16;
+            }
+            let a = t.eval[ci][from];
+            let b = t.eval[ci][to];
             self.lsums[ci][0] += b[0] - a[0];
             self.lsums[ci][1] += b[1] - a[1];
         }
@@ -532,7 +550,7 @@ impl Board {
             if new == old {
                 continue;
             }
-            self.relearn(ci, old, new);
+            self.relearn(sq, ci, old, new);
             let mut strong = false;
             for di in dirs.clone() {
                 if old[di] != new[di] {
@@ -622,14 +640,28 @@ impl Board {
             if new == old {
                 continue;
             }
-            let before = cell[ci];
             cell[ci][di] = new;
             let after = cell[ci];
             self.totals[ci] += shape_value(new) - shape_value(old);
-            self.relearn(ci, before, after);
+            if let Some(t) = self.learned {
+                // The point's code moves by one digit.
+                if let Some(pc) = self.pcodes.get_mut(q) {
+                    let from = pc[ci] as usize;
+                    let step = (learned::digit(new) as isize - learned::digit(old) as isize)
+                        * DIGIT_WEIGHT[di];
+                    let to = from.wrapping_add_signed(step);
+                    pc[ci] = to as u16;
+                    if let (Some(a), Some(b)) = (t.eval[ci].get(from), t.eval[ci].get(to)) {
+                        self.lsums[ci][0] += b[0] - a[0];
+                        self.lsums[ci][1] += b[1] - a[1];
+                    }
+                }
+            }
             if old < Shape::Four && new < Shape::Four {
                 continue;
             }
+            let mut before = after;
+            before[di] = old;
             let fourish = |s: &[Shape; 4]| s.iter().any(|&x| x.is_four() || x == Shape::Five);
             if fourish(&before) != fourish(&after) {
                 if let Some(w) = self.four_bits[ci].get_mut(q / 64) {
@@ -1016,6 +1048,7 @@ mod tests {
             let mut fresh = b.clone();
             fresh.set_learned(Some(t));
             assert_eq!(b.lsums, fresh.lsums);
+            assert_eq!(b.pcodes, fresh.pcodes);
         }
         b.unmake();
         b.unmake();

@@ -21,6 +21,8 @@
 //!
 //! `TENGEN_GOMOKU_EVAL=hand` in the environment selects the hand-made
 //! shape values instead (for A/B matches); so does a rule without a table.
+//! `TENGEN_GOMOKU_TABLE=<file>` plays a table file instead of the embedded
+//! one, whatever the rule (for testing a fit without a rebuild).
 
 use crate::board::Rule;
 use crate::pattern::Shape;
@@ -244,13 +246,28 @@ pub fn builtin(rule: Rule) -> Option<&'static Tables> {
     .as_ref()
 }
 
+/// A table file named by `TENGEN_GOMOKU_TABLE` (for testing a fit
+/// without a rebuild): it replaces the embedded table of every rule.
+fn from_env() -> Option<&'static Tables> {
+    static T: OnceLock<Option<Tables>> = OnceLock::new();
+    T.get_or_init(|| {
+        let path = std::env::var("TENGEN_GOMOKU_TABLE").ok()?;
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("TENGEN_GOMOKU_TABLE={path}: {e}"));
+        let raw = Raw::parse(&text).unwrap_or_else(|e| panic!("TENGEN_GOMOKU_TABLE={path}: {e}"));
+        Some(raw.expand(Rule::Freestyle))
+    })
+    .as_ref()
+}
+
 /// The tables a new board of `rule` plays with: the embedded ones unless
-/// the hand-made values were selected.
+/// the hand-made values were selected (`TENGEN_GOMOKU_EVAL=hand`) or a
+/// file given (`TENGEN_GOMOKU_TABLE`).
 pub fn for_rule(rule: Rule) -> Option<&'static Tables> {
     if hand_selected() {
         None
     } else {
-        builtin(rule)
+        from_env().or_else(|| builtin(rule))
     }
 }
 
@@ -285,8 +302,11 @@ mod tests {
     #[test]
     fn embedded_tables_parse() {
         for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-            if let Some(text) = embedded(rule) {
-                Raw::parse(text).unwrap();
+            let text = embedded(rule).expect("a table for every rule");
+            let raw = Raw::parse(text).unwrap();
+            // Stones have code 0: their class must be worth nothing.
+            for ci in 0..2 {
+                assert_eq!(raw.values[ci][0][..2], [0, 0], "{}", rule.name());
             }
         }
     }

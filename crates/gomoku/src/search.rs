@@ -4,7 +4,6 @@
 //! spending depth.
 
 use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq};
-use crate::learned;
 use crate::threat::{self, level, playable, Level, ThreatSearch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -660,8 +659,8 @@ pub fn move_score(b: &Board, s: Sq, me: Color) -> i32 {
     let opp = b.shapes(s, you);
     let (mut a, mut d) = match b.learned() {
         Some(t) => (
-            t.policy[me.index()][learned::code(own)][0],
-            t.policy[you.index()][learned::code(opp)][1],
+            t.policy[me.index()][b.point_code(s, me)][0],
+            t.policy[you.index()][b.point_code(s, you)][1],
         ),
         None => (
             level_value(level(own)) + own.iter().map(|&x| shape_value(x)).sum::<i32>(),
@@ -750,6 +749,23 @@ mod tests {
         let r = best_move(&b, 2);
         let p = r.best.unwrap();
         assert!(p == Point { x: 6, y: 7 } || p == Point { x: 11, y: 7 });
+    }
+
+    #[test]
+    fn hand_made_values_still_play() {
+        // The A/B switch: a board without learned tables searches with
+        // the hand-made values and still takes and blocks fives.
+        let mut b = board(Rule::Freestyle, "7,7 0,0 8,7 0,1 9,7 0,2 10,7");
+        assert!(b.learned().is_some(), "freestyle has a learned table");
+        b.set_learned(None);
+        let p = best_move(&b, 3).best.unwrap();
+        assert!(p == Point { x: 6, y: 7 } || p == Point { x: 11, y: 7 });
+        let mut b = board(Rule::Renju, "7,7 8,8 8,7");
+        b.set_learned(None);
+        let hand = best_move(&b, 3);
+        b.set_learned(crate::learned::builtin(Rule::Renju));
+        let learned = best_move(&b, 3);
+        assert!(hand.best.is_some() && learned.best.is_some());
     }
 
     #[test]
