@@ -43,7 +43,8 @@
 //!    of the graph with proper points only. Graphs of more than
 //!    `MAX_GRAPH` points count two eyes.
 //!
-//! The dragon status and the search can ask `Eyes::value` of an eye.
+//! The dragon status and the search can ask `Eyes::evaluation` of an eye
+//! and `Eyes::dragon_eyes` of a dragon.
 
 use crate::board::{Board, Color, Point};
 use crate::reading::{Reader, KO_A, KO_B, LOSS, WIN};
@@ -615,6 +616,36 @@ impl Eyes {
         self.evaluations[c.index()].get(&o).copied()
     }
 
+    /// The eyes of the dragon made of `stones` (colour `c`): the sum of
+    /// the values of `c`'s eyes next to one of its stones, each digit
+    /// capped at 2 (the search's eye count for a dragon).
+    pub fn dragon_eyes(&self, b: &Board, stones: &[Point], c: Color) -> EyeValue {
+        let mut origins: Vec<Point> = Vec::new();
+        for &s in stones {
+            for q in b.neighbors(s) {
+                if b.cell(q) == crate::board::Cell::Edge {
+                    continue;
+                }
+                if let Some(o) = self.points[c.index()][q.index()].origin {
+                    if !origins.contains(&o) {
+                        origins.push(o);
+                    }
+                }
+            }
+        }
+        let mut sum = EyeValue::default();
+        for o in origins {
+            if let Some(ev) = self.evaluations[c.index()].get(&o) {
+                let v = ev.value;
+                sum.a = (sum.a + v.a).min(2);
+                sum.b = (sum.b + v.b).min(2);
+                sum.c = (sum.c + v.c).min(2);
+                sum.d = (sum.d + v.d).min(2);
+            }
+        }
+        sum
+    }
+
     /// GNU Go's `eval_eye` choice: the black eye through `p`, else the
     /// white one.
     pub fn eval_eye(&self, p: Point) -> Option<Evaluation> {
@@ -943,6 +974,28 @@ mod tests {
         assert_eq!(g("..."), [1, 1, 2, 2]);
         assert_eq!(g(".!"), [0, 0, 1, 1]);
         assert_eq!(g("....."), [2, 2, 2, 2]);
+    }
+
+    #[test]
+    fn a_dragon_with_two_eyes_and_one_with_a_straight_three() {
+        let b = from_rows(&[
+            ". X . X O . . . .",
+            "X X X X O . . . .",
+            "O O O O O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . O O O",
+            "O O O O O O X X X",
+            "X X X X X X X . .",
+            ". . . X O . X . .",
+        ]);
+        let e = Eyes::new(&b, 20_000);
+        let two = e.dragon_eyes(&b, &b.chain_stones(point("A8", 9)), Color::Black);
+        assert_eq!(two.digits(), "2222");
+        // The lower black group: a straight three on the left is 1122, the
+        // corner space on the right two eyes or more.
+        let low = e.dragon_eyes(&b, &b.chain_stones(point("A2", 9)), Color::Black);
+        assert_eq!(low.min(), 2);
     }
 
     #[test]
