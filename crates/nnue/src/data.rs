@@ -1,14 +1,15 @@
 //! The training-data format: one position, its search score and the game
-//! result in 32 bytes.
+//! result in a fixed-size record (32 bytes for chess and xiangqi, 42 for
+//! shogi, whose hands do not fit 32).
 //!
 //! A data file (a *shard*) is a 16-byte header followed by records of
-//! [`RECORD_SIZE`] bytes each:
+//! the game's [`Layout::record_size`] each:
 //!
 //! ```text
 //! header  0..8   magic b"TGNNDATA"
 //!         8..10  format version, u16 little-endian (1)
-//!         10     game: 1 chess, 2 xiangqi
-//!         11     record size in bytes (32)
+//!         10     game: 1 chess, 2 xiangqi, 3 shogi
+//!         11     record size in bytes (32; shogi 42)
 //!         12..16 zero
 //! ```
 //!
@@ -41,26 +42,60 @@
 //! ```
 //!
 //! Both games have at most 32 pieces on the board, so 16 bytes of nibbles
-//! always suffice. Records are independent, so a shard can be cut at any
-//! multiple of 32 bytes after the header.
+//! always suffice.
+//!
+//! A shogi record ([`Layout::Shogi`], 42 bytes): the 40 pieces of a game
+//! are each on the board or in a hand, 14 kinds need a whole nibble, so
+//! the colours get a bit field of their own:
+//!
+//! ```text
+//!  0..11  bits 0..81: occupancy, bit i = square i (the shogi crate's
+//!         index: rank a, Gote's back rank, first; 9a = 0, 1a = 8);
+//!         bits 81..88: the number of pieces in hand (both sides), n
+//! 11..31  one nibble per piece, low nibble first: the board's pieces in
+//!         increasing square order (kind 0..13 = P L N S G B R K +P +L
+//!         +N +S +B +R), then the n pieces in hand, Black's (Sente's)
+//!         first, by hand kind (0..6 = P L N S G B R)
+//! 31..36  40 bits: the colour of each of those pieces (1 = White, Gote)
+//! 36..38  search score, i16 LE, from the side to move's view
+//! 38      result and side to move, as byte 26 of a chess record
+//!         (bit 7: White, Gote, to move)
+//! 39      plies played since the game's start position (saturated at 255)
+//! 40..42  the searched best move, the shogi crate's 16-bit move code
+//! ```
+//!
+//! In a [`Sample`] a piece in hand is the feature set's pseudo-square
+//! (`Shogi::hand_square`: the `k`-th piece of hand kind `h` of a colour is
+//! square `81 + offset[h] + k`) with the code `colour * 16 + h`, after the
+//! board's pieces, exactly the list the engine's shogi evaluation sums.
+//!
+//! Records are independent, so a shard can be cut at any multiple of its
+//! record size after the header.
 
 use std::fmt;
 use std::io::{self, Read, Write};
 
-/// Bytes in one record.
+/// Bytes in a chess or xiangqi record.
 pub const RECORD_SIZE: usize = 32;
+/// Bytes in a shogi record.
+pub const SHOGI_RECORD_SIZE: usize = 42;
+/// The largest record of any game.
+pub const MAX_RECORD_SIZE: usize = SHOGI_RECORD_SIZE;
 /// Bytes in a shard's header.
 pub const HEADER_SIZE: usize = 16;
 const MAGIC: &[u8; 8] = b"TGNNDATA";
 const VERSION: u16 = 1;
-/// The most pieces a record holds.
+/// The most pieces a chess or xiangqi record holds.
 pub const MAX_PIECES: usize = 32;
+/// The most pieces (on the board and in hand) a shogi record holds.
+pub const SHOGI_MAX_PIECES: usize = 40;
 
 /// How a game's records are laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
     Chess,
     Xiangqi,
+    Shogi,
 }
 
 impl Layout {
@@ -69,6 +104,7 @@ impl Layout {
         match self {
             Layout::Chess => 64,
             Layout::Xiangqi => 90,
+            Layout::Shogi => 81,
         }
     }
 
@@ -77,6 +113,23 @@ impl Layout {
         match self {
             Layout::Chess => 6,
             Layout::Xiangqi => 7,
+            Layout::Shogi => 14,
+        }
+    }
+
+    /// Bytes in one of this game's records.
+    pub const fn record_size(self) -> usize {
+        match self {
+            Layout::Chess | Layout::Xiangqi => RECORD_SIZE,
+            Layout::Shogi => SHOGI_RECORD_SIZE,
+        }
+    }
+
+    /// The most pieces a record holds (shogi: on the board and in hand).
+    pub const fn max_pieces(self) -> usize {
+        match self {
+            Layout::Chess | Layout::Xiangqi => MAX_PIECES,
+            Layout::Shogi => SHOGI_MAX_PIECES,
         }
     }
 
@@ -85,6 +138,7 @@ impl Layout {
         match self {
             Layout::Chess => 1,
             Layout::Xiangqi => 2,
+            Layout::Shogi => 3,
         }
     }
 
@@ -92,6 +146,7 @@ impl Layout {
         match id {
             1 => Some(Layout::Chess),
             2 => Some(Layout::Xiangqi),
+            3 => Some(Layout::Shogi),
             _ => None,
         }
     }
@@ -100,6 +155,7 @@ impl Layout {
         match self {
             Layout::Chess => "chess",
             Layout::Xiangqi => "xiangqi",
+            Layout::Shogi => "shogi",
         }
     }
 
@@ -107,6 +163,7 @@ impl Layout {
         match self {
             Layout::Chess => 8,
             Layout::Xiangqi => 12,
+            Layout::Shogi => 11,
         }
     }
 }
@@ -137,18 +194,24 @@ impl Wdl {
 /// One training position, unpacked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
-    /// `(square, colour * 8 + kind)` in increasing square order.
+    /// `(square, colour * 8 + kind)` in increasing square order. Shogi:
+    /// `(square, colour * 16 + kind)` for the board's pieces in increasing
+    /// square order, then each piece in hand as its pseudo-square
+    /// (`Shogi::hand_square`) and `colour * 16 + hand kind`, Black's hand
+    /// first, by hand kind, the thermometer in order.
     pub pieces: Vec<(u8, u8)>,
     /// The second player (Black) is to move.
     pub black_to_move: bool,
     /// Search score from the side to move's view.
     pub score: i16,
     pub result: Wdl,
-    /// Chess: halfmove clock; xiangqi: plies since the last capture.
+    /// Chess: halfmove clock; xiangqi: plies since the last capture;
+    /// shogi: plies since the game's start position.
     pub halfmove: u8,
-    /// Chess only (zero in xiangqi records).
+    /// Chess only (zero in xiangqi and shogi records).
     pub fullmove: u16,
-    /// Chess only: the searched best move's code (zero in xiangqi).
+    /// The searched best move's code: chess, and shogi (the shogi crate's
+    /// `Move::bits`); zero in xiangqi.
     pub best: u16,
 }
 
@@ -162,17 +225,26 @@ pub enum DataError {
     Unordered,
     BadResult(u8),
     BadHeader(String),
+    /// A record of the wrong size for its game.
+    BadLength(usize),
+    /// Shogi: a piece in hand whose pseudo-square, kind or order does not
+    /// follow the thermometer.
+    BadHand(u8, u8),
 }
 
 impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DataError::TooManyPieces(n) => write!(f, "{n} pieces (at most {MAX_PIECES})"),
+            DataError::TooManyPieces(n) => write!(f, "{n} pieces, more than a record holds"),
             DataError::BadSquare(s) => write!(f, "square {s} is off the board"),
             DataError::BadPiece(p) => write!(f, "piece code {p} names no piece"),
             DataError::Unordered => f.write_str("pieces out of square order"),
             DataError::BadResult(r) => write!(f, "result {r} (expected 0, 1 or 2)"),
             DataError::BadHeader(why) => write!(f, "not a data shard: {why}"),
+            DataError::BadLength(n) => write!(f, "a record of {n} bytes for this game"),
+            DataError::BadHand(sq, code) => {
+                write!(f, "piece in hand ({sq}, {code}) out of thermometer order")
+            }
         }
     }
 }
@@ -180,7 +252,10 @@ impl fmt::Display for DataError {
 impl std::error::Error for DataError {}
 
 fn valid_code(layout: Layout, code: u8) -> bool {
-    code & 7 < layout.kinds() && code < 16
+    match layout {
+        Layout::Shogi => code & 15 < 14 && code < 32,
+        _ => code & 7 < layout.kinds() && code < 16,
+    }
 }
 
 /// The FEN piece placement of a record on a `files` × `ranks` board:
@@ -227,8 +302,26 @@ pub fn fen_placement(grid: &[Option<char>], files: usize, ranks: usize) -> Strin
     out
 }
 
-/// Packs `s` into a record.
-pub fn pack(layout: Layout, s: &Sample) -> Result<[u8; RECORD_SIZE], DataError> {
+/// Packs `s` into a record of [`Layout::record_size`] bytes.
+pub fn pack(layout: Layout, s: &Sample) -> Result<Vec<u8>, DataError> {
+    match layout {
+        Layout::Shogi => pack_shogi(s).map(|r| r.to_vec()),
+        _ => pack32(layout, s).map(|r| r.to_vec()),
+    }
+}
+
+/// Reads a record back, checking every field (and its size).
+pub fn unpack(layout: Layout, r: &[u8]) -> Result<Sample, DataError> {
+    if r.len() != layout.record_size() {
+        return Err(DataError::BadLength(r.len()));
+    }
+    match layout {
+        Layout::Shogi => unpack_shogi(r),
+        _ => unpack32(layout, r),
+    }
+}
+
+fn pack32(layout: Layout, s: &Sample) -> Result<[u8; RECORD_SIZE], DataError> {
     if s.pieces.len() > MAX_PIECES {
         return Err(DataError::TooManyPieces(s.pieces.len()));
     }
@@ -261,8 +354,7 @@ pub fn pack(layout: Layout, s: &Sample) -> Result<[u8; RECORD_SIZE], DataError> 
     Ok(out)
 }
 
-/// Reads a record back, checking every field.
-pub fn unpack(layout: Layout, r: &[u8; RECORD_SIZE]) -> Result<Sample, DataError> {
+fn unpack32(layout: Layout, r: &[u8]) -> Result<Sample, DataError> {
     let occ_len = layout.occ_bytes();
     let mut pieces = Vec::with_capacity(MAX_PIECES);
     for (byte, &bits) in r[..occ_len].iter().enumerate() {
@@ -298,7 +390,7 @@ pub fn unpack(layout: Layout, r: &[u8; RECORD_SIZE]) -> Result<Sample, DataError
             u16::from_le_bytes([r[28], r[29]]),
             u16::from_le_bytes([r[30], r[31]]),
         ),
-        Layout::Xiangqi => (0, 0),
+        Layout::Xiangqi | Layout::Shogi => (0, 0),
     };
     Ok(Sample {
         pieces,
@@ -311,13 +403,204 @@ pub fn unpack(layout: Layout, r: &[u8; RECORD_SIZE]) -> Result<Sample, DataError
     })
 }
 
+/// Hand kinds' thermometers: most pieces of each (P L N S G B R) and
+/// where each starts past square 81 (`Shogi::hand_square`).
+fn shogi_hand_square(h: u8, n: usize) -> Option<u8> {
+    crate::features::Shogi::hand_square(h as usize, n)
+}
+
+fn pack_shogi(s: &Sample) -> Result<[u8; SHOGI_RECORD_SIZE], DataError> {
+    if s.pieces.len() > SHOGI_MAX_PIECES {
+        return Err(DataError::TooManyPieces(s.pieces.len()));
+    }
+    let mut out = [0u8; SHOGI_RECORD_SIZE];
+    let mut prev: Option<u8> = None;
+    // The hand entries after the board's: (colour, kind) never decreases
+    // and each run counts its thermometer up from zero.
+    let mut hand: Option<(u8, usize)> = None;
+    let mut in_hand = 0u8;
+    for (i, &(sq, code)) in s.pieces.iter().enumerate() {
+        if !valid_code(Layout::Shogi, code) {
+            return Err(DataError::BadPiece(code));
+        }
+        let kind = code & 15;
+        if sq < 81 {
+            if hand.is_some() {
+                return Err(DataError::Unordered);
+            }
+            if prev.is_some_and(|p| p >= sq) {
+                return Err(DataError::Unordered);
+            }
+            prev = Some(sq);
+            out[sq as usize / 8] |= 1 << (sq % 8);
+        } else {
+            let n = match hand {
+                Some((last, n)) if last == code => n + 1,
+                Some((last, _)) if last > code => return Err(DataError::BadHand(sq, code)),
+                _ => 0,
+            };
+            if kind > 6 || shogi_hand_square(kind, n) != Some(sq) {
+                return Err(DataError::BadHand(sq, code));
+            }
+            hand = Some((code, n));
+            in_hand += 1;
+        }
+        out[11 + i / 2] |= kind << (4 * (i % 2));
+        out[31 + i / 8] |= (code >> 4) << (i % 8);
+    }
+    out[10] |= in_hand << 1;
+    out[36..38].copy_from_slice(&s.score.to_le_bytes());
+    out[38] = s.result as u8 | (s.black_to_move as u8) << 7;
+    out[39] = s.halfmove;
+    out[40..42].copy_from_slice(&s.best.to_le_bytes());
+    Ok(out)
+}
+
+fn unpack_shogi(r: &[u8]) -> Result<Sample, DataError> {
+    let mut pieces = Vec::with_capacity(SHOGI_MAX_PIECES);
+    let in_hand = (r[10] >> 1) as usize;
+    let colour = |i: usize| (r[31 + i / 8] >> (i % 8)) & 1;
+    let kind = |i: usize| (r[11 + i / 2] >> (4 * (i % 2))) & 15;
+    for (byte, &bits) in r[..11].iter().enumerate() {
+        let mut bits = if byte == 10 { bits & 1 } else { bits };
+        while bits != 0 {
+            let sq = (byte * 8) as u8 + bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let i = pieces.len();
+            if i >= SHOGI_MAX_PIECES {
+                return Err(DataError::TooManyPieces(i + 1));
+            }
+            let code = (colour(i) << 4) | kind(i);
+            if !valid_code(Layout::Shogi, code) {
+                return Err(DataError::BadPiece(code));
+            }
+            pieces.push((sq, code));
+        }
+    }
+    if pieces.len() + in_hand > SHOGI_MAX_PIECES {
+        return Err(DataError::TooManyPieces(pieces.len() + in_hand));
+    }
+    let mut hand: Option<(u8, usize)> = None;
+    for _ in 0..in_hand {
+        let i = pieces.len();
+        let code = (colour(i) << 4) | kind(i);
+        let n = match hand {
+            Some((last, n)) if last == code => n + 1,
+            Some((last, _)) if last > code => return Err(DataError::BadHand(0, code)),
+            _ => 0,
+        };
+        let Some(sq) = (kind(i) <= 6)
+            .then(|| shogi_hand_square(kind(i), n))
+            .flatten()
+        else {
+            return Err(DataError::BadHand(0, code));
+        };
+        hand = Some((code, n));
+        pieces.push((sq, code));
+    }
+    let flags = r[38];
+    let result = match flags & 3 {
+        0 => Wdl::Loss,
+        1 => Wdl::Draw,
+        2 => Wdl::Win,
+        x => return Err(DataError::BadResult(x)),
+    };
+    Ok(Sample {
+        pieces,
+        black_to_move: flags & 0x80 != 0,
+        score: i16::from_le_bytes([r[36], r[37]]),
+        result,
+        halfmove: r[39],
+        fullmove: 0,
+        best: u16::from_le_bytes([r[40], r[41]]),
+    })
+}
+
+/// The SFEN of a shogi record (move number 1): its board, side to move
+/// and hands, for tools that rebuild the position (`None` if a code is
+/// out of range).
+pub fn shogi_sfen(s: &Sample) -> Option<String> {
+    const LETTERS: &[u8; 8] = b"PLNSGBRK";
+    let mut grid: Vec<Option<String>> = vec![None; 81];
+    let mut hands = [[0u8; 7]; 2];
+    for &(sq, code) in &s.pieces {
+        let (colour, kind) = ((code >> 4) as usize, (code & 15) as usize);
+        if colour > 1 || kind > 13 {
+            return None;
+        }
+        if sq >= 81 {
+            *hands[colour].get_mut(kind)? += 1;
+            continue;
+        }
+        // +P +L +N +S +B +R (8..13) promote P L N S B R.
+        let base = if kind >= 8 {
+            [0, 1, 2, 3, 5, 6][kind - 8]
+        } else {
+            kind
+        };
+        let mut letter = (LETTERS[base] as char).to_string();
+        if kind >= 8 {
+            letter.insert(0, '+');
+        }
+        if colour == 1 {
+            letter = letter.to_ascii_lowercase();
+        }
+        *grid.get_mut(sq as usize)? = Some(letter);
+    }
+    let mut out = String::new();
+    for rank in 0..9 {
+        let mut empty = 0;
+        for file in 0..9 {
+            match &grid[rank * 9 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(p);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank < 8 {
+            out.push('/');
+        }
+    }
+    out.push_str(if s.black_to_move { " w " } else { " b " });
+    let mut hand = String::new();
+    // SFEN lists the hand rook first: R B G S N L P, Black's then White's.
+    for (colour, counts) in hands.iter().enumerate() {
+        for h in (0..7).rev() {
+            let n = counts[h];
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                hand.push_str(&n.to_string());
+            }
+            let c = LETTERS[h] as char;
+            hand.push(if colour == 1 {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            });
+        }
+    }
+    out.push_str(if hand.is_empty() { "-" } else { &hand });
+    out.push_str(" 1");
+    Some(out)
+}
+
 /// A shard's header for `layout`.
 pub fn header(layout: Layout) -> [u8; HEADER_SIZE] {
     let mut h = [0u8; HEADER_SIZE];
     h[..8].copy_from_slice(MAGIC);
     h[8..10].copy_from_slice(&VERSION.to_le_bytes());
     h[10] = layout.id();
-    h[11] = RECORD_SIZE as u8;
+    h[11] = layout.record_size() as u8;
     h
 }
 
@@ -332,10 +615,17 @@ pub fn read_header(h: &[u8; HEADER_SIZE]) -> Result<Layout, DataError> {
             "format version {version}, this build reads {VERSION}"
         )));
     }
-    if h[11] as usize != RECORD_SIZE {
-        return Err(DataError::BadHeader(format!("record size {}", h[11])));
+    let layout =
+        Layout::from_id(h[10]).ok_or_else(|| DataError::BadHeader(format!("game id {}", h[10])))?;
+    if h[11] as usize != layout.record_size() {
+        return Err(DataError::BadHeader(format!(
+            "record size {} for {} (expected {})",
+            h[11],
+            layout.name(),
+            layout.record_size()
+        )));
     }
-    Layout::from_id(h[10]).ok_or_else(|| DataError::BadHeader(format!("game id {}", h[10])))
+    Ok(layout)
 }
 
 /// Writes a header (for a new shard).
@@ -357,11 +647,10 @@ pub fn read_shard(r: &mut impl Read) -> io::Result<(Layout, Vec<Sample>)> {
     let mut hb = [0u8; HEADER_SIZE];
     hb.copy_from_slice(h);
     let layout = read_header(&hb).map_err(invalid)?;
-    let mut out = Vec::with_capacity((bytes.len() - HEADER_SIZE) / RECORD_SIZE);
-    for chunk in bytes[HEADER_SIZE..].chunks_exact(RECORD_SIZE) {
-        let mut rec = [0u8; RECORD_SIZE];
-        rec.copy_from_slice(chunk);
-        out.push(unpack(layout, &rec).map_err(invalid)?);
+    let size = layout.record_size();
+    let mut out = Vec::with_capacity((bytes.len() - HEADER_SIZE) / size);
+    for chunk in bytes[HEADER_SIZE..].chunks_exact(size) {
+        out.push(unpack(layout, chunk).map_err(invalid)?);
     }
     Ok((layout, out))
 }
@@ -481,6 +770,121 @@ mod tests {
         assert!(read_header(&h).is_err());
         h[10] = 2;
         h[8] = 2;
+        assert!(read_header(&h).is_err());
+    }
+
+    /// A shogi position with both hands: the board's pieces, then each
+    /// hand's thermometer (Black's 2 pawns and a rook, White's bishop).
+    fn shogi_sample() -> Sample {
+        let hs = |h: usize, n: usize| crate::features::Shogi::hand_square(h, n).unwrap_or(0);
+        Sample {
+            // 9a white lance, 5a white king, 7c white +B (13), 5i black
+            // king, 1i black lance, 1h black +R (13).
+            pieces: vec![
+                (0, 16 + 1),
+                (4, 16 + 7),
+                (20, 16 + 12),
+                (71, 13),
+                (76, 7),
+                (80, 1),
+                (hs(0, 0), 0),
+                (hs(0, 1), 0),
+                (hs(6, 0), 6),
+                (hs(5, 0), 16 + 5),
+            ],
+            black_to_move: true,
+            score: -1234,
+            result: Wdl::Win,
+            halfmove: 97,
+            fullmove: 0,
+            best: 0x1234,
+        }
+    }
+
+    #[test]
+    fn shogi_record_round_trip_with_hands() {
+        let s = shogi_sample();
+        let r = pack(Layout::Shogi, &s).unwrap();
+        assert_eq!(r.len(), SHOGI_RECORD_SIZE);
+        assert_eq!(r[10] & 1, 1, "square 80 is bit 0 of byte 10");
+        assert_eq!(r[10] >> 1, 4, "four pieces in hand");
+        assert_eq!(unpack(Layout::Shogi, &r).unwrap(), s);
+        assert_eq!(
+            shogi_sfen(&s).unwrap(),
+            "l3k4/9/2+b6/9/9/9/9/8+R/4K3L w R2Pb 1"
+        );
+        let promoted = Sample {
+            pieces: (8..14u8).map(|k| (k, k)).collect(),
+            ..s.clone()
+        };
+        assert_eq!(
+            shogi_sfen(&promoted).unwrap(),
+            "8+P/+L+N+S+B+R4/9/9/9/9/9/9/9 w - 1"
+        );
+        // All 40 pieces of a game: 38 on the board, two in hand.
+        let mut full = Sample {
+            pieces: (0..38u8)
+                .map(|i| (i * 2, ((i % 2) << 4) | (i % 14)))
+                .collect(),
+            ..s.clone()
+        };
+        full.pieces.push((81, 0));
+        full.pieces.push((81, 16));
+        let r = pack(Layout::Shogi, &full).unwrap();
+        assert_eq!(unpack(Layout::Shogi, &r).unwrap(), full);
+        full.pieces.push((82, 16));
+        assert_eq!(
+            pack(Layout::Shogi, &full),
+            Err(DataError::TooManyPieces(41))
+        );
+        // Hands out of thermometer order, a board piece after the hands.
+        let mut bad = s.clone();
+        bad.pieces.swap(6, 8);
+        assert!(matches!(
+            pack(Layout::Shogi, &bad),
+            Err(DataError::BadHand(..))
+        ));
+        let mut bad = s.clone();
+        bad.pieces[7].0 += 1;
+        assert!(pack(Layout::Shogi, &bad).is_err());
+        let mut bad = s.clone();
+        bad.pieces.push((3, 0));
+        assert_eq!(pack(Layout::Shogi, &bad), Err(DataError::Unordered));
+        let mut bad = s.clone();
+        bad.pieces[0].1 = 14;
+        assert_eq!(pack(Layout::Shogi, &bad), Err(DataError::BadPiece(14)));
+        // A record of another game's size is refused.
+        assert_eq!(
+            unpack(Layout::Shogi, &r[..32]),
+            Err(DataError::BadLength(32))
+        );
+        assert_eq!(
+            unpack(Layout::Chess, &r),
+            Err(DataError::BadLength(SHOGI_RECORD_SIZE))
+        );
+    }
+
+    #[test]
+    fn shogi_shards_have_their_own_record_size() {
+        let s = shogi_sample();
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, Layout::Shogi).unwrap();
+        assert_eq!(bytes[10..12], [3, 42]);
+        for _ in 0..3 {
+            bytes.extend_from_slice(&pack(Layout::Shogi, &s).unwrap());
+        }
+        bytes.extend_from_slice(&[7; 32]); // a cut-off write
+        let (layout, samples) = read_shard(&mut bytes.as_slice()).unwrap();
+        assert_eq!(layout, Layout::Shogi);
+        assert_eq!(samples, vec![s.clone(), s.clone(), s]);
+        // A shogi game byte with a 32-byte record size (or a chess one
+        // with 42) is not a shard this build reads.
+        let mut h = header(Layout::Shogi);
+        h[11] = 32;
+        assert!(read_header(&h).is_err());
+        let mut h = header(Layout::Chess);
+        assert_eq!(h[11], 32);
+        h[11] = 42;
         assert!(read_header(&h).is_err());
     }
 }
