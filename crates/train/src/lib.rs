@@ -18,36 +18,69 @@
 //! network file is flagged residual and the engine adds the same base.
 //!
 //! Weights are clipped to what the quantised format can hold (feature
-//! weights ±2.0 → ±510 of 511, output weights ±1.98 → ±127 of 127), so
+//! weights ±2.0 → ±510 of 511, shogi's ±400/255 → ±400 of 400; output
+//! weights ±1.98 → ±127 of 127, wide ones ±31.25 → ±32,000), so
 //! quantising never saturates.
+//!
+//! Shogi (feature set `Shogi`, 42-byte records): up to 40 active inputs
+//! a perspective (the pieces on the board and the hands' thermometer
+//! inputs), one king bucket and so no factor rows, and by default wide
+//! (i16, QB 1024) output weights, which a residual network's small
+//! corrections need ([`Config::wide`]).
 
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tengen_nnue::data::{self, Layout, Sample, RECORD_SIZE};
-use tengen_nnue::features::{self, FeatureSet, MAX_ACTIVE};
-use tengen_nnue::network::{Network, QA, QB};
+use tengen_nnue::data::{self, Layout, Sample};
+use tengen_nnue::features::{self, FeatureSet};
+use tengen_nnue::network::{Network, QA, QB, QB_WIDE};
 
 /// Largest feature weight / bias and output weight the float model keeps.
 /// A feature's quantised weight is its bucketed weight plus its factor
 /// weight (below), each within ±1.0, so the sum stays within ±2.0 (±510).
 const FT_CLIP: f32 = 1.0;
-/// Inputs a position activates per perspective in training: each piece's
-/// bucketed input and its *factor* input.
-const TRAIN_ACTIVE: usize = 2 * MAX_ACTIVE;
+/// Most inputs a position activates per perspective in training: each
+/// piece's bucketed input and its *factor* input (chess, xiangqi: 2 x 32),
+/// or each piece's input alone without factor rows (shogi: 40, the
+/// pieces on the board and in hand). Checked by [`Trainer::new`].
+const TRAIN_ACTIVE: usize = 64;
+
+/// Whether `F` trains factor rows: only with more than one king bucket
+/// (with one, a factor row would be a copy of its input's row).
+const fn factored<F: FeatureSet>() -> bool {
+    F::KING_BUCKETS > 1
+}
+
+/// Inputs a position activates per perspective in training, at most.
+const fn train_active<F: FeatureSet>() -> usize {
+    F::MAX_ACTIVE * if factored::<F>() { 2 } else { 1 }
+}
 
 /// Rows of the float feature weights: the feature set's inputs, then one
 /// factor row per input within a bucket. The factor rows are shared by
 /// every king bucket (what a piece on a square is worth whatever the
 /// king's bucket), so sparse data still trains every bucket; quantising
 /// adds each input's factor row into it, and the network file has no
-/// trace of them.
+/// trace of them. A feature set with one king bucket has none.
 fn train_rows<F: FeatureSet>() -> usize {
-    F::INPUTS + F::PER_BUCKET
+    F::INPUTS + if factored::<F>() { F::PER_BUCKET } else { 0 }
+}
+
+/// The float clip of a feature weight row: ±1.0 for each of an input's
+/// row and its factor row, or the feature set's whole bound (shogi
+/// ±400/255) without factor rows.
+fn ft_clip<F: FeatureSet>() -> f32 {
+    if factored::<F>() {
+        FT_CLIP
+    } else {
+        F::FT_WEIGHT_MAX as f32 / QA as f32
+    }
 }
 const FT_BIAS_CLIP: f32 = 60.0;
 const OUT_CLIP: f32 = 1.98;
+/// Wide output weights: ±31.25 (±32,000 in units of 1/1024).
+const OUT_CLIP_WIDE: f32 = 32_000.0 / QB_WIDE as f32;
 
 /// A base evaluation of a record in engine units from the side to move's
 /// view (`None`: the record is skipped).
@@ -77,6 +110,10 @@ pub struct Config {
     /// Start from this network's weights instead of random ones (a kept
     /// network trained further on new data; its shape must match).
     pub init: Option<std::sync::Arc<Network>>,
+    /// Quantise the output weights to i16 at QB 1024 (file flag "wide")
+    /// instead of i8 at QB 64: shogi's default, whose residual networks'
+    /// small output weights would be blurred by steps of 1/64.
+    pub wide: bool,
 }
 
 impl Default for Config {
@@ -94,13 +131,85 @@ impl Default for Config {
             stop_after: None,
             base: None,
             init: None,
+            wide: false,
         }
+    }
+}
+
+/// Every record of a run, of one game, back to back.
+#[derive(Clone, Debug)]
+pub struct Records {
+    pub layout: Layout,
+    bytes: Vec<u8>,
+}
+
+impl Records {
+    /// An empty set of `layout` records.
+    pub fn new(layout: Layout) -> Records {
+        Records {
+            layout,
+            bytes: Vec::new(),
+        }
+    }
+
+    /// Samples packed as `layout` records (those that do not pack are
+    /// left out).
+    pub fn from_samples(layout: Layout, samples: &[Sample]) -> Records {
+        let mut r = Records::new(layout);
+        for s in samples {
+            if let Ok(b) = data::pack(layout, s) {
+                r.bytes.extend_from_slice(&b);
+            }
+        }
+        r
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.layout.record_size()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Record `i`'s bytes.
+    pub fn get(&self, i: usize) -> &[u8] {
+        let n = self.layout.record_size();
+        &self.bytes[i * n..(i + 1) * n]
+    }
+
+    /// The records in order.
+    pub fn iter(&self) -> std::slice::ChunksExact<'_, u8> {
+        self.bytes.chunks_exact(self.layout.record_size())
+    }
+
+    /// Record `i` unpacked.
+    pub fn sample(&self, i: usize) -> Result<Sample, data::DataError> {
+        data::unpack(self.layout, self.get(i))
+    }
+}
+
+/// Shogi's hand-made evaluation of a record from the side to move's view
+/// (the base of a residual shogi network; `None` if the record is not a
+/// position the shogi crate reads).
+pub fn shogi_hand_eval(s: &Sample) -> Option<i32> {
+    let sfen = data::shogi_sfen(s)?;
+    let b = tengen_shogi::Board::from_sfen(&sfen).ok()?;
+    Some(tengen_shogi::Eval.evaluate(&b))
+}
+
+/// The hand-made evaluation a residual network of `layout` learns on.
+pub fn hand_eval(layout: Layout) -> BaseEval {
+    match layout {
+        Layout::Chess => tengen_chess::nnue::hand_eval_of,
+        Layout::Xiangqi => tengen_xiangqi::nnue::hand_eval_of,
+        Layout::Shogi => shogi_hand_eval,
     }
 }
 
 /// Every record of the shards under `paths` (files, or directories whose
 /// `*.bin` files are read), with their layout.
-pub fn load(paths: &[PathBuf]) -> Result<(Layout, Vec<[u8; RECORD_SIZE]>), String> {
+pub fn load(paths: &[PathBuf]) -> Result<(Layout, Records), String> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -116,7 +225,7 @@ pub fn load(paths: &[PathBuf]) -> Result<(Layout, Vec<[u8; RECORD_SIZE]>), Strin
         }
     }
     let mut layout = None;
-    let mut records = Vec::new();
+    let mut records: Option<Records> = None;
     for f in &files {
         let mut bytes = Vec::new();
         fs::File::open(f)
@@ -136,14 +245,14 @@ pub fn load(paths: &[PathBuf]) -> Result<(Layout, Vec<[u8; RECORD_SIZE]>), Strin
             ));
         }
         layout = Some(l);
-        for c in bytes[data::HEADER_SIZE..].chunks_exact(RECORD_SIZE) {
-            let mut r = [0u8; RECORD_SIZE];
-            r.copy_from_slice(c);
-            records.push(r);
-        }
+        let r = records.get_or_insert_with(|| Records::new(l));
+        let body = &bytes[data::HEADER_SIZE..];
+        // A trailing partial record (a cut-off write) is left out.
+        r.bytes
+            .extend_from_slice(&body[..body.len() - body.len() % l.record_size()]);
     }
-    match layout {
-        Some(l) if !records.is_empty() => Ok((l, records)),
+    match (layout, records) {
+        (Some(l), Some(r)) if !r.is_empty() => Ok((l, r)),
         _ => Err("no training positions found".into()),
     }
 }
@@ -218,13 +327,15 @@ fn prepare<F: FeatureSet>(s: &Sample, cfg: &Config) -> Option<Prepared> {
     let mut counts = [0u8; 2];
     for (slot, p) in [stm, 1 - stm].into_iter().enumerate() {
         let view = kings[p].map_or(Default::default(), |k| F::view(p, k));
-        let n = s.pieces.len().min(MAX_ACTIVE);
+        let n = s.pieces.len().min(F::MAX_ACTIVE);
         for (i, &(sq, code)) in s.pieces.iter().take(n).enumerate() {
             let x = F::index(p, view, sq, code);
             inputs[slot][i] = x as u16;
-            inputs[slot][n + i] = (F::INPUTS + x % F::PER_BUCKET) as u16;
+            if factored::<F>() {
+                inputs[slot][n + i] = (F::INPUTS + x % F::PER_BUCKET) as u16;
+            }
         }
-        counts[slot] = (2 * n) as u8;
+        counts[slot] = if factored::<F>() { 2 * n } else { n } as u8;
     }
     let score_target = sigmoid(s.score as f32 / cfg.scale as f32);
     Some(Prepared {
@@ -382,6 +493,13 @@ impl<F: FeatureSet> Trainer<F> {
                 if residual { "is" } else { "is not" }
             ));
         }
+        if net.wide != cfg.wide {
+            return Err(format!(
+                "--init: the network's output weights are {}, this run's {}",
+                if net.wide { "wide" } else { "narrow" },
+                if cfg.wide { "wide" } else { "narrow" }
+            ));
+        }
         if net.scale != cfg.scale {
             return Err(format!(
                 "--init: output scale {}, this run uses {}",
@@ -395,27 +513,41 @@ impl<F: FeatureSet> Trainer<F> {
         // the float clip, which training never writes, are clipped).
         let qa = QA as f32;
         let (h, rows) = (t.cfg.hidden, F::INPUTS);
+        let clip = ft_clip::<F>();
         for (i, &q) in net.ft_w.iter().enumerate().take(rows * h) {
-            t.w.ft_w[i] = (q as f32 / qa).clamp(-FT_CLIP, FT_CLIP);
+            t.w.ft_w[i] = (q as f32 / qa).clamp(-clip, clip);
         }
         t.w.ft_w[rows * h..].iter_mut().for_each(|x| *x = 0.0);
         for (x, &q) in t.w.ft_b.iter_mut().zip(&net.ft_b) {
             *x = (q as f32 / qa).clamp(-FT_BIAS_CLIP, FT_BIAS_CLIP);
         }
-        for (x, &q) in t.w.out_w.iter_mut().zip(&net.out_w) {
-            *x = (q as f32 / QB as f32).clamp(-OUT_CLIP, OUT_CLIP);
+        let (qb, out_clip) = t.out_quant();
+        let out_w: Vec<i32> = if net.wide {
+            net.out_w_wide.iter().map(|&q| q as i32).collect()
+        } else {
+            net.out_w.iter().map(|&q| q as i32).collect()
+        };
+        for (x, &q) in t.w.out_w.iter_mut().zip(&out_w) {
+            *x = (q as f32 / qb).clamp(-out_clip, out_clip);
         }
         for (x, &q) in t.w.out_b.iter_mut().zip(&net.out_b) {
-            *x = q as f32 / (QA * QB) as f32;
+            *x = q as f32 / (QA as f32 * qb);
         }
         Ok(t)
     }
 
     pub fn new(cfg: Config) -> Self {
+        assert!(
+            train_active::<F>() <= TRAIN_ACTIVE,
+            "{}: {} active inputs, the trainer's arrays hold {TRAIN_ACTIVE}",
+            F::NAME,
+            train_active::<F>()
+        );
         let h = cfg.hidden;
         let mut w = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
         let mut rng = Rng(cfg.seed ^ 0x5eed);
-        let ft_scale = 1.0 / (MAX_ACTIVE as f32).sqrt();
+        // (32 for chess and xiangqi as always; shogi's 40.)
+        let ft_scale = 1.0 / (F::MAX_ACTIVE as f32).sqrt();
         w.ft_w.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
         w.ft_b.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
         // A residual network starts close to zero, i.e. at its base.
@@ -430,6 +562,15 @@ impl<F: FeatureSet> Trainer<F> {
             step: 0,
             epoch: 0,
             _f: std::marker::PhantomData,
+        }
+    }
+
+    /// The output weights' quantisation step and float clip.
+    fn out_quant(&self) -> (f32, f32) {
+        if self.cfg.wide {
+            (QB_WIDE as f32, OUT_CLIP_WIDE)
+        } else {
+            (QB as f32, OUT_CLIP)
         }
     }
 
@@ -521,7 +662,7 @@ impl<F: FeatureSet> Trainer<F> {
         self.step += 1;
         let c1 = 1.0 - B1.powi(self.step.min(i32::MAX as u64) as i32);
         let c2 = 1.0 - B2.powi(self.step.min(i32::MAX as u64) as i32);
-        let clips = [FT_CLIP, FT_BIAS_CLIP, OUT_CLIP, f32::MAX];
+        let clips = [ft_clip::<F>(), FT_BIAS_CLIP, self.out_quant().1, f32::MAX];
         let ws = self.w.tensors_mut();
         let ms = self.m.tensors_mut();
         let vs = self.v.tensors_mut();
@@ -547,6 +688,8 @@ impl<F: FeatureSet> Trainer<F> {
     /// The quantised network.
     pub fn quantise(&self) -> Network {
         let q = |x: f32, s: f32| (x * s).round();
+        let (qb, _) = self.out_quant();
+        let w_max = F::FT_WEIGHT_MAX as f32;
         Network {
             game: F::GAME,
             feature_set: F::ID,
@@ -555,13 +698,17 @@ impl<F: FeatureSet> Trainer<F> {
             buckets: F::OUTPUT_BUCKETS,
             scale: self.cfg.scale,
             residual: self.cfg.base.is_some(),
-            wide: false,
+            wide: self.cfg.wide,
             ft_w: (0..F::INPUTS * self.cfg.hidden)
                 .map(|i| {
                     let (row, col) = (i / self.cfg.hidden, i % self.cfg.hidden);
                     let factor = (F::INPUTS + row % F::PER_BUCKET) * self.cfg.hidden + col;
-                    let x = self.w.ft_w[i] + self.w.ft_w.get(factor).copied().unwrap_or(0.0);
-                    q(x, QA as f32) as i16
+                    let x = if factored::<F>() {
+                        self.w.ft_w[i] + self.w.ft_w.get(factor).copied().unwrap_or(0.0)
+                    } else {
+                        self.w.ft_w[i]
+                    };
+                    q(x, QA as f32).clamp(-w_max, w_max) as i16
                 })
                 .collect(),
             ft_b: self
@@ -570,18 +717,29 @@ impl<F: FeatureSet> Trainer<F> {
                 .iter()
                 .map(|&x| q(x, QA as f32) as i16)
                 .collect(),
-            out_w: self
-                .w
-                .out_w
-                .iter()
-                .map(|&x| q(x, QB as f32).clamp(-127.0, 127.0) as i8)
-                .collect(),
-            out_w_wide: Vec::new(),
+            out_w: if self.cfg.wide {
+                Vec::new()
+            } else {
+                self.w
+                    .out_w
+                    .iter()
+                    .map(|&x| q(x, QB as f32).clamp(-127.0, 127.0) as i8)
+                    .collect()
+            },
+            out_w_wide: if self.cfg.wide {
+                self.w
+                    .out_w
+                    .iter()
+                    .map(|&x| q(x, QB_WIDE as f32).clamp(-32_767.0, 32_767.0) as i16)
+                    .collect()
+            } else {
+                Vec::new()
+            },
             out_b: self
                 .w
                 .out_b
                 .iter()
-                .map(|&x| q(x, (QA * QB) as f32) as i32)
+                .map(|&x| q(x, QA as f32 * qb) as i32)
                 .collect(),
         }
     }
@@ -682,20 +840,18 @@ const BLOCK: usize = 2048;
 /// consecutive records are held out (a block whose hash falls below the
 /// fraction): validation positions come from games the training set has
 /// (almost) never seen, and the split does not depend on thread count.
-fn split<F: FeatureSet>(
-    records: &[[u8; RECORD_SIZE]],
-    cfg: &Config,
-    layout: Layout,
-) -> (Vec<Prepared>, Vec<Prepared>) {
+fn split<F: FeatureSet>(records: &Records, cfg: &Config) -> (Vec<Prepared>, Vec<Prepared>) {
+    let layout = records.layout;
     let mut train = Vec::with_capacity(records.len());
     let mut val = Vec::new();
     let cut = (cfg.validation.clamp(0.0, 1.0) as f64 * u32::MAX as f64) as u64;
     // Small sets (tests) get smaller blocks, so some are held out.
     let size = BLOCK.min((records.len() / 64).max(1));
-    for (b, block) in records.chunks(size).enumerate() {
+    let n = records.len();
+    for b in 0..n.div_ceil(size) {
         let h = tengen_nnue::network::checksum(&(b as u64 ^ cfg.seed).to_le_bytes()) & 0xffff_ffff;
         let into = if h < cut { &mut val } else { &mut train };
-        for r in block {
+        for r in (b * size..((b + 1) * size).min(n)).map(|i| records.get(i)) {
             if let Some(p) = data::unpack(layout, r)
                 .ok()
                 .and_then(|s| prepare::<F>(&s, cfg))
@@ -712,8 +868,7 @@ fn split<F: FeatureSet>(
 /// `log` gets one line per epoch.
 pub fn run<F: FeatureSet>(
     cfg: &Config,
-    layout: Layout,
-    records: &[[u8; RECORD_SIZE]],
+    records: &Records,
     out: &Path,
     log: &mut dyn FnMut(&EpochReport),
 ) -> Result<Trainer<F>, String> {
@@ -724,7 +879,14 @@ pub fn run<F: FeatureSet>(
         t.restore(&bytes)
             .map_err(|e| format!("{}: {e}", ck.display()))?;
     }
-    let (train, val) = split::<F>(records, cfg, layout);
+    if records.layout.id() != F::GAME {
+        return Err(format!(
+            "{} records for a {} network",
+            records.layout.name(),
+            F::NAME
+        ));
+    }
+    let (train, val) = split::<F>(records, cfg);
     let mut budget = cfg.stop_after.unwrap_or(usize::MAX);
     while t.epoch < cfg.epochs && budget > 0 {
         budget -= 1;

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tengen_nnue::data::Layout;
-use tengen_nnue::features::{Chess, FeatureSet, Xiangqi};
+use tengen_nnue::features::{Chess, FeatureSet, Shogi, Xiangqi};
 use tengen_nnue::network::Network;
-use tengen_train::{load, run, BaseEval, Config, EpochReport};
+use tengen_train::{hand_eval, load, run, Config, EpochReport, Records};
 
 #[derive(Parser)]
 #[command(
@@ -55,14 +55,14 @@ struct Cli {
     /// a kept network trained further on new data.
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Output weights as i16 at QB 1024 (true) or i8 at QB 64 (false).
+    /// Default: true for shogi, false for chess and xiangqi; with
+    /// --init, the network's own.
+    #[arg(long)]
+    wide: Option<bool>,
 }
 
-fn train<F: FeatureSet>(
-    cfg: &Config,
-    layout: Layout,
-    records: &[[u8; 32]],
-    cli: &Cli,
-) -> Result<(), String> {
+fn train<F: FeatureSet>(cfg: &Config, records: &Records, cli: &Cli) -> Result<(), String> {
     let mut log = |r: &EpochReport| {
         println!(
             "epoch {:>3}  lr {:.6}  train loss {:.6}  validation loss {:.6}  {} positions in {:.1} s ({:.0} pos/s)",
@@ -75,7 +75,7 @@ fn train<F: FeatureSet>(
             r.positions as f64 / r.seconds.max(1e-9)
         );
     };
-    let t = run::<F>(cfg, layout, records, &cli.out, &mut log)?;
+    let t = run::<F>(cfg, records, &cli.out, &mut log)?;
     println!(
         "network {} ({}): {} epochs done",
         cli.out.join("latest.nnue").display(),
@@ -100,6 +100,7 @@ fn main() -> ExitCode {
         stop_after: cli.stop_after,
         base: None,
         init: None,
+        wide: false,
     };
     if !cfg.hidden.is_multiple_of(16) || !(16..=1024).contains(&cfg.hidden) {
         eprintln!("tengen-train: --hidden must be a multiple of 16 from 16 to 1024");
@@ -111,12 +112,8 @@ fn main() -> ExitCode {
             records.len(),
             layout.name()
         );
-        let base: BaseEval = match layout {
-            Layout::Chess => tengen_chess::nnue::hand_eval_of,
-            Layout::Xiangqi => tengen_xiangqi::nnue::hand_eval_of,
-        };
         let cfg = Config {
-            base: cli.residual.then_some(base),
+            base: cli.residual.then_some(hand_eval(layout)),
             ..cfg
         };
         let init =
@@ -132,20 +129,28 @@ fn main() -> ExitCode {
                     }
                 }
             };
+        // Wide output weights: as asked, else the --init network's, else
+        // the game's default.
+        let with_init = |init: Option<Arc<Network>>| Config {
+            wide: cli.wide.unwrap_or_else(|| {
+                init.as_ref()
+                    .map_or(layout == Layout::Shogi, |n: &Arc<Network>| n.wide)
+            }),
+            init,
+            ..cfg.clone()
+        };
         match layout {
             Layout::Chess => {
-                let cfg = Config {
-                    init: init(Network::from_bytes::<Chess>)?,
-                    ..cfg
-                };
-                train::<Chess>(&cfg, layout, &records, &cli)
+                let cfg = with_init(init(Network::from_bytes::<Chess>)?);
+                train::<Chess>(&cfg, &records, &cli)
             }
             Layout::Xiangqi => {
-                let cfg = Config {
-                    init: init(Network::from_bytes::<Xiangqi>)?,
-                    ..cfg
-                };
-                train::<Xiangqi>(&cfg, layout, &records, &cli)
+                let cfg = with_init(init(Network::from_bytes::<Xiangqi>)?);
+                train::<Xiangqi>(&cfg, &records, &cli)
+            }
+            Layout::Shogi => {
+                let cfg = with_init(init(Network::from_bytes::<Shogi>)?);
+                train::<Shogi>(&cfg, &records, &cli)
             }
         }
     });

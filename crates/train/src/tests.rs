@@ -59,11 +59,8 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
         .collect()
 }
 
-fn records(samples: &[Sample]) -> Vec<[u8; RECORD_SIZE]> {
-    samples
-        .iter()
-        .filter_map(|s| data::pack(Layout::Chess, s).ok())
-        .collect()
+fn records(samples: &[Sample]) -> Records {
+    Records::from_samples(Layout::Chess, samples)
 }
 
 fn quick() -> Config {
@@ -89,12 +86,12 @@ fn training_learns_and_resumes_exactly() {
     let base = std::env::temp_dir().join(format!("tengen-train-{}", std::process::id()));
     let _ = fs::remove_dir_all(&base);
     let mut losses = Vec::new();
-    let straight = run::<Chess>(&cfg, Layout::Chess, &recs, &base.join("a"), &mut |r| {
+    let straight = run::<Chess>(&cfg, &recs, &base.join("a"), &mut |r| {
         losses.push(r.validation_loss)
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let untrained = Trainer::<Chess>::new(cfg.clone());
-    let (_, val) = split::<Chess>(&recs, &cfg, Layout::Chess);
+    let (_, val) = split::<Chess>(&recs, &cfg);
     let before = untrained.loss(&val);
     let after = losses.last().copied().unwrap_or(f64::MAX);
     assert!(
@@ -105,11 +102,10 @@ fn training_learns_and_resumes_exactly() {
     let mut short = cfg.clone();
     short.stop_after = Some(2);
     let dir = base.join("b");
-    run::<Chess>(&short, Layout::Chess, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    run::<Chess>(&short, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     // Cut after two epochs, then resumed: the checkpoint carries the
     // weights, Adam's moments and the epoch.
-    let resumed = run::<Chess>(&cfg, Layout::Chess, &recs, &dir, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let resumed = run::<Chess>(&cfg, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(resumed.epoch, cfg.epochs);
     assert!(resumed.w == straight.w, "resumed weights differ");
     // The network file it wrote loads as a chess network.
@@ -132,8 +128,7 @@ fn quantised_network_matches_the_float_model() {
     cfg.epochs = 4;
     let dir = std::env::temp_dir().join(format!("tengen-train-q-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let t = run::<Chess>(&cfg, Layout::Chess, &recs, &dir, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let t = run::<Chess>(&cfg, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let net = Arc::new(t.quantise());
     let mut acc = Accumulators::<Chess>::new(Arc::clone(&net));
     let (mut sum, mut worst) = (0f64, 0f64);
@@ -222,8 +217,7 @@ fn a_residual_network_corrects_its_base() {
     );
     let dir = std::env::temp_dir().join(format!("tengen-train-r-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let t = run::<Chess>(&cfg, Layout::Chess, &recs, &dir, &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let t = run::<Chess>(&cfg, &recs, &dir, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let bytes = fs::read(dir.join("latest.nnue")).unwrap_or_default();
     let net = Network::from_bytes::<Chess>(&bytes).unwrap_or_else(|e| panic!("{e}"));
     assert!(net.residual);
@@ -237,7 +231,7 @@ fn a_residual_network_corrects_its_base() {
     }
     assert!(worst <= 40.0, "quantised + base vs float: worst {worst}");
     let plain = Config { base: None, ..cfg };
-    let refused = run::<Chess>(&plain, Layout::Chess, &recs, &dir, &mut |_| {}).err();
+    let refused = run::<Chess>(&plain, &recs, &dir, &mut |_| {}).err();
     assert!(
         refused.as_deref().unwrap_or("").contains("residual"),
         "{refused:?}"
@@ -258,8 +252,8 @@ fn a_run_can_start_from_a_kept_network() {
     };
     let dir = std::env::temp_dir().join(format!("tengen-train-i-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let first = run::<Chess>(&cfg, Layout::Chess, &recs, &dir.join("a"), &mut |_| {})
-        .unwrap_or_else(|e| panic!("{e}"));
+    let first =
+        run::<Chess>(&cfg, &recs, &dir.join("a"), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let net = Arc::new(first.quantise());
     let again = Trainer::<Chess>::start(Config {
         init: Some(Arc::clone(&net)),
@@ -277,7 +271,6 @@ fn a_run_can_start_from_a_kept_network() {
             init: Some(Arc::clone(&net)),
             ..cfg.clone()
         },
-        Layout::Chess,
         &recs,
         &dir.join("b"),
         &mut |_| {},
@@ -296,5 +289,153 @@ fn a_run_can_start_from_a_kept_network() {
         ..cfg
     });
     assert!(wrong.err().unwrap_or_default().contains("residual"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Every feature set's active inputs fit the trainer's fixed arrays:
+/// chess and xiangqi 32 pieces with a factor input each, shogi 40 pieces
+/// (board and hands) without.
+#[test]
+fn active_inputs_fit_the_fixed_arrays() {
+    use tengen_nnue::features::{Shogi, Xiangqi};
+    assert_eq!(train_active::<Chess>(), 64);
+    assert_eq!(train_active::<Xiangqi>(), 64);
+    assert_eq!(train_active::<Shogi>(), 40);
+    assert!(train_active::<Shogi>() <= TRAIN_ACTIVE);
+    assert_eq!(train_rows::<Shogi>(), Shogi::INPUTS);
+    // The shogi start position has all 40 pieces on the board; a
+    // position with full hands has some of them as hand inputs.
+    let cfg = quick();
+    for s in shogi_samples(200, 3) {
+        let p = prepare::<Shogi>(&s, &cfg).unwrap_or_else(|| panic!("{s:?}"));
+        assert_eq!(p.counts, [40, 40]);
+        let mut seen = p.inputs[0][..40].to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 40, "an input twice");
+    }
+}
+
+/// Positions along seeded random shogi games from the start, scored by
+/// the hand-made evaluation plus 40 per piece in the side to move's hand
+/// beyond the other's (what a residual network can learn), the result by
+/// the score's sign.
+fn shogi_samples(n: usize, seed: u64) -> Vec<Sample> {
+    use tengen_shogi::{Board, Gen};
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut b = Board::startpos();
+        for ply in 0..120 {
+            let moves = b.moves(Gen::All);
+            if moves.is_empty() {
+                break;
+            }
+            if ply >= 6 && !b.in_check() {
+                let mut pieces = Vec::new();
+                tengen_shogi::nnue::pieces(&b, &mut pieces);
+                let mut s = Sample {
+                    pieces,
+                    black_to_move: b.side_to_move() == tengen_shogi::Color::White,
+                    score: 0,
+                    result: Wdl::Draw,
+                    halfmove: ply.min(255) as u8,
+                    fullmove: 0,
+                    best: moves[0].bits(),
+                };
+                let in_hand: i32 = s
+                    .pieces
+                    .iter()
+                    .filter(|p| p.0 >= 81)
+                    .map(|p| {
+                        if (p.1 >= 16) == s.black_to_move {
+                            1
+                        } else {
+                            -1
+                        }
+                    })
+                    .sum();
+                let score = shogi_hand_eval(&s).unwrap_or(0) + 40 * in_hand;
+                s.score = score.clamp(-3000, 3000) as i16;
+                s.result = match score {
+                    x if x > 200 => Wdl::Win,
+                    x if x < -200 => Wdl::Loss,
+                    _ => Wdl::Draw,
+                };
+                out.push(s);
+                if out.len() == n {
+                    break;
+                }
+            }
+            b.do_move(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+/// A shogi network: records of 42 bytes, residual on the hand-made
+/// evaluation, wide output weights. Training lowers the loss; the file
+/// loads as a shogi network; its quantised output plus the base matches
+/// the float model within a mean of 4 and a worst of 25 (engine units
+/// at scale 400) over held-out positions; `--init` from it reproduces it.
+#[test]
+fn a_shogi_residual_wide_network_matches_its_float_model() {
+    use tengen_nnue::features::Shogi;
+    let samples = shogi_samples(3000, 5);
+    let recs = Records::from_samples(Layout::Shogi, &samples);
+    assert_eq!(recs.len(), samples.len());
+    assert_eq!(recs.sample(17).ok().as_ref(), Some(&samples[17]));
+    let cfg = Config {
+        base: Some(shogi_hand_eval),
+        wide: true,
+        epochs: 4,
+        ..quick()
+    };
+    let dir = std::env::temp_dir().join(format!("tengen-train-shogi-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let mut losses = Vec::new();
+    let t = run::<Shogi>(&cfg, &recs, &dir, &mut |r| losses.push(r.train_loss))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(losses[3] < losses[0], "{losses:?}");
+    let bytes = fs::read(dir.join("latest.nnue")).unwrap_or_default();
+    let net = Network::from_bytes::<Shogi>(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(net.residual && net.wide && net.out_w.is_empty());
+    let net = Arc::new(net);
+    let mut acc = Accumulators::<Shogi>::new(Arc::clone(&net));
+    let (mut sum, mut worst, mut moved) = (0f64, 0f64, 0f64);
+    let test = shogi_samples(400, 77);
+    for s in &test {
+        let base = shogi_hand_eval(s).unwrap_or(0);
+        let q = (acc.evaluate_fresh(s.black_to_move as usize, &s.pieces) + base) as f64;
+        let f = t.eval_float(s).unwrap_or(f32::NAN) as f64;
+        sum += (q - f).abs();
+        worst = worst.max((q - f).abs());
+        moved += (f - base as f64).abs();
+    }
+    let mean = sum / test.len() as f64;
+    eprintln!(
+        "shogi quantised vs float: mean {mean:.2}, worst {worst:.2}; correction {:.1}",
+        moved / test.len() as f64
+    );
+    assert!(mean <= 4.0 && worst <= 25.0, "mean {mean}, worst {worst}");
+    // A chess run does not take shogi records.
+    let refused = run::<Chess>(&quick(), &recs, &dir.join("c"), &mut |_| {}).err();
+    assert!(refused.unwrap_or_default().contains("shogi records"));
+    // --init from the wide network reproduces it; a narrow run refuses it.
+    let again = Trainer::<Shogi>::start(Config {
+        init: Some(Arc::clone(&net)),
+        ..cfg.clone()
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        again.quantise() == *net,
+        "init does not reproduce the network"
+    );
+    let narrow = Trainer::<Shogi>::start(Config {
+        init: Some(net),
+        wide: false,
+        ..cfg
+    });
+    assert!(narrow.err().unwrap_or_default().contains("wide"));
     let _ = fs::remove_dir_all(&dir);
 }
