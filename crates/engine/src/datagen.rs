@@ -5,9 +5,12 @@
 //! position (redrawn while the side to move is more than
 //! [`OPENING_MARGIN`] ahead or behind by a search), then both sides play
 //! the searcher's best move at `--nodes` nodes with the game's
-//! evaluation: the hand-made one, or the network `--eval-file` loaded. Every position is kept except those in check, those whose
-//! best move is a capture or a promotion, and those with a mate score;
-//! when the game ends each kept position gets its result.
+//! evaluation: the hand-made one, or the network `--eval-file` loaded
+//! (shogi: its built-in network unless `--eval-file` says otherwise).
+//! Every position is kept except those in check, those whose best move
+//! is a capture or a promotion, and those with a mate score; when the
+//! game ends (shogi: also by an entering-king declaration) each kept
+//! position gets its result.
 //!
 //! Game `i` of a run depends only on the seed and `i`, so a run is
 //! reproducible, and resumable: every thread appends finished games to
@@ -29,12 +32,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use tengen_core::{SearchLimits, Signals};
-use tengen_nnue::data::{self, Layout, Sample, Wdl, HEADER_SIZE, RECORD_SIZE};
+use tengen_nnue::data::{self, Layout, Sample, Wdl, HEADER_SIZE};
 use tengen_search::{Evaluator, Position, Searcher};
 
 #[derive(Args, Clone, Debug)]
 pub struct DatagenArgs {
-    /// chess or xiangqi.
+    /// chess, xiangqi or shogi.
     #[arg(long)]
     pub game: Game,
     /// Games played at once (one search thread each).
@@ -202,6 +205,56 @@ impl DataGame for tengen_xiangqi::Board {
     }
 }
 
+impl DataGame for tengen_shogi::Game {
+    type Eval = tengen_shogi::SearchEval;
+    const LAYOUT: Layout = Layout::Shogi;
+
+    fn network() -> Option<std::sync::Arc<tengen_nnue::network::Network>> {
+        tengen_shogi::nnue::current_network()
+    }
+
+    fn start() -> Self {
+        tengen_shogi::Game::startpos()
+    }
+
+    fn legal(&self) -> Vec<Self::Move> {
+        self.board().moves(tengen_shogi::Gen::All)
+    }
+
+    fn play(&mut self, m: Self::Move) {
+        tengen_shogi::Game::play(self, m);
+    }
+
+    /// Checkmate and fourfold repetition by the rules, and a win the side
+    /// to move may declare (entering king).
+    fn ending(&self) -> Option<Option<bool>> {
+        use tengen_shogi::{Color, Outcome};
+        let stm = self.board().side_to_move();
+        match self.outcome() {
+            Some(Outcome::Draw) => Some(None),
+            Some(Outcome::Win { winner, .. }) => Some(Some(winner == Color::Black)),
+            None if self.board().can_declare_win() => Some(Some(stm == Color::Black)),
+            None => None,
+        }
+    }
+
+    fn second_to_move(&self) -> bool {
+        self.board().side_to_move() == tengen_shogi::Color::White
+    }
+
+    /// The board's pieces and both hands as the network's feature set
+    /// sees them (`tengen_shogi::nnue::pieces`).
+    fn sample(&self, best: Self::Move) -> Sample {
+        let mut pieces = Vec::with_capacity(40);
+        tengen_shogi::nnue::pieces(self.board(), &mut pieces);
+        Sample {
+            halfmove: self.game_ply().min(255) as u8,
+            best: best.bits(),
+            ..blank_sample(pieces, self.second_to_move())
+        }
+    }
+}
+
 /// SplitMix64: small, seedable, and the same on every machine.
 struct Rng(u64);
 
@@ -227,7 +280,7 @@ impl Rng {
 
 /// One finished game: its records, packed.
 struct Played {
-    records: Vec<[u8; RECORD_SIZE]>,
+    records: Vec<Vec<u8>>,
 }
 
 fn search_once<G: DataGame>(
@@ -373,6 +426,7 @@ fn manifest(args: &DatagenArgs, network: Option<u32>) -> String {
 /// Cuts a shard back to what its log vouches for; returns the logged
 /// games and the number of records kept.
 fn repair_shard(bin: &Path, log: &Path, layout: Layout) -> Result<(Vec<u64>, u64), String> {
+    let size = layout.record_size() as u64;
     let mut done = Vec::new();
     let mut good_len = HEADER_SIZE as u64;
     let mut good_log = 0u64;
@@ -389,7 +443,7 @@ fn repair_shard(bin: &Path, log: &Path, layout: Layout) -> Result<(Vec<u64>, u64
             ) else {
                 break;
             };
-            if len < good_len || !(len - HEADER_SIZE as u64).is_multiple_of(RECORD_SIZE as u64) {
+            if len < good_len || !(len - HEADER_SIZE as u64).is_multiple_of(size) {
                 break;
             }
             pos += line.len() as u64 + 1;
@@ -434,7 +488,7 @@ fn repair_shard(bin: &Path, log: &Path, layout: Layout) -> Result<(Vec<u64>, u64
         f.set_len(good_log)
             .map_err(|e| format!("{}: {e}", log.display()))?;
     }
-    Ok((done, (good_len - HEADER_SIZE as u64) / RECORD_SIZE as u64))
+    Ok((done, (good_len - HEADER_SIZE as u64) / size))
 }
 
 fn shard_paths(dir: &Path, game: &str, t: usize) -> (PathBuf, PathBuf) {
@@ -448,8 +502,9 @@ pub fn run(args: &DatagenArgs) -> Result<String, String> {
     match args.game {
         Game::Chess => generate::<tengen_chess::Board>(args),
         Game::Xiangqi => generate::<tengen_xiangqi::Board>(args),
+        Game::Shogi => generate::<tengen_shogi::Game>(args),
         other => Err(format!(
-            "datagen plays chess and xiangqi, not {}",
+            "datagen plays chess, xiangqi and shogi, not {}",
             other.name()
         )),
     }
@@ -766,7 +821,6 @@ mod tests {
         let mut losses = Vec::new();
         tengen_train::run::<tengen_nnue::features::Chess>(
             &cfg,
-            layout,
             &records,
             &dir.join("net"),
             &mut |r| losses.push(r.train_loss),
@@ -796,6 +850,118 @@ mod tests {
         assert!(r.best.is_some());
         // (`go nodes` overshoots a little, with the hand evaluation too.)
         assert!((2000..20_000).contains(&r.nodes), "{} nodes", r.nodes);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Shogi's records: 42 bytes with both hands, every position quiet
+    /// (not in check, the best move legal and neither a capture nor a
+    /// promotion) and all 40 pieces present; a resumed run equals an
+    /// uninterrupted one.
+    #[test]
+    fn shogi_games_are_written_quiet_and_resume() {
+        let whole = temp_dir("shogi-whole");
+        let parts = temp_dir("shogi-parts");
+        let mut a = args(&whole, 2, 1);
+        a.game = Game::Shogi;
+        a.nodes = 200;
+        run(&a).unwrap_or_else(|e| panic!("{e}"));
+        let shard = fs::read(whole.join("shogi-0.bin")).unwrap_or_default();
+        assert_eq!(shard[10..12], [3, 42]);
+        assert_eq!((shard.len() - HEADER_SIZE) % 42, 0);
+        let samples = read_all(&whole, "shogi");
+        assert!(samples.len() > 20, "{} positions", samples.len());
+        let mut with_hands = 0;
+        for s in &samples {
+            assert_eq!(s.pieces.len(), 40);
+            with_hands += s.pieces.iter().any(|p| p.0 >= 81) as usize;
+            let sfen = data::shogi_sfen(s).unwrap_or_default();
+            let b = tengen_shogi::Board::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+            let mut again = Vec::new();
+            tengen_shogi::nnue::pieces(&b, &mut again);
+            assert_eq!(again, s.pieces, "{sfen}");
+            assert!(!b.in_check(), "{sfen}");
+            let best = tengen_shogi::Move::from_bits(s.best)
+                .unwrap_or_else(|| panic!("{sfen}: move code {:#x}", s.best));
+            assert!(b.is_legal(best), "{sfen} {best}");
+            assert!(
+                !best.is_promotion() && b.piece_at(best.to()).is_none(),
+                "{sfen} {best}"
+            );
+        }
+        assert!(with_hands > 0, "no position with a piece in hand");
+        let mut a2 = a.clone();
+        a2.out = parts.clone();
+        a2.games = 1;
+        run(&a2).unwrap_or_else(|e| panic!("{e}"));
+        a2.games = 2;
+        a2.threads = 2;
+        run(&a2).unwrap_or_else(|e| panic!("{e}"));
+        let mut b = read_all(&parts, "shogi");
+        let mut a = samples;
+        let key = |s: &Sample| format!("{s:?}");
+        a.sort_by_key(key);
+        b.sort_by_key(key);
+        assert_eq!(a, b);
+        let _ = fs::remove_dir_all(&whole);
+        let _ = fs::remove_dir_all(&parts);
+    }
+
+    /// Shogi's whole pipeline in seconds: self-play data, a residual wide
+    /// network trained on it by `tengen-train`, the file loaded as the
+    /// engine's shogi evaluation (hand-made plus the network) and used by
+    /// a search.
+    #[test]
+    fn shogi_data_trains_a_network_the_engine_loads() {
+        use tengen_nnue::features::Shogi;
+        let dir = temp_dir("shogi-e2e");
+        let mut a = args(&dir.join("data"), 3, 1);
+        a.game = Game::Shogi;
+        a.nodes = 200;
+        a.seed = 11;
+        run(&a).unwrap_or_else(|e| panic!("{e}"));
+        let (layout, records) =
+            tengen_train::load(&[dir.join("data")]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(layout, Layout::Shogi);
+        assert!(records.len() > 50, "{} positions", records.len());
+        let cfg = tengen_train::Config {
+            hidden: 32,
+            epochs: 3,
+            batch: 64,
+            lr: 0.003,
+            threads: 2,
+            base: Some(tengen_train::hand_eval(layout)),
+            wide: true,
+            ..Default::default()
+        };
+        let mut losses = Vec::new();
+        tengen_train::run::<Shogi>(&cfg, &records, &dir.join("net"), &mut |r| {
+            losses.push(r.train_loss)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(losses.len(), 3);
+        assert!(losses[2] < losses[0], "{losses:?}");
+        let path = dir.join("net").join("latest.nnue");
+        let bytes = fs::read(&path).unwrap_or_default();
+        let net = tengen_nnue::network::Network::from_bytes::<Shogi>(&bytes)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(net.residual && net.wide);
+        let eval = tengen_shogi::SearchEval::with_network(Some(std::sync::Arc::new(net)));
+        assert!(eval.uses_network());
+        let mut searcher: Searcher<tengen_shogi::Game, tengen_shogi::SearchEval> = Searcher::new(1);
+        let limits = SearchLimits {
+            nodes: Some(2000),
+            multipv: 1,
+            ..Default::default()
+        };
+        let r = searcher.search(
+            &tengen_shogi::Game::startpos(),
+            &eval,
+            &limits,
+            &Signals::new(),
+            None,
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
         let _ = fs::remove_dir_all(&dir);
     }
 }

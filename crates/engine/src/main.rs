@@ -57,7 +57,7 @@ enum Command {
     /// Count the leaves of the legal move tree to a depth.
     Perft(PerftArgs),
     /// Play self-play games and write training data for a network
-    /// (chess, xiangqi); resumable, see `datagen.rs`.
+    /// (chess, xiangqi, shogi); resumable, see `datagen.rs`.
     Datagen(datagen::DatagenArgs),
 }
 
