@@ -1,5 +1,5 @@
 //! How far the evaluation is from Fairy-Stockfish's labels, per data file:
-//! for every quiet line (as `nnue_train` keeps them) the squared gap
+//! for every quiet line (not in check, best move no capture) the squared gap
 //! between the two winning chances, `sigmoid(ours / OURS_K)` and
 //! `sigmoid(label / LABEL_K)`, averaged.
 //!

@@ -62,7 +62,10 @@ const HAND_KINDS: [Kind; 7] = [
 ];
 
 /// The position's pieces as `(square, code)`: the board's, then each
-/// piece in hand as its pseudo-square ([`Shogi::hand_square`]).
+/// piece in hand as its pseudo-square ([`Shogi::hand_square`]). The very
+/// list a training record holds (`tengen_nnue::data`, written by `tengen
+/// datagen --game shogi`), so `tengen-train` sums the inputs the search
+/// sums.
 pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
     for sq in Square::all() {
         if let Some(p) = b.piece_at(sq) {
@@ -77,19 +80,6 @@ pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
                 }
             }
         }
-    }
-}
-
-/// Calls `f` with every active input of `perspective` (0..2,344: the
-/// feature set's indices, what the search's accumulators sum), for
-/// trainers.
-pub fn for_each_input(b: &Board, perspective: Color, mut f: impl FnMut(usize)) {
-    let p = perspective.index();
-    let view = Shogi::view(p, kings(b)[p]);
-    let mut v = Vec::with_capacity(40);
-    pieces(b, &mut v);
-    for (sq, code) in v {
-        f(Shogi::index(p, view, sq, code));
     }
 }
 
