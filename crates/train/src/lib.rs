@@ -744,6 +744,12 @@ impl<F: FeatureSet> Trainer<F> {
         }
     }
 
+    /// The checkpoint's mode word: bit 0 residual, bit 1 wide output
+    /// weights (so a narrow run's word is what it always was, 0 or 1).
+    fn mode(&self) -> u64 {
+        self.cfg.base.is_some() as u64 | (self.cfg.wide as u64) << 1
+    }
+
     /// Checkpoint bytes: header, weights, Adam state.
     pub fn checkpoint(&self) -> Vec<u8> {
         let mut b = Vec::new();
@@ -752,7 +758,7 @@ impl<F: FeatureSet> Trainer<F> {
             F::GAME as u64,
             F::ID as u64,
             self.cfg.hidden as u64,
-            self.cfg.base.is_some() as u64,
+            self.mode(),
             self.epoch as u64,
             self.step,
         ] {
@@ -787,14 +793,14 @@ impl<F: FeatureSet> Trainer<F> {
             x.copy_from_slice(&body[8 + 8 * i..16 + 8 * i]);
             u64::from_le_bytes(x)
         };
-        let residual = self.cfg.base.is_some() as u64;
+        let residual = self.mode();
         if u(0) != F::GAME as u64
             || u(1) != F::ID as u64
             || u(2) != self.cfg.hidden as u64
             || u(3) != residual
         {
             return Err(format!(
-                "checkpoint of game {} feature set {} hidden {} residual {}, this run wants {} {} {} {}",
+                "checkpoint of game {} feature set {} hidden {} residual|wide<<1 {}, this run wants {} {} {} {}",
                 u(0),
                 u(1),
                 u(2),

@@ -434,8 +434,26 @@ fn a_shogi_residual_wide_network_matches_its_float_model() {
     let narrow = Trainer::<Shogi>::start(Config {
         init: Some(net),
         wide: false,
-        ..cfg
+        ..cfg.clone()
     });
     assert!(narrow.err().unwrap_or_default().contains("wide"));
+    // Nor does a narrow run resume the wide run's checkpoint.
+    let refused = run::<Shogi>(
+        &Config {
+            wide: false,
+            ..cfg.clone()
+        },
+        &recs,
+        &dir,
+        &mut |_| {},
+    )
+    .err();
+    assert!(
+        refused
+            .as_deref()
+            .unwrap_or("")
+            .contains("residual|wide<<1 3"),
+        "{refused:?}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
