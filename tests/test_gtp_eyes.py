@@ -166,3 +166,21 @@ def test_game_positions(pair):
     for name, share in THRESHOLDS.items():
         agree, total = tally[name]
         assert agree / total >= share, (name, agree, total)
+
+
+@needs_gnugo
+def test_orientation(pair):
+    """Under every board orientation the replies (vertices moved back out)
+    are GNU Go's."""
+    t, g = pair
+    for n in range(8):
+        for e in pair:
+            e.cmd("boardsize 9")
+            assert e.cmd(f"orientation {n}") == (True, "")
+            for m in "b A8,b B8,b C8,b D8,b D9,w A7,w B7,w C7,w D7,w E8,w E9,w F5".split(","):
+                assert e.cmd(f"play {m}") == (True, ""), m
+        for line in ["eval_eye A9", "eval_eye B9", "eye_data black A9", "eye_data white E5",
+                     "eye_data black B9", "half_eye_data A9", "half_eye_data C9"]:
+            assert t.cmd(line) == g.cmd(line), (n, line)
+    for e in pair:
+        e.cmd("orientation 0")
