@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -34,6 +35,7 @@ NODES = 3000
 TOY = textwrap.dedent(
     """
     import sys
+    import time
     import chess
     opts = {"Depth": "3"}
     board = chess.Board()
@@ -50,6 +52,7 @@ TOY = textwrap.dedent(
             out("option name Depth type spin default 3 min 1 max 40")
             out("option name Style type combo default solid var solid var wild")
             out("option name Note type string default <empty>")
+            out("option name Delay type spin default 0 min 0 max 1000")
             out("uciok")
         elif t[0] == "isready":
             out("readyok")
@@ -62,6 +65,7 @@ TOY = textwrap.dedent(
                 for m in t[t.index("moves") + 1:]:
                     board.push_uci(m)
         elif t[0] == "go":
+            time.sleep(int(opts.get("Delay", "0")) / 1000)
             moves = sorted(m.uci() for m in board.legal_moves)
             for k, m in enumerate(moves[:2]):
                 out(f"info depth {opts['Depth']} multipv {k + 1} score cp {10 - k} nodes 100 pv {m}")
@@ -341,3 +345,31 @@ def test_options_outlive_a_restart_with_settings(browser, setup):  # noqa: F811
             tab.close()
     finally:
         stop_gui(p)
+
+
+def test_match_finishes_the_game_in_progress_then_stops(browser, server):  # noqa: F811
+    # "Finish the current game, then stop": a four-game match stops after
+    # the game in progress (the test engine thinks 100 ms a move here).
+    tab = Page(browser, server)
+    try:
+        tab.new_game("chess", engine="", human="both")
+        open_options(tab, "toy")
+        set_option(tab, "Delay", 100)
+        tab.page.wait_for_selector("#opt-table tr[data-option='Delay'].set")
+        tab.new_game("chess", engine="tengen", human="none", tc="", engine2="toy", games=4)
+        first = tab.body("gameId")
+        assert not tab.page.is_hidden("#finish")
+        tab.page.click("#finish")
+        tab.page.wait_for_function("document.getElementById('match').dataset.stopping === 'true'")
+        assert "stopping after this game" in tab.page.text_content("#match-text")
+        assert tab.page.is_hidden("#finish")
+        tab.page.wait_for_function("document.getElementById('match').dataset.played === '1'", timeout=120000)
+        time.sleep(2)
+        # No second game: the finished one stays, counted.
+        assert tab.body("gameId") == first and tab.body("result") != ""
+        text = tab.page.text_content("#match-text")
+        assert "game 1 of 4" in text and "stopped" in text, text
+        assert tab.page.is_hidden("#finish")
+    finally:
+        tab.new_game("chess", engine="", human="both")
+        tab.close()

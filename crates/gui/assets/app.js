@@ -238,10 +238,13 @@ function drawMatch(s) {
   $("match").hidden = !m;
   if (!m) return;
   const elo = m.elo === null || m.elo === undefined ? "—" : `${m.elo.toFixed(1)}${m.margin ? ` ± ${m.margin.toFixed(1)}` : ""}`;
-  $("match").textContent =
+  $("match-text").textContent =
     `Match ${m.engines[0]} vs ${m.engines[1]}: game ${Math.min(m.played + (s.result ? 0 : 1), m.games)} of ${m.games}` +
     ` · ${m.wins} - ${m.losses} - ${m.draws} (W-L-D for ${m.engines[0]}) · score ${(m.score * 100).toFixed(1)}%` +
-    ` · Elo ${elo} · LOS ${(m.los * 100).toFixed(1)}%`;
+    ` · Elo ${elo} · LOS ${(m.los * 100).toFixed(1)}%` +
+    (m.stopping ? (s.result ? " · stopped" : " · stopping after this game") : "");
+  $("finish").hidden = m.stopping || !!s.result || m.played >= m.games;
+  $("match").dataset.stopping = String(m.stopping);
   $("match").dataset.played = String(m.played);
 }
 
@@ -794,6 +797,7 @@ function wire() {
     if ($("feed").value) send({ type: "attach", feed: $("feed").value });
   };
   $("detach").onclick = () => send({ type: "detach" });
+  $("finish").onclick = () => send({ type: "finish_match" });
   $("opt-show").onclick = () => {
     $("error").textContent = "";
     if ($("opt-engine").value) send({ type: "options", engine: $("opt-engine").value, game: $("game").value });

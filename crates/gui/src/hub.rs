@@ -155,6 +155,8 @@ struct Matchup {
     names: [String; 2],
     games: u32,
     played: u32,
+    /// Finish the game in progress, then stop (no further game).
+    stopping: bool,
     wdl: Wdl,
     /// The game being played and whether `names[0]` has the first side.
     current: u64,
@@ -744,6 +746,7 @@ impl Hub {
                         elo: (m.played > 0 && e.elo.is_finite()).then_some(e.elo),
                         margin: (m.played > 0 && finite).then(|| e.margin()),
                         los: m.wdl.los(),
+                        stopping: m.stopping,
                     }
                 });
                 s.live = inner.watch.as_ref().map(|w| LiveInfo {
@@ -818,6 +821,7 @@ impl Hub {
                     names,
                     games,
                     played: 0,
+                    stopping: false,
                     wdl: Wdl::default(),
                     current: inner.table.id,
                     a_first: true,
@@ -995,6 +999,13 @@ impl Hub {
             }
             // Answered above, before the lock.
             ClientMsg::Options { .. } | ClientMsg::SetOption { .. } => return Ok(None),
+            ClientMsg::FinishMatch {} => {
+                let playing = inner.table.result.is_none();
+                match inner.matchup.as_mut() {
+                    Some(m) if m.played < m.games && playing => m.stopping = true,
+                    _ => return Err("no match game is in progress".into()),
+                }
+            }
             ClientMsg::Detach {} => {
                 if inner.watch.take().is_none() {
                     return Err("no arena run is being watched".into());
@@ -1067,7 +1078,7 @@ impl Hub {
             Outcome::Win(w) if w == a_side => m.wdl.wins += 1,
             Outcome::Win(_) => m.wdl.losses += 1,
         }
-        if m.played >= m.games {
+        if m.played >= m.games || m.stopping {
             return;
         }
         m.a_first = !m.a_first;

@@ -80,6 +80,9 @@ pub enum ClientMsg {
     },
     /// Stops watching (the last game shown stays on the board).
     Detach {},
+    /// A match between two engines: finish the game in progress, then
+    /// stop.
+    FinishMatch {},
     /// Asks for the options an engine announces when it plays `game`
     /// (and those set from the page); the answer goes to this tab.
     Options {
@@ -286,6 +289,9 @@ pub struct MatchInfo {
     pub elo: Option<f64>,
     pub margin: Option<f64>,
     pub los: f64,
+    /// The match stops (or stopped) when the game in progress ends,
+    /// before its number of games.
+    pub stopping: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
