@@ -148,7 +148,8 @@ def test_watch_an_arena_match_started_outside_the_gui(browser, server, setup, te
                 "-engine", f"cmd={tengen_bin}", "name=tengen-a",
                 "-engine", f"cmd={tengen_bin}", "name=tengen-b",
                 # Slow enough (tens of ms a move) to be watched move by move.
-                "-each", "proto=uci", "nodes=20000",
+                # The clocks (60+1) travel in the live file too.
+                "-each", "proto=uci", "nodes=20000", "tc=60+1",
                 "-games", "2", "-maxmoves", "25",
                 "-live", str(setup / "match.live"),
                 "-pgnout", str(pgn),
@@ -168,6 +169,9 @@ def test_watch_an_arena_match_started_outside_the_gui(browser, server, setup, te
             f"Number(document.body.dataset.ply) > {seen} && document.body.dataset.liveGame === '1'", timeout=30000
         )
         assert "White: tengen-a · Black: tengen-b" in tab.page.text_content("#players")
+        # The arena's clocks after each move, the side to move's running.
+        for clock in ("#clock-top", "#clock-bottom"):
+            assert re.search(r" — [01]:\d\d", tab.page.text_content(clock)), tab.page.text_content(clock)
         tab.shot("live")
         # The next game takes over with the colours swapped, and the
         # standing counts the first.

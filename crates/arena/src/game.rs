@@ -29,17 +29,21 @@ pub fn play(
     players: [&mut dyn Player; 2],
     spec: &GameSpec,
 ) -> (Vec<PlayedMove>, Ending) {
-    play_watched(referee, players, spec, &mut |_, _| {})
+    play_watched(referee, players, spec, &mut |_, _, _| {})
 }
 
+/// What a watcher of a game is told of each move: its index in the game,
+/// the move, and the main time left on each side's clock after it (none
+/// for book moves and without a clock).
+pub type Watch<'a> = dyn FnMut(usize, &PlayedMove, [Option<u64>; 2]) + 'a;
+
 /// [`play`], telling `watch` of every move as the referee accepts it
-/// (its index in the game and the move; book moves included): the
-/// arena's `-live` file.
+/// (book moves included): the arena's `-live` file.
 pub fn play_watched(
     referee: &mut dyn Referee,
     players: [&mut dyn Player; 2],
     spec: &GameSpec,
-    watch: &mut dyn FnMut(usize, &PlayedMove),
+    watch: &mut Watch<'_>,
 ) -> (Vec<PlayedMove>, Ending) {
     let mut players = players;
     let mut moves: Vec<PlayedMove> = Vec::new();
@@ -61,7 +65,7 @@ fn run(
     spec: &GameSpec,
     moves: &mut Vec<PlayedMove>,
     wire: &mut Vec<String>,
-    watch: &mut dyn FnMut(usize, &PlayedMove),
+    watch: &mut Watch<'_>,
 ) -> Ending {
     if let Err(e) = referee.reset(spec.opening.start.as_deref()) {
         return Ending::draw(format!("aborted: bad opening position: {e}"));
@@ -79,7 +83,7 @@ fn run(
                     book: true,
                 });
                 if let Some(m) = moves.last() {
-                    watch(moves.len() - 1, m);
+                    watch(moves.len() - 1, m, [None, None]);
                 }
                 wire.push(mv.clone());
             }
@@ -185,7 +189,8 @@ fn run(
                     book: false,
                 });
                 if let Some(m) = moves.last() {
-                    watch(moves.len() - 1, m);
+                    let left = |c: &Option<Clock>| c.as_ref().map(|c| c.view().left_ms);
+                    watch(moves.len() - 1, m, [left(&clocks[0]), left(&clocks[1])]);
                 }
                 wire.push(mv);
                 ponder(referee, players[i], &clocks, wire, side);
@@ -433,9 +438,15 @@ mod tests {
             length: 4,
         };
         let mut seen = Vec::new();
-        let (moves, _) = play_watched(&mut toy, [&mut a, &mut b], &spec(None), &mut |i, m| {
-            seen.push((i, m.clone()))
-        });
+        let (moves, _) = play_watched(
+            &mut toy,
+            [&mut a, &mut b],
+            &spec(Some("1+0")),
+            &mut |i, m, left| {
+                assert!(left[0].is_some_and(|ms| ms <= 1000) && left[1].is_some());
+                seen.push((i, m.clone()))
+            },
+        );
         assert_eq!(seen.len(), 4);
         for (i, (k, m)) in seen.iter().enumerate() {
             assert_eq!((*k, m), (i, &moves[i]));

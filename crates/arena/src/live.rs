@@ -71,6 +71,10 @@ pub enum LiveEvent {
         ms: u64,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         book: bool,
+        /// Main time left on the first and second side's clocks after
+        /// the move (absent without clocks and for book moves).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left_ms: Option<[u64; 2]>,
     },
     End {
         game: u32,
@@ -144,7 +148,7 @@ pub fn result_text(o: Outcome) -> &'static str {
 }
 
 impl LiveEvent {
-    pub fn of_move(game: u32, ply: usize, m: &PlayedMove) -> LiveEvent {
+    pub fn of_move(game: u32, ply: usize, m: &PlayedMove, left: [Option<u64>; 2]) -> LiveEvent {
         LiveEvent::Move {
             game,
             ply,
@@ -161,6 +165,10 @@ impl LiveEvent {
             depth: m.depth,
             ms: m.elapsed_ms,
             book: m.book,
+            left_ms: match left {
+                [Some(a), Some(b)] => Some([a, b]),
+                _ => None,
+            },
         }
     }
 
@@ -236,7 +244,7 @@ mod tests {
                 players: ["a".into(), "b".into()],
                 start: None,
             },
-            LiveEvent::of_move(1, 0, &m),
+            LiveEvent::of_move(1, 0, &m, [Some(900), Some(1000)]),
             LiveEvent::of_end(1, &Ending::win(Side::Second, "White resigns"), 1),
             LiveEvent::Standing {
                 done: 1,
@@ -258,6 +266,7 @@ mod tests {
         let back: Vec<LiveEvent> = text.lines().filter_map(parse).collect();
         assert_eq!(back, events);
         assert!(text.contains(r#""event":"move""#) && text.contains(r#""mate":-3"#));
+        assert!(text.contains(r#""left_ms":[900,1000]"#), "{text}");
         assert!(text.contains(r#""elo":null"#), "{text}");
         assert_eq!(parse("{torn"), None);
         let _ = std::fs::remove_file(&path);

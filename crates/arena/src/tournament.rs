@@ -805,9 +805,9 @@ impl Tournament {
                 });
             }
             let game_no = job.game_no;
-            let mut watch = |ply: usize, m: &crate::record::PlayedMove| {
+            let mut watch = |ply: usize, m: &crate::record::PlayedMove, left: [Option<u64>; 2]| {
                 if let Some(log) = &live {
-                    log.write(&LiveEvent::of_move(game_no, ply, m));
+                    log.write(&LiveEvent::of_move(game_no, ply, m, left));
                 }
             };
             let (moves, ending) = match forfeit {

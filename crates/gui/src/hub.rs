@@ -80,6 +80,9 @@ struct Table {
     dead_asked: bool,
     /// Gomoku's swap opening while it lasts.
     swap: Option<SwapPhase>,
+    /// A watched arena game: both clocks after the last move (the side to
+    /// move's runs down from then on the page).
+    live_clock: Option<[u64; 2]>,
     /// Stones placed by the swap opening (never taken back).
     opening_len: usize,
     /// The opening gave Black to the player who did not place the first
@@ -265,6 +268,7 @@ impl Table {
             dead_asked: false,
             swap: None,
             opening_len: 0,
+            live_clock: None,
             swapped: false,
         })
     }
@@ -301,6 +305,16 @@ impl Table {
     }
 
     fn clock_state(&self) -> Option<ClockState> {
+        if let Some(mut left) = self.live_clock {
+            let running = self.result.is_none().then(|| self.to_move());
+            if let Some(i) = running {
+                left[i] = left[i].saturating_sub(ms(self.turn_start.elapsed()));
+            }
+            return Some(ClockState {
+                left_ms: left,
+                running,
+            });
+        }
         let clocks = self.clocks.as_ref()?;
         let running = (self.result.is_none() && self.scoring.is_none() && self.swap.is_none())
             .then(|| self.to_move());
@@ -1292,6 +1306,7 @@ impl Hub {
                 stage: Stage::Place3,
             }),
             opening_len: 0,
+            live_clock: None,
             swapped: false,
         };
         let t = &mut inner.table;
@@ -1879,6 +1894,9 @@ impl Hub {
                     e.depth = m.depth;
                     e.elapsed_ms = m.ms;
                     e.book = m.book;
+                }
+                if m.left_ms.is_some() {
+                    t.live_clock = m.left_ms;
                 }
                 if let Some(sc) = score {
                     let first_cp = score_of(sc, side == 0).first_cp;

@@ -45,6 +45,8 @@ pub struct LiveMove {
     pub depth: Option<u32>,
     pub ms: u64,
     pub book: bool,
+    /// Both clocks after the move (main time left), when the run has them.
+    pub left_ms: Option<[u64; 2]>,
 }
 
 /// The settings of the run (its `match` line).
@@ -145,6 +147,7 @@ impl Watch {
                 depth,
                 ms,
                 book,
+                left_ms,
                 ..
             } => {
                 if let Some(g) = self.games.get_mut(&game) {
@@ -156,6 +159,7 @@ impl Watch {
                             depth,
                             ms,
                             book,
+                            left_ms,
                         });
                     }
                 }
@@ -268,6 +272,7 @@ mod tests {
             depth: None,
             ms: 1,
             book: false,
+            left_ms: None,
         }
     }
 

@@ -200,6 +200,12 @@ fn csa_start(t: &str) -> Result<Option<String>, String> {
         .map(|l| l.trim_end_matches('\r'))
         .filter(|l| !l.starts_with('\''))
         .collect();
+    if lines
+        .iter()
+        .any(|l| l.starts_with("PI") && l.trim_end().len() > 2)
+    {
+        return Err("CSA handicaps (PI with pieces taken off) are not read yet".into());
+    }
     if !lines.iter().any(|l| l.starts_with("P1")) {
         return Ok(None);
     }
@@ -799,5 +805,9 @@ mod tests {
         assert!(kanji_count("十八") == Some(18) && kanji_count("") == Some(1));
         assert!(load("P1 * \n+\n", Kind::Shogi).is_err(), "a short row");
         assert!(load("|v玉|一\n", Kind::Shogi).is_err(), "a broken board");
+        assert!(
+            load("PI82HI\n+\n+7776FU\n", Kind::Shogi).is_err(),
+            "a handicap"
+        );
     }
 }
