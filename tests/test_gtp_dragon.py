@@ -12,12 +12,11 @@ crates/engine/src/gtp/dragon.rs), against GNU Go 3.8.
   exact fields (`color`, `origin`, `size`, `effective_size`, the stones)
   must be equal.
 """
-import collections
 
 import pytest
 
 from conftest import needs_gnugo
-from test_gtp_unconditional import games, setup
+from test_gtp_unconditional import Tally, game_positions, setup
 
 # Least shares (measured on the first 20 games: see docs/go.md).
 THRESHOLDS = {"dragons": 0.93, "pairs": 0.96, "status": 0.87, "status_exact": 0.80}
@@ -209,57 +208,35 @@ def test_orientation(pair, n):
 @needs_gnugo
 def test_game_positions(pair):
     t, g = pair
-    tally = collections.defaultdict(lambda: [0, 0])
-    diffs = []
-
-    def count(name, ok, text):
-        tally[name][1] += 1
-        tally[name][0] += ok
-        if not ok:
-            diffs.append(text)
-
-    for k, moves in enumerate(games(20)):
-        for stop in (20, 40, 60, len(moves)):
-            if stop > len(moves):
-                continue
-            tag = f"game {k} move {stop}"
-            for e in pair:
-                e.cmd("boardsize 9")
-                e.cmd("clear_board")
-            for c, v in moves[:stop]:
-                assert t.cmd(f"play {c} {v}")[0] and g.cmd(f"play {c} {v}")[0], (k, c, v)
-            dt, dg = dragon_sets(t), dragon_sets(g)
-            for d in dg:
-                count("dragons", d in dt, f"{tag} dragon {' '.join(sorted(d))}: not one of tengen's")
-            # Every pair of worms of one colour: one dragon or not.
-            worms = [line.split()[0] for line in g.cmd("worm_stones")[1].split("\n") if line.split()]
-            color = {w: g.cmd(f"color {w}")[1] for w in worms}
-            of_t = {s: d for d in dt for s in d}
-            of_g = {s: d for d in dg for s in d}
-            for i, a in enumerate(worms):
-                for b in worms[i + 1:]:
-                    if color[a] == color[b]:
-                        st, sg = of_t[a] == of_t[b], of_g[a] == of_g[b]
-                        count("pairs", st == sg, f"{tag} same_dragon {a} {b}: tengen {int(st)}, gnugo {int(sg)}")
-            # Status of every GNU Go dragon, asked at its origin.
-            for line in g.cmd("dragon_status")[1].split("\n"):
-                v, sg = line.split(": ")
-                st = t.cmd(f"dragon_status {v}")[1]
-                count("status", st.split()[0] == sg.split()[0], f"{tag} dragon_status {v}: tengen {st}, gnugo {sg}")
-                count("status_exact", st == sg, f"{tag} dragon_status {v} (with points): tengen {st}, gnugo {sg}")
-            # Exact fields of the dragons both engines form.
-            bt, bg = blocks(t.cmd("dragon_data")[1]), blocks(g.cmd("dragon_data")[1])
-            for v, fg in bg.items():
-                stones = of_g[v]
-                if stones in dt:
-                    ft = dict(bt[v])
-                    for name in EXACT:
-                        assert same_field(name, ft[name], dict(fg)[name]), (tag, v, name, ft[name], dict(fg)[name])
-    for d in diffs:
-        print(d)
-    for name, (agree, total) in tally.items():
-        print(f"{name}: {agree}/{total} ({100.0 * agree / total:.1f}%)")
-    assert tally["dragons"][1] > 300
-    for name, share in THRESHOLDS.items():
-        agree, total = tally[name]
-        assert agree / total >= share, (name, agree, total)
+    tally = Tally()
+    count = tally.count
+    for k, stop in game_positions(pair, 20):
+        tag = f"game {k} move {stop}"
+        dt, dg = dragon_sets(t), dragon_sets(g)
+        for d in dg:
+            count("dragons", d in dt, f"{tag} dragon {' '.join(sorted(d))}: not one of tengen's")
+        # Every pair of worms of one colour: one dragon or not.
+        worms = [line.split()[0] for line in g.cmd("worm_stones")[1].split("\n") if line.split()]
+        color = {w: g.cmd(f"color {w}")[1] for w in worms}
+        of_t = {s: d for d in dt for s in d}
+        of_g = {s: d for d in dg for s in d}
+        for i, a in enumerate(worms):
+            for b in worms[i + 1:]:
+                if color[a] == color[b]:
+                    st, sg = of_t[a] == of_t[b], of_g[a] == of_g[b]
+                    count("pairs", st == sg, f"{tag} same_dragon {a} {b}: tengen {int(st)}, gnugo {int(sg)}")
+        # Status of every GNU Go dragon, asked at its origin.
+        for line in g.cmd("dragon_status")[1].split("\n"):
+            v, sg = line.split(": ")
+            st = t.cmd(f"dragon_status {v}")[1]
+            count("status", st.split()[0] == sg.split()[0], f"{tag} dragon_status {v}: tengen {st}, gnugo {sg}")
+            count("status_exact", st == sg, f"{tag} dragon_status {v} (with points): tengen {st}, gnugo {sg}")
+        # Exact fields of the dragons both engines form.
+        bt, bg = blocks(t.cmd("dragon_data")[1]), blocks(g.cmd("dragon_data")[1])
+        for v, fg in bg.items():
+            stones = of_g[v]
+            if stones in dt:
+                ft = dict(bt[v])
+                for name in EXACT:
+                    assert same_field(name, ft[name], dict(fg)[name]), (tag, v, name, ft[name], dict(fg)[name])
+    tally.check(THRESHOLDS, "dragons", 300)

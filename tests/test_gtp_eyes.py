@@ -12,12 +12,11 @@ GNU Go's `eye_data` and `half_eye_data` print what its last analysis left
 behind, so GNU Go is asked `eval_eye` (which analyses) after each new
 position before they are compared; tengen always answers for the board.
 """
-import collections
 
 import pytest
 
 from conftest import needs_gnugo
-from test_gtp_unconditional import games, setup
+from test_gtp_unconditional import Tally, game_positions, setup
 
 COLUMNS = "ABCDEFGHJ"
 
@@ -139,33 +138,11 @@ def compare_position(t, g, count, tag):
 @needs_gnugo
 def test_game_positions(pair):
     t, g = pair
-    tally = collections.defaultdict(lambda: [0, 0])
-    diffs = []
-
-    def count(name, ok, text):
-        tally[name][1] += 1
-        tally[name][0] += ok
-        if not ok:
-            diffs.append(text)
-
-    for k, moves in enumerate(games(20)):
-        for stop in (20, 40, 60, len(moves)):
-            if stop > len(moves):
-                continue
-            for e in pair:
-                e.cmd("boardsize 9")
-                e.cmd("clear_board")
-            for c, v in moves[:stop]:
-                assert t.cmd(f"play {c} {v}")[0] and g.cmd(f"play {c} {v}")[0], (k, c, v)
-            compare_position(t, g, count, f"game {k} move {stop}")
-    for d in diffs:
-        print(d)
-    for name, (agree, total) in tally.items():
-        print(f"{name}: {agree}/{total} ({100.0 * agree / total:.1f}%)")
-    assert tally["eval_eye"][1] > 2000
-    for name, share in THRESHOLDS.items():
-        agree, total = tally[name]
-        assert agree / total >= share, (name, agree, total)
+    tally = Tally()
+    count = tally.count
+    for k, stop in game_positions(pair, 20):
+        compare_position(t, g, count, f"game {k} move {stop}")
+    tally.check(THRESHOLDS, "eval_eye", 2000)
 
 
 @needs_gnugo

@@ -7,10 +7,9 @@ crates/engine/src/gtp/surround.rs), against GNU Go 3.8.
 - agreement on game positions from docs/matches: the share of equal
   answers is the test, and the disagreements are printed.
 """
-import collections
 
 from conftest import needs_gnugo
-from test_gtp_unconditional import games, setup
+from test_gtp_unconditional import Tally, game_positions, setup
 
 COLUMNS = "ABCDEFGHJ"
 
@@ -64,46 +63,24 @@ def test_hand_made_position(pair):
 @needs_gnugo
 def test_game_positions(pair):
     t, g = pair
-    tally = collections.defaultdict(lambda: [0, 0])
-    diffs = []
-
-    def count(name, ok, text):
-        tally[name][1] += 1
-        tally[name][0] += ok
-        if not ok:
-            diffs.append(text)
-
-    for k, moves in enumerate(games(20)):
-        for stop in (20, 40, 60, len(moves)):
-            if stop > len(moves):
-                continue
-            tag = f"game {k} move {stop}"
-            for e in pair:
-                e.cmd("boardsize 9")
-                e.cmd("clear_board")
-            for c, v in moves[:stop]:
-                assert t.cmd(f"play {c} {v}")[0] and g.cmd(f"play {c} {v}")[0], (k, c, v)
-            # Every GNU Go dragon, asked at its origin.
-            for line in g.cmd("dragon_status")[1].split("\n"):
-                v = line.split(":")[0]
-                rt, rg = t.cmd(f"is_surrounded {v}"), g.cmd(f"is_surrounded {v}")
-                assert rt[0] and rt[1] in ("0", "1", "2"), (tag, v, rt)
-                count("is_surrounded", rt == rg, f"{tag} is_surrounded {v}: tengen {rt[1]}, gnugo {rg[1]}")
-                points = [f"{x}{y}" for y in range(9, 0, -1) for x in COLUMNS]
-                if rt == rg and rg[1] != "0":
-                    for p in points:
-                        a, b = t.cmd(f"surround_map {v} {p}"), g.cmd(f"surround_map {v} {p}")
-                        count("surround_map", a == b, f"{tag} surround_map {v} {p}: tengen {a[1]}, gnugo {b[1]}")
-                if k < 5:
-                    for p in points:
-                        a, b = t.cmd(f"does_surround {p} {v}"), g.cmd(f"does_surround {p} {v}")
-                        if b[0]:
-                            count("does_surround", a == b, f"{tag} does_surround {p} {v}: tengen {a[1]}, gnugo {b[1]}")
-    for d in diffs:
-        print(d)
-    for name, (agree, total) in tally.items():
-        print(f"{name}: {agree}/{total} ({100.0 * agree / total:.1f}%)")
-    assert tally["is_surrounded"][1] > 300
-    for name, share in THRESHOLDS.items():
-        agree, total = tally[name]
-        assert agree / total >= share, (name, agree, total)
+    tally = Tally()
+    count = tally.count
+    for k, stop in game_positions(pair, 20):
+        tag = f"game {k} move {stop}"
+        # Every GNU Go dragon, asked at its origin.
+        for line in g.cmd("dragon_status")[1].split("\n"):
+            v = line.split(":")[0]
+            rt, rg = t.cmd(f"is_surrounded {v}"), g.cmd(f"is_surrounded {v}")
+            assert rt[0] and rt[1] in ("0", "1", "2"), (tag, v, rt)
+            count("is_surrounded", rt == rg, f"{tag} is_surrounded {v}: tengen {rt[1]}, gnugo {rg[1]}")
+            points = [f"{x}{y}" for y in range(9, 0, -1) for x in COLUMNS]
+            if rt == rg and rg[1] != "0":
+                for p in points:
+                    a, b = t.cmd(f"surround_map {v} {p}"), g.cmd(f"surround_map {v} {p}")
+                    count("surround_map", a == b, f"{tag} surround_map {v} {p}: tengen {a[1]}, gnugo {b[1]}")
+            if k < 5:
+                for p in points:
+                    a, b = t.cmd(f"does_surround {p} {v}"), g.cmd(f"does_surround {p} {v}")
+                    if b[0]:
+                        count("does_surround", a == b, f"{tag} does_surround {p} {v}: tengen {a[1]}, gnugo {b[1]}")
+    tally.check(THRESHOLDS, "is_surrounded", 300)

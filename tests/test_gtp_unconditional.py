@@ -10,6 +10,7 @@ crates/go/src/benson.rs), against GNU Go 3.8.
   pass-alive), every point asked of both engines; the share of equal
   answers is the test and the differences are printed.
 """
+import collections
 import gzip
 import pathlib
 import re
@@ -119,6 +120,49 @@ def games(limit):
         moves = re.findall(r";([BW])\[([a-s]{0,2})\]", record)
         yield [(c.lower(), "pass" if not m else f"{COLUMNS[ord(m[0]) - 97]}{9 - (ord(m[1]) - 97)}")
                for c, m in moves]
+
+
+def game_positions(pair, limit):
+    """Plays the first `limit` games in both engines, from an empty board
+    each time, to move 20, 40, 60 and the end; yields (game, moves) at
+    each of those points."""
+    for k, moves in enumerate(games(limit)):
+        for stop in (20, 40, 60, len(moves)):
+            if stop > len(moves):
+                continue
+            for e in pair:
+                e.cmd("boardsize 9")
+                e.cmd("clear_board")
+            for c, v in moves[:stop]:
+                assert all(e.cmd(f"play {c} {v}")[0] for e in pair), (k, c, v)
+            yield k, stop
+
+
+class Tally:
+    """Agreement with GNU Go per kind of answer; the disagreements are
+    kept to be printed."""
+
+    def __init__(self):
+        self.counts = collections.defaultdict(lambda: [0, 0])
+        self.diffs = []
+
+    def count(self, name, ok, text):
+        self.counts[name][1] += 1
+        self.counts[name][0] += ok
+        if not ok:
+            self.diffs.append(text)
+
+    def check(self, thresholds, name, least):
+        """Prints every disagreement and share; asserts that `name` was
+        asked more than `least` times and each share in `thresholds`."""
+        for d in self.diffs:
+            print(d)
+        for n, (agree, total) in self.counts.items():
+            print(f"{n}: {agree}/{total} ({100.0 * agree / total:.1f}%)")
+        assert self.counts[name][1] > least
+        for n, share in thresholds.items():
+            agree, total = self.counts[n]
+            assert agree / total >= share, (n, agree, total)
 
 
 @needs_gnugo

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import GNUGO, needs_gnugo
 from test_gtp_reading import go_reading_diff
-from test_gtp_unconditional import POSITIONS, games, setup
+from test_gtp_unconditional import POSITIONS, game_positions, setup
 
 
 EXACT = ["origin", "color", "size", "effective_size", "liberties", "liberties2",
@@ -147,16 +147,8 @@ def test_game_positions(pair):
     t, g = pair
     tally = collections.defaultdict(lambda: [0, 0])
     diffs = []
-    for k, moves in enumerate(games(20)):
-        for stop in (20, 40, 60, len(moves)):
-            if stop > len(moves):
-                continue
-            for e in pair:
-                e.cmd("boardsize 9")
-                e.cmd("clear_board")
-            for c, v in moves[:stop]:
-                assert t.cmd(f"play {c} {v}")[0] and g.cmd(f"play {c} {v}")[0], (k, c, v)
-            compare_position(t, g, tally, diffs, f"game {k} move {stop}")
+    for k, stop in game_positions(pair, 20):
+        compare_position(t, g, tally, diffs, f"game {k} move {stop}")
     for d in diffs:
         print(d)
     for name in JUDGED:

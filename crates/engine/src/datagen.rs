@@ -669,6 +669,20 @@ mod tests {
         all
     }
 
+    /// A one-thread search of 2,000 nodes from `root` with `eval`, as the
+    /// engine runs one with a trained network loaded.
+    fn search_2000_nodes<P: Position, E: Evaluator<P>>(
+        root: &P,
+        eval: &E,
+    ) -> tengen_search::SearchResult<P::Move> {
+        let limits = SearchLimits {
+            nodes: Some(2000),
+            multipv: 1,
+            ..Default::default()
+        };
+        Searcher::<P, E>::new(1).search(root, eval, &limits, &Signals::new(), None, &mut |_| {})
+    }
+
     fn temp_dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("tengen-datagen-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
@@ -833,20 +847,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let eval = tengen_chess::ChessEval::with_network(std::sync::Arc::new(net));
         assert!(eval.uses_network());
-        let mut searcher: Searcher<tengen_chess::Board, tengen_chess::ChessEval> = Searcher::new(1);
-        let limits = SearchLimits {
-            nodes: Some(2000),
-            multipv: 1,
-            ..Default::default()
-        };
-        let r = searcher.search(
-            &tengen_chess::Board::startpos(),
-            &eval,
-            &limits,
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
+        let r = search_2000_nodes(&tengen_chess::Board::startpos(), &eval);
         assert!(r.best.is_some());
         // (`go nodes` overshoots a little, with the hand evaluation too.)
         assert!((2000..20_000).contains(&r.nodes), "{} nodes", r.nodes);
@@ -947,20 +948,7 @@ mod tests {
         assert!(net.residual && net.wide);
         let eval = tengen_shogi::SearchEval::with_network(Some(std::sync::Arc::new(net)));
         assert!(eval.uses_network());
-        let mut searcher: Searcher<tengen_shogi::Game, tengen_shogi::SearchEval> = Searcher::new(1);
-        let limits = SearchLimits {
-            nodes: Some(2000),
-            multipv: 1,
-            ..Default::default()
-        };
-        let r = searcher.search(
-            &tengen_shogi::Game::startpos(),
-            &eval,
-            &limits,
-            &Signals::new(),
-            None,
-            &mut |_| {},
-        );
+        let r = search_2000_nodes(&tengen_shogi::Game::startpos(), &eval);
         assert!(r.best.is_some());
         let _ = fs::remove_dir_all(&dir);
     }

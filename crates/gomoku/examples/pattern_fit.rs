@@ -37,7 +37,7 @@ use std::fs;
 use tengen_gomoku::board::shape_value;
 use tengen_gomoku::learned::{self, Raw, CLASSES, EVAL_SCALE, POLICY_SCALE};
 use tengen_gomoku::pattern::Shape;
-use tengen_gomoku::search::PROVEN;
+use tengen_gomoku::search::{level_value, PROVEN};
 use tengen_gomoku::threat::{self, level, Level};
 use tengen_gomoku::{Board, Color, Point, Rule};
 
@@ -76,21 +76,6 @@ fn shape_of_digit(d: u8) -> Shape {
         Shape::OpenFour,
         Shape::Five,
     ][d as usize]
-}
-
-/// The hand-made ordering's level bonus (as in `search.rs`).
-fn level_value(l: Level) -> i32 {
-    match l {
-        Level::Five => 100_000,
-        Level::WinThreat => 20_000,
-        Level::FourThree => 8_000,
-        Level::DoubleThree => 3_000,
-        Level::Four => 700,
-        Level::OpenThree => 500,
-        Level::Three => 60,
-        Level::Two => 20,
-        Level::None => 0,
-    }
 }
 
 fn sigmoid(x: f64) -> f64 {

@@ -684,7 +684,10 @@ pub fn move_score(b: &Board, s: Sq, me: Color) -> i32 {
     a + d
 }
 
-fn level_value(l: Level) -> i32 {
+/// The move ordering's bonus for the threat a move makes (also the
+/// pattern fitter's, `examples/pattern_fit.rs`, which must order as the
+/// search does).
+pub fn level_value(l: Level) -> i32 {
     match l {
         Level::Five => 100_000,
         Level::WinThreat => 20_000,

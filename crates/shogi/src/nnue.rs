@@ -50,17 +50,6 @@ fn code(color: Color, kind: Kind) -> u8 {
     (color.index() << Shogi::COLOUR_SHIFT | kind.index()) as u8
 }
 
-/// The hand kinds in the order of `Board::hand`.
-const HAND_KINDS: [Kind; 7] = [
-    Kind::Pawn,
-    Kind::Lance,
-    Kind::Knight,
-    Kind::Silver,
-    Kind::Gold,
-    Kind::Bishop,
-    Kind::Rook,
-];
-
 /// The position's pieces as `(square, code)`: the board's, then each
 /// piece in hand as its pseudo-square ([`Shogi::hand_square`]). The very
 /// list a training record holds (`tengen_nnue::data`, written by `tengen
@@ -76,7 +65,7 @@ pub fn pieces(b: &Board, out: &mut Vec<(u8, u8)>) {
         for (h, &n) in b.hand(c).iter().enumerate() {
             for k in 0..usize::from(n) {
                 if let Some(s) = Shogi::hand_square(h, k) {
-                    out.push((s, code(c, HAND_KINDS[h])));
+                    out.push((s, code(c, Kind::HAND[h])));
                 }
             }
         }
