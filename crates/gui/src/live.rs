@@ -206,6 +206,26 @@ impl Watch {
     }
 }
 
+/// Longest unfinished line kept: the arena's events are far shorter, so
+/// a file without line ends (not one the arena wrote) cannot grow the
+/// server's memory.
+const MAX_PARTIAL: usize = 1 << 20;
+
+/// Takes the whole lines read so far out of `partial` (a line still
+/// being written waits there); an unfinished line past `MAX_PARTIAL` is
+/// dropped.
+fn whole_lines(partial: &mut Vec<u8>) -> Option<String> {
+    let text = partial.iter().rposition(|&b| b == b'\n').map(|end| {
+        let text = String::from_utf8_lossy(&partial[..end]).into_owned();
+        partial.drain(..=end);
+        text
+    });
+    if partial.len() > MAX_PARTIAL {
+        partial.clear();
+    }
+    text
+}
+
 /// Follows the file until the hub says the watch `token` is over. A file
 /// that is not there yet is waited for; one that got shorter (a new run
 /// truncated it) is read again from its start.
@@ -230,10 +250,7 @@ pub fn follow(hub: Arc<Hub>, token: u64, path: PathBuf) {
                     partial.extend_from_slice(&buf[..n]);
                 }
             }
-            // Whole lines only; a line still being written waits.
-            if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
-                let text = String::from_utf8_lossy(&partial[..end]).into_owned();
-                partial.drain(..=end);
+            if let Some(text) = whole_lines(&mut partial) {
                 events.extend(text.lines().filter_map(live::parse));
             }
             let more = len > offset;
@@ -283,6 +300,17 @@ mod tests {
             reason: "r".into(),
             plies: 1,
         }
+    }
+
+    #[test]
+    fn whole_lines_wait_for_their_end_and_a_line_without_one_is_capped() {
+        let mut partial = b"{\"a\":1}\n{\"b\"".to_vec();
+        assert_eq!(whole_lines(&mut partial).as_deref(), Some("{\"a\":1}"));
+        assert_eq!(partial, b"{\"b\"");
+        assert_eq!(whole_lines(&mut partial), None);
+        partial.extend(std::iter::repeat_n(b'x', MAX_PARTIAL));
+        assert_eq!(whole_lines(&mut partial), None);
+        assert!(partial.is_empty());
     }
 
     #[test]
