@@ -24,8 +24,10 @@ arena=$root/target/release/tengen-arena
 out=$root/matches/soak
 mkdir -p "$out"
 # A copy of the engine, so a rebuild during a long soak changes nothing.
+# TENGEN=PATH resumes a soak with the copy it started with (the journal
+# names the engine's command, so a new copy would start a new match).
 commit=$(git -C "$root" rev-parse --short HEAD)
-tengen=$out/tengen-$commit
+tengen=${TENGEN:-$out/tengen-$commit}
 [ -x "$tengen" ] || cp "$root/target/release/tengen" "$tengen"
 rounds=$(( (games + 1) / 2 ))
 common=(-games 2 -rounds "$rounds" -repeat -concurrency "$conc" -recover -resume -srand 1000)
