@@ -121,6 +121,7 @@ const COMMANDS: &[&str] = &[
     "tengen-playouts",
     "tengen-ownership",
     "tengen-playout_ladders",
+    "tengen-priors",
 ];
 
 /// A failure reply's text.
@@ -587,6 +588,22 @@ impl Session {
                     tengen_go::playout::PLAYOUT_LADDERS.store(
                         a.first().is_some_and(|s| s == "on"),
                         std::sync::atomic::Ordering::Relaxed,
+                    );
+                    Ok(String::new())
+                }
+                _ => Err(syntax()),
+            },
+            // The tree's priors: learned move strengths or the old hand
+            // rules (A/B matches); without an argument, which is in use.
+            "tengen-priors" => match a.first().map(|s| s.as_str()) {
+                None => Ok(if tengen_go::gammas::learned_priors() {
+                    "learned".into()
+                } else {
+                    "hand".into()
+                }),
+                Some("learned") | Some("hand") => {
+                    tengen_go::gammas::set_learned_priors(
+                        a.first().is_some_and(|s| s == "learned"),
                     );
                     Ok(String::new())
                 }

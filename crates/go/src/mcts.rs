@@ -7,11 +7,12 @@
 
 use crate::board::{Board, Cell, Color, Move, Point, POINTS};
 use crate::game::Game;
+use crate::gammas;
 use crate::patterns;
 use crate::playout::{self, is_bad_self_atari, Rng, LADDER_STEPS};
 use crate::reading;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tengen_core::workers;
 
@@ -38,6 +39,10 @@ struct Node {
     rave_wins: f64,
     /// Prior (heuristic) probability-like weight, for reports.
     prior: f32,
+    /// The prior's virtual visits and wins, counted in `visits` and
+    /// `wins` (reports subtract them).
+    prior_visits: u32,
+    prior_wins: f64,
     virtual_loss: u32,
     /// Children: indices into the arena, empty until expanded.
     children: Vec<u32>,
@@ -54,6 +59,8 @@ impl Node {
             rave_visits: 0,
             rave_wins: 0.0,
             prior,
+            prior_visits,
+            prior_wins,
             virtual_loss: 0,
             children: Vec::new(),
             expanded: false,
@@ -217,6 +224,9 @@ impl Searcher {
         });
         // Root children: every legal move under the game's full rules.
         let root_moves = root_candidates(game, color, filter);
+        // The moves before the root's last one and the last itself, for
+        // the learned priors' distance features.
+        let root_prev = recent_points(game);
         // A reused root keeps the children that the full rules and the
         // filter allow; if one is missing the root is expanded afresh.
         let kids: Vec<u32> = tree.nodes[0]
@@ -228,7 +238,14 @@ impl Searcher {
         if !tree.nodes[0].expanded || kids.len() != root_moves.len() {
             tree.nodes.truncate(1);
             tree.nodes[0].children.clear();
-            expand(&mut tree.nodes, 0, &root_board, color, &root_moves);
+            expand(
+                &mut tree.nodes,
+                0,
+                &root_board,
+                color,
+                &root_moves,
+                root_prev[0],
+            );
         } else {
             tree.nodes[0].children = kids;
         }
@@ -242,6 +259,7 @@ impl Searcher {
             color,
             komi,
             passes,
+            root_prev,
             done: AtomicU64::new(0),
             finished: AtomicBool::new(false),
             stop: stop.clone(),
@@ -317,6 +335,9 @@ struct Run {
     color: Color,
     komi: f64,
     passes: u32,
+    /// The move before the root position's last one, and the last (points;
+    /// `None` for a pass or nothing).
+    root_prev: [Option<Point>; 2],
     done: AtomicU64,
     finished: AtomicBool,
     stop: Arc<AtomicBool>,
@@ -341,6 +362,7 @@ impl Run {
             self.color,
             self.komi,
             self.passes,
+            self.root_prev,
             rng,
         );
         self.done.fetch_add(1, Ordering::Relaxed);
@@ -364,6 +386,18 @@ fn copy_subtree(src: &[Node], at: u32, out: &mut Vec<Node>) -> u32 {
         .collect();
     out[idx as usize].children = kids;
     idx
+}
+
+/// The points of the game's second-to-last and last moves.
+fn recent_points(game: &Game) -> [Option<Point>; 2] {
+    let point = |k: usize| {
+        let m = game.moves();
+        m.len().checked_sub(k).and_then(|i| match m[i].mv {
+            Move::Play(p) => Some(p),
+            Move::Pass => None,
+        })
+    };
+    [point(2), point(1)]
 }
 
 fn trailing_passes(game: &Game) -> u32 {
@@ -421,6 +455,13 @@ fn is_lonely_edge_move(b: &Board, p: Point) -> bool {
     let (x0, x1) = (p.x().saturating_sub(2), (p.x() + 2).min(n - 1));
     let (y0, y1) = (p.y().saturating_sub(2), (p.y() + 2).min(n - 1));
     !(y0..=y1).any(|y| (x0..=x1).any(|x| b.cell(Point::from_xy(x, y)) != Cell::Empty))
+}
+
+/// The hand-made priors' win rate for `m`: their ranking of the moves,
+/// the learned model's baseline in `examples/pattern_fit.rs`.
+pub fn hand_prior(b: &Board, c: Color, m: Move) -> f64 {
+    let (v, w, _) = prior_for(b, c, m);
+    w / v as f64
 }
 
 /// Heuristic prior for a child: (virtual visits, virtual wins, weight).
@@ -520,15 +561,71 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
     )
 }
 
-fn expand(nodes: &mut Vec<Node>, at: usize, b: &Board, color: Color, moves: &[Move]) {
+/// Virtual visits of a learned prior.
+const LEARNED_VISITS: u32 = 20;
+
+/// Virtual AMAF visits of a learned prior at the same win rate (Gelly and
+/// Silver 2007 start both values from the prior): without them the AMAF
+/// value, weighted by its many early samples, drowns the prior within a
+/// few dozen playouts. `TENGEN_GO_PRIOR_RAVE=n` overrides it (tuning).
+fn learned_rave_visits() -> u32 {
+    static N: OnceLock<u32> = OnceLock::new();
+    *N.get_or_init(|| {
+        std::env::var("TENGEN_GO_PRIOR_RAVE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(LEARNED_RAVE_VISITS)
+    })
+}
+
+const LEARNED_RAVE_VISITS: u32 = 20;
+
+/// The learned prior of a move whose strength is `gamma` among siblings
+/// whose strongest has `best`: (virtual visits, virtual wins). The win
+/// rate falls with the log of the strength ratio: 0.75 for the strongest,
+/// 0.5 at a tenth of it, down to 0.1.
+fn learned_prior(gamma: f64, best: f64) -> (u32, f64) {
+    let r = if best > 0.0 { gamma / best } else { 1.0 };
+    let wr = (0.75 + 0.11 * r.max(1e-9).ln()).clamp(0.1, 0.9);
+    (LEARNED_VISITS, wr * LEARNED_VISITS as f64)
+}
+
+/// Expands node `at` (position `b`, `color` to move) with `moves`;
+/// `prev2` is the point of the move before `b`'s last one.
+fn expand(
+    nodes: &mut Vec<Node>,
+    at: usize,
+    b: &Board,
+    color: Color,
+    moves: &[Move],
+    prev2: Option<Point>,
+) {
     let mut kids = Vec::with_capacity(moves.len());
     let mut total = 0.0f32;
     let start = nodes.len();
-    for &m in moves {
-        let (v, w, pr) = prior_for(b, color, m);
-        total += pr;
-        kids.push(nodes.len() as u32);
-        nodes.push(Node::new(m, color, v, w, pr));
+    // The hand-made rules where asked for, or where no table is fitted.
+    let table = gammas::table(b.size());
+    if gammas::learned_priors() && !table.is_empty() {
+        let g = table.gammas(b, color, moves, prev2);
+        let best = g.iter().copied().fold(0.0f64, f64::max);
+        let rv = learned_rave_visits();
+        for (&m, &gm) in moves.iter().zip(&g) {
+            let (v, w) = learned_prior(gm, best);
+            let pr = gm as f32;
+            total += pr;
+            kids.push(nodes.len() as u32);
+            let mut node = Node::new(m, color, v, w, pr);
+            node.rave_visits = rv;
+            node.rave_wins = w / v.max(1) as f64 * rv as f64;
+            nodes.push(node);
+        }
+    } else {
+        for &m in moves {
+            let (v, w, pr) = prior_for(b, color, m);
+            total += pr;
+            kids.push(nodes.len() as u32);
+            nodes.push(Node::new(m, color, v, w, pr));
+        }
     }
     if total > 0.0 {
         for n in &mut nodes[start..] {
@@ -582,6 +679,7 @@ fn one_iteration(
     root_color: Color,
     komi: f64,
     passes0: u32,
+    root_prev: [Option<Point>; 2],
     rng: &mut Rng,
 ) {
     let mut board = root_board.clone();
@@ -632,9 +730,16 @@ fn one_iteration(
     if leaf_needs_expansion {
         let moves = tree_moves(&board, to_move);
         let leaf = *path.last().unwrap_or(&0);
+        // The move before the leaf's last one: in the tree, or the root's.
+        let d = tree_moves_played.len();
+        let prev2 = match d {
+            0 => root_prev[0],
+            1 => root_prev[1],
+            _ => tree_moves_played[d - 2].map(|(p, _)| p),
+        };
         let mut tree = lock(shared);
         if !tree.nodes[leaf].expanded && tree.nodes.len() < MAX_NODES {
-            expand(&mut tree.nodes, leaf, &board, to_move, &moves);
+            expand(&mut tree.nodes, leaf, &board, to_move, &moves, prev2);
         }
     }
     // Simulation.
@@ -741,7 +846,7 @@ fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant)
         .iter()
         .map(|&c| {
             let n = &nodes[c as usize];
-            let (v, w, _) = prior_for(board, n.color, n.mv);
+            let (v, w) = (n.prior_visits, n.prior_wins);
             // Real visits only: the prior's virtual visits are not evidence.
             let real = n.visits.saturating_sub(v);
             let wr = if real > 0 {

@@ -1,0 +1,234 @@
+//! Learned move strengths ("gammas", Coulom 2007): each feature value of
+//! `features.rs` has a strength, a move's strength is the product of its
+//! features', and the chance that a move is the one played is its share
+//! of the sum over the legal moves (a Bradley-Terry model fitted with
+//! minorization-maximization, `mm.rs`, on moves of GNU Go 3.8 by
+//! `examples/pattern_fit.rs`).
+//!
+//! Two fitted tables are embedded, one for boards smaller than 13x13
+//! (`tables/gammas9.txt`, fitted on 9x9 games) and one for the others
+//! (`tables/gammas19.txt`, on 19x19 games): the line and distance
+//! features mean different things on the two. A feature value a table
+//! does not list has strength 1.
+
+use crate::board::{Board, Color, Move, Point};
+use crate::features::{self, Features, GROUPS, NAMES, NONE};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
+
+/// The tables shipped in the binary; their headers say how they were made.
+const EMBEDDED_SMALL: &str = include_str!("tables/gammas9.txt");
+const EMBEDDED_BIG: &str = include_str!("tables/gammas19.txt");
+
+/// Boards of this size and more use the big-board table.
+pub const BIG_BOARD: usize = 13;
+
+/// Values of the dense groups (all but the diamond) stay below this.
+const DENSE_LIMIT: u32 = 1 << 16;
+
+/// Strengths per group and value: arrays for the groups with small values
+/// (the 3x3 shape's code is 16 bits), a map for the diamond's 24-bit
+/// codes. The tree looks up ten values for each child it creates, so the
+/// map hashes with one multiplication rather than SipHash.
+#[derive(Debug, Default)]
+pub struct Table {
+    dense: Vec<Vec<f32>>,
+    diamond: HashMap<u32, f32, BuildHasherDefault<CodeHasher>>,
+}
+
+/// A hasher for shape codes: Fibonacci hashing of the one `u32` written.
+#[derive(Default)]
+pub struct CodeHasher(u64);
+
+impl Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.0 = (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Table {
+    /// Reads `group value gamma` lines; `#` starts a comment. Lines that do
+    /// not parse are skipped (the embedded table is checked by a test).
+    pub fn parse(text: &str) -> Table {
+        let mut t = Table {
+            dense: vec![Vec::new(); GROUPS],
+            diamond: HashMap::default(),
+        };
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            let mut w = line.split_whitespace();
+            let (Some(name), Some(value), Some(gamma)) = (w.next(), w.next(), w.next()) else {
+                continue;
+            };
+            let Some(g) = NAMES.iter().position(|&n| n == name) else {
+                continue;
+            };
+            if let (Ok(v), Ok(x)) = (value.parse::<u32>(), gamma.parse::<f32>()) {
+                if x.is_finite() && x > 0.0 {
+                    t.set(g, v, x);
+                }
+            }
+        }
+        t
+    }
+
+    fn set(&mut self, group: usize, v: u32, gamma: f32) {
+        if group == features::DIAMOND {
+            self.diamond.insert(v, gamma);
+        } else if v < DENSE_LIMIT {
+            let d = &mut self.dense[group];
+            if d.len() <= v as usize {
+                d.resize(v as usize + 1, f32::NAN);
+            }
+            d[v as usize] = gamma;
+        }
+    }
+
+    /// Number of feature values listed.
+    pub fn len(&self) -> usize {
+        self.diamond.len()
+            + self
+                .dense
+                .iter()
+                .map(|d| d.iter().filter(|x| !x.is_nan()).count())
+                .sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The strength of one group's value (1 when unknown or absent).
+    pub fn value(&self, group: usize, v: u32) -> f32 {
+        if v == NONE {
+            return 1.0;
+        }
+        let x = if group == features::DIAMOND {
+            self.diamond.get(&v).copied()
+        } else {
+            self.dense
+                .get(group)
+                .and_then(|d| d.get(v as usize))
+                .copied()
+        };
+        // NaN marks a dense slot the table does not list.
+        x.filter(|x| !x.is_nan()).unwrap_or(1.0)
+    }
+
+    /// The strength of a move with these features.
+    pub fn gamma(&self, f: &Features) -> f64 {
+        f.iter()
+            .enumerate()
+            .map(|(g, &v)| self.value(g, v) as f64)
+            .product()
+    }
+
+    /// The strength of each of `moves` for `c` on `b`.
+    pub fn gammas(&self, b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<f64> {
+        moves
+            .iter()
+            .map(|&m| self.gamma(&features::of_move(b, c, m, prev2)))
+            .collect()
+    }
+}
+
+/// The embedded table for a board of `size`.
+pub fn table(size: usize) -> &'static Table {
+    static SMALL: OnceLock<Table> = OnceLock::new();
+    static BIG: OnceLock<Table> = OnceLock::new();
+    if size >= BIG_BOARD {
+        BIG.get_or_init(|| Table::parse(EMBEDDED_BIG))
+    } else {
+        SMALL.get_or_init(|| Table::parse(EMBEDDED_SMALL))
+    }
+}
+
+/// Which priors the tree gives new nodes: 0 not decided yet (the
+/// environment's `TENGEN_GO_PRIORS` decides), 1 learned, 2 hand-made.
+static PRIORS: AtomicU8 = AtomicU8::new(0);
+
+/// Whether new tree nodes get their priors from the learned table (the
+/// default) or from the hand-made rules of `mcts.rs` (GTP
+/// `tengen-priors hand`, or `TENGEN_GO_PRIORS=hand` in the environment,
+/// for A/B matches and benchmarks).
+pub fn learned_priors() -> bool {
+    match PRIORS.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let hand = std::env::var("TENGEN_GO_PRIORS").is_ok_and(|v| v == "hand");
+            PRIORS.store(if hand { 2 } else { 1 }, Ordering::Relaxed);
+            !hand
+        }
+    }
+}
+
+/// Sets the priors: learned (true) or hand-made.
+pub fn set_learned_priors(on: bool) {
+    PRIORS.store(if on { 1 } else { 2 }, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_vertex;
+
+    #[test]
+    fn embedded_tables_parse_and_rank_captures_high() {
+        for (size, text) in [(9, EMBEDDED_SMALL), (19, EMBEDDED_BIG)] {
+            let lines = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .count();
+            assert_eq!(table(size).len(), lines, "every line of the table parses");
+        }
+        let t = table(9);
+        if t.is_empty() {
+            return;
+        }
+        // A capture that saves an own chain in atari beats a random first-
+        // line move.
+        let mut b = Board::new(9);
+        let play = |b: &mut Board, c: Color, v: &str| {
+            if let Some(m) = parse_vertex(v, 9) {
+                b.play(c, m);
+            }
+        };
+        play(&mut b, Color::Black, "D5");
+        for v in ["C5", "E5", "D6"] {
+            play(&mut b, Color::White, v);
+        }
+        play(&mut b, Color::Black, "C6");
+        play(&mut b, Color::Black, "B5");
+        play(&mut b, Color::White, "E4");
+        // White C5 is in atari (B5, C6 black; C4 the last liberty).
+        let m = |v: &str| parse_vertex(v, 9).unwrap_or(Move::Pass);
+        let g = t.gammas(&b, Color::Black, &[m("C4"), m("J1")], None);
+        assert!(g[0] > g[1], "{g:?}");
+    }
+
+    #[test]
+    fn parse_skips_junk_and_defaults_to_one() {
+        let t = Table::parse("# header\nline 1 0.5\nline x 2\nnosuch 1 3\ncapture 1 4.0 # note\n");
+        assert_eq!(t.len(), 2);
+        assert_eq!(t.value(features::LINE, 1), 0.5);
+        assert_eq!(t.value(features::LINE, 2), 1.0);
+        assert_eq!(t.value(features::CAPTURE, NONE), 1.0);
+        let mut f = [NONE; GROUPS];
+        f[features::LINE] = 1;
+        f[features::CAPTURE] = 1;
+        assert!((t.gamma(&f) - 2.0).abs() < 1e-6);
+    }
+}

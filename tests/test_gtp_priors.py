@@ -1,0 +1,40 @@
+"""The Go tree's priors over GTP: `tengen-priors learned|hand` switches
+between the learned move strengths (crates/go/src/gammas.rs, the default)
+and the old hand-made rules, for A/B matches (docs/go.md, "The player")."""
+
+import pytest
+
+from test_gtp import Gtp
+
+
+@pytest.fixture
+def eng(tengen_bin):
+    g = Gtp([tengen_bin, "--protocol", "gtp"])
+    g.ok("tengen-threads 1")
+    g.ok("tengen-playouts 1000")
+    yield g
+    g.close()
+
+
+def test_priors_switch_and_both_play(eng):
+    assert eng.ok("known_command tengen-priors") == "true"
+    assert eng.ok("tengen-priors") == "learned"
+    assert eng.fail("tengen-priors sometimes") == "syntax error"
+    eng.ok("boardsize 9")
+    for mode in ["hand", "learned"]:
+        eng.ok(f"tengen-priors {mode}")
+        assert eng.ok("tengen-priors") == mode
+        eng.ok("clear_board")
+        # White's D5 E5 are in atari (Black C5 D4 D6 E4 E6); extending to
+        # F5 gives them three liberties. The learned priors find it at 1000
+        # playouts; the hand-made ones (measured: G5) need not.
+        for line in ["play b C5", "play w D5", "play b D4", "play w E5",
+                     "play b D6", "play w G7", "play b E4", "play w G3",
+                     "play b E6"]:
+            eng.ok(line)
+        assert eng.ok("countlib D5") == "1"
+        move = eng.ok("genmove w")
+        if mode == "learned":
+            assert move == "F5"
+        else:
+            assert move.lower() != "resign"
