@@ -100,9 +100,8 @@ fn add_position(
         return;
     };
     let start = raw.teams.len() / GROUPS;
-    for &m in &cands {
-        raw.teams
-            .extend_from_slice(&features::of_move(b, c, m, prev2));
+    for (&m, f) in cands.iter().zip(features::of_moves(b, c, &cands, prev2)) {
+        raw.teams.extend_from_slice(&f);
         raw.hand
             .push(if held { hand_prior(b, c, m) } else { f64::NAN });
     }

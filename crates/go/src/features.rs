@@ -7,7 +7,7 @@
 //! and folded over the board's 8 symmetries, so one value stands for a
 //! shape in every orientation and for both colours.
 
-use crate::board::{Board, Cell, Color, Move, Point};
+use crate::board::{Board, Cell, Color, Move, Point, POINTS};
 use crate::playout::LADDER_STEPS;
 use crate::reading;
 use std::sync::OnceLock;
@@ -185,10 +185,55 @@ fn size_class(n: usize) -> u32 {
     }
 }
 
+/// Liberty counts (capped at 3) of every chain on a board, by chain head:
+/// the atari features ask for each opponent chain next to each candidate,
+/// so they are counted once per position.
+pub struct Liberties(Vec<u8>);
+
+impl Liberties {
+    pub fn of(b: &Board) -> Liberties {
+        let mut count = vec![0u8; POINTS];
+        for i in 0..b.empties().len() {
+            let e = b.empty_point(i);
+            let mut seen = [0u16; 4];
+            for (k, &n) in b.neighbors(e).iter().enumerate() {
+                if b.cell(n).color().is_none() {
+                    continue;
+                }
+                let id = b.chain_id(n);
+                if !seen[..k].contains(&id) {
+                    let c = &mut count[id as usize];
+                    *c = (*c + 1).min(3);
+                }
+                seen[k] = id;
+            }
+        }
+        Liberties(count)
+    }
+
+    /// Liberties of the chain at `q` (a stone), 3 meaning 3 or more.
+    fn at(&self, b: &Board, q: Point) -> u8 {
+        self.0.get(b.chain_id(q) as usize).copied().unwrap_or(0)
+    }
+}
+
+/// The features of each of `moves` for `c` on `b` (see `of_move`).
+pub fn of_moves(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<Features> {
+    let libs = Liberties::of(b);
+    moves
+        .iter()
+        .map(|&m| with_libs(b, &libs, c, m, prev2))
+        .collect()
+}
+
 /// The features of `m` for `c` on `b`; `prev2` is the move before the
 /// board's last move (the last one is `b.last_move()`). `m` is assumed
 /// legal.
 pub fn of_move(b: &Board, c: Color, m: Move, prev2: Option<Point>) -> Features {
+    with_libs(b, &Liberties::of(b), c, m, prev2)
+}
+
+fn with_libs(b: &Board, libs: &Liberties, c: Color, m: Move, prev2: Option<Point>) -> Features {
     let mut f = [NONE; GROUPS];
     let p = match m {
         Move::Pass => {
@@ -214,7 +259,7 @@ pub fn of_move(b: &Board, c: Color, m: Move, prev2: Option<Point>) -> Features {
     if line <= 4 && n >= 7 {
         f[LINE] = line as u32;
     }
-    tactical(b, c, p, &mut f);
+    tactical(b, libs, c, p, &mut f);
     f
 }
 
@@ -228,7 +273,7 @@ fn touches_own_atari(b: &Board, c: Color, q: Point) -> bool {
     })
 }
 
-fn tactical(b: &Board, c: Color, p: Point, f: &mut Features) {
+fn tactical(b: &Board, libs: &Liberties, c: Color, p: Point, f: &mut Features) {
     let libs_here = b.libs_after(c, p, 3);
     let nb = b.neighbors(p);
     // Captures: stones taken, and whether that saves an own chain in atari.
@@ -286,7 +331,7 @@ fn tactical(b: &Board, c: Color, p: Point, f: &mut Features) {
     let mut after: Option<Board> = None;
     if captured == 0 {
         for &q in &nb {
-            if b.cell(q).color() != Some(c.opp()) || b.liberties(q).len() != 2 {
+            if b.cell(q).color() != Some(c.opp()) || libs.at(b, q) != 2 {
                 continue;
             }
             if libs_here <= 1 {
@@ -368,6 +413,29 @@ mod tests {
             assert_eq!(diamond(&e, Color::Black, at(v, 9)), corner, "{v}");
         }
         assert_ne!(diamond(&e, Color::Black, at("B1", 9)), corner);
+    }
+
+    #[test]
+    fn liberty_counts_match_the_board() {
+        let mut b = Board::new(9);
+        for (c, v) in [
+            (Color::Black, "A1"),
+            (Color::Black, "B1"),
+            (Color::White, "C1"),
+            (Color::White, "E5"),
+            (Color::White, "E6"),
+            (Color::Black, "D5"),
+            (Color::Black, "F6"),
+        ] {
+            put(&mut b, c, v);
+        }
+        let libs = Liberties::of(&b);
+        for p in b.points() {
+            if b.cell(p).color().is_some() {
+                let want = b.liberties(p).len().min(3) as u8;
+                assert_eq!(libs.at(&b, p), want, "{p:?}");
+            }
+        }
     }
 
     #[test]

@@ -137,9 +137,9 @@ impl Table {
 
     /// The strength of each of `moves` for `c` on `b`.
     pub fn gammas(&self, b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<f64> {
-        moves
+        features::of_moves(b, c, moves, prev2)
             .iter()
-            .map(|&m| self.gamma(&features::of_move(b, c, m, prev2)))
+            .map(|f| self.gamma(f))
             .collect()
     }
 }
