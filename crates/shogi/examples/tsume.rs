@@ -8,7 +8,13 @@
 //!   --shorten N   least extra nodes to shorten a mate found (default
 //!                 20,000); 0: return the first mate line found
 //!   --check       only print the problems that our SFEN parser accepts
-use tengen_shogi::dfpn::{Solver, TsumeLimits, TsumeResult};
+//!   --repetition R  `store-anyway` or `ignore`: a broken treatment of
+//!                 repetitions, to find and check problems that need the
+//!                 sound one (gen_rep.py)
+//!   --after SFEN  solve SFEN first with the same solver, each time (its
+//!                 table kept for the problem: what one solve leaves
+//!                 behind for the next, gen_rep.py)
+use tengen_shogi::dfpn::{RepetitionRule, Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Game;
 
 fn main() {
@@ -26,6 +32,21 @@ fn main() {
     let entries: Option<usize> = opt("--entries").and_then(|s| s.parse().ok());
     let check = args.iter().any(|a| a == "--check");
     let shorten: Option<u64> = opt("--shorten").and_then(|s| s.parse().ok());
+    let repetition = match opt("--repetition").as_deref() {
+        None => RepetitionRule::Escape,
+        Some("store-anyway") => RepetitionRule::StoreAnyway,
+        Some("ignore") => RepetitionRule::Ignore,
+        Some(other) => {
+            eprintln!("--repetition: {other}? (store-anyway or ignore)");
+            std::process::exit(2)
+        }
+    };
+    let after = opt("--after").map(|s| {
+        Game::from_usi(&s, &[]).unwrap_or_else(|e| {
+            eprintln!("--after {s}: {e}");
+            std::process::exit(2)
+        })
+    });
     let text = match opt("--file") {
         Some(f) => std::fs::read_to_string(&f).unwrap_or_else(|e| {
             eprintln!("{f}: {e}");
@@ -58,6 +79,10 @@ fn main() {
             limits.max_entries = e;
         }
         let mut s = Solver::new(limits);
+        s.set_repetition(repetition);
+        if let Some(first) = &after {
+            s.solve(first);
+        }
         if let Some(n) = shorten {
             s.set_shortening((n > 0).then_some(n));
         }

@@ -57,6 +57,26 @@ const FIRST_CLUSTERS: usize = 1 << 13;
 /// The top bit of each of the seven hand bytes.
 const GUARD: u64 = 0x0080_8080_8080_8080;
 
+/// How the search treats a position met again on its own path. In tsume
+/// a repetition is no mate (perpetual check loses for the attacker), and
+/// only `Escape` is sound: the other two are the mistakes that the
+/// repetition problems of `tests/tsume.rs` are there to catch.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// A repetition is an escape; a disproof that rests on one reaches
+    /// the table only once the search is back at the repeated position.
+    #[default]
+    Escape,
+    /// A repetition is an escape, and every disproof is stored at once,
+    /// whatever path it rests on (the graph-history interaction
+    /// unhandled: a later path that does not hold the repeated position
+    /// takes the disproof as final).
+    StoreAnyway,
+    /// No repetition test at all: a cycle runs on to the ply cap.
+    Ignore,
+}
+
 /// What the solver concluded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TsumeResult {
@@ -500,6 +520,8 @@ pub struct Solver<'a> {
     shorten_min: Option<u64>,
     /// Whether a path reached `MAX_PLY`.
     capped: bool,
+    /// How repetitions are treated (only `Escape` is sound).
+    repetition: RepetitionRule,
 }
 
 impl<'a> Solver<'a> {
@@ -517,6 +539,7 @@ impl<'a> Solver<'a> {
             depth_limit: INF,
             shorten_min: Some(20_000),
             capped: false,
+            repetition: RepetitionRule::Escape,
         }
     }
 
@@ -529,6 +552,13 @@ impl<'a> Solver<'a> {
     /// within the limits; `None` returns the first mate line found.
     pub fn set_shortening(&mut self, min_nodes: Option<u64>) {
         self.shorten_min = min_nodes;
+    }
+
+    /// Replaces the sound treatment of repetitions by a broken one, so
+    /// that tests can show that their problems need the sound one.
+    #[doc(hidden)]
+    pub fn set_repetition(&mut self, rule: RepetitionRule) {
+        self.repetition = rule;
     }
 
     /// Solves `pos` for the side to move as the attacker.
@@ -644,11 +674,7 @@ impl<'a> Solver<'a> {
         for (m, key) in moves.into_iter().zip(keys) {
             let captured = board.do_move(m);
             let gain = captured.map_or(7, |p| p.kind().unpromote().index());
-            let rep = self
-                .path
-                .iter()
-                .position(|&k| k == key.full)
-                .map_or(NO_REP, |i| i as u32);
+            let rep = self.repeated(&key).map_or(NO_REP, |i| i as u32);
             let cur = if rep == NO_REP {
                 self.first_value(board, &key, !or_node)
             } else {
@@ -661,6 +687,14 @@ impl<'a> Solver<'a> {
             kids.push(Child { m, gain, cur });
         }
         kids
+    }
+
+    /// The path index of the earlier position that `key` repeats.
+    fn repeated(&self, key: &Key) -> Option<usize> {
+        if self.repetition == RepetitionRule::Ignore {
+            return None;
+        }
+        self.path.iter().position(|&k| k == key.full)
     }
 
     /// The proof hand of a mated defender's node.
@@ -847,7 +881,7 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let ply = self.path.len() as u32;
         let key = self.key(board, ply);
-        if let Some(i) = self.path.iter().position(|&k| k == key.full) {
+        if let Some(i) = self.repeated(&key) {
             // Repetition: not a mate along this path.
             return Res {
                 rep: i as u32,
@@ -998,7 +1032,9 @@ impl<'a> Solver<'a> {
             }
         };
         self.path.pop();
-        let path_bound = result.dn == 0 && result.rep != NO_REP;
+        let path_bound = result.dn == 0
+            && result.rep != NO_REP
+            && self.repetition != RepetitionRule::StoreAnyway;
         if !path_bound && (!self.aborted || result.is_final()) {
             let spent = self.nodes - start_nodes;
             let work = u64::from(old_work)
@@ -1024,6 +1060,78 @@ impl<'a> Solver<'a> {
         self.aborted = false;
         self.next_check = 0;
         line
+    }
+
+    /// Proves `board` (an attacker's node) again after its proof was
+    /// evicted, with `path` as the path above it, within 2,000,000 nodes
+    /// and no time limit (the line is owed once a mate is proven).
+    fn reprove(&mut self, board: &Board, path: &[u64]) {
+        self.path = path.to_vec();
+        self.aborted = false;
+        self.limits.time = None;
+        self.limits.stop = None;
+        self.limits.nodes = Some(self.nodes + 2_000_000);
+        self.next_check = 0;
+        let mut b = board.clone();
+        self.mid(&mut b, INF - 1, INF - 1, true);
+    }
+
+    /// The move the line takes at `board`: the attacker's quickest proven
+    /// check, the defender's longest-resisting reply (each reply must be
+    /// proven; one that is not known is proven again). `None` where the
+    /// proof is lost or leads back into the line.
+    fn pick(
+        &mut self,
+        board: &Board,
+        moves: &[Move],
+        or_node: bool,
+        line: &[Move],
+        seen: &[u64],
+    ) -> Option<(Move, u32)> {
+        let mut pick: Option<(Move, u32)> = None;
+        for &m in moves {
+            let mut b = board.clone();
+            b.do_move(m);
+            let mut r = self.known(&b, line.len() as u32 + 1);
+            if !or_node && r.is_none_or(|r| r.pn != 0) {
+                // Evicted or never needed: prove this reply again,
+                // bounded: a re-proof that does not finish drops the line.
+                self.reprove(&b, seen);
+                r = self.known(&b, line.len() as u32 + 1);
+            }
+            let Some(r) = r else {
+                if or_node {
+                    continue;
+                }
+                return None;
+            };
+            if r.pn != 0 {
+                if or_node {
+                    continue;
+                }
+                return None;
+            }
+            if seen.contains(&b.key()) {
+                if or_node {
+                    continue;
+                }
+                return None;
+            }
+            let better = match pick {
+                None => true,
+                Some((_, d)) => {
+                    if or_node {
+                        r.dist < d
+                    } else {
+                        r.dist > d
+                    }
+                }
+            };
+            if better {
+                pick = Some((m, r.dist));
+            }
+        }
+        pick
     }
 
     fn follow_proof(&mut self, root: &Board) -> Option<Vec<Move>> {
@@ -1059,55 +1167,13 @@ impl<'a> Solver<'a> {
                     return Some(line);
                 }
             }
-            let mut pick: Option<(Move, u32)> = None;
-            for &m in &moves {
-                let mut b = board.clone();
-                b.do_move(m);
-                let mut r = self.known(&b, line.len() as u32 + 1);
-                if !or_node && r.is_none_or(|r| r.pn != 0) {
-                    // Evicted or never needed: prove this reply again,
-                    // bounded: a re-proof that does not finish drops the line.
-                    self.path = seen.clone();
-                    self.aborted = false;
-                    self.limits.time = None;
-                    self.limits.stop = None;
-                    self.limits.nodes = Some(self.nodes + 2_000_000);
-                    self.next_check = 0;
-                    let mut b2 = b.clone();
-                    self.mid(&mut b2, INF - 1, INF - 1, true);
-                    r = self.known(&b, line.len() as u32 + 1);
-                }
-                let Some(r) = r else {
-                    if or_node {
-                        continue;
-                    }
-                    return None;
-                };
-                if r.pn != 0 {
-                    if or_node {
-                        continue;
-                    }
-                    return None;
-                }
-                if seen.contains(&b.key()) {
-                    if or_node {
-                        continue;
-                    }
-                    return None;
-                }
-                let better = match pick {
-                    None => true,
-                    Some((_, d)) => {
-                        if or_node {
-                            r.dist < d
-                        } else {
-                            r.dist > d
-                        }
-                    }
-                };
-                if better {
-                    pick = Some((m, r.dist));
-                }
+            let mut pick = self.pick(&board, &moves, or_node, &line, &seen);
+            if pick.is_none() && or_node {
+                // The proof's checks were evicted: prove this node again
+                // (bounded, the line so far as its path) and look again.
+                let before = seen.len().saturating_sub(1);
+                self.reprove(&board, seen.get(..before).unwrap_or(&[]));
+                pick = self.pick(&board, &moves, or_node, &line, &seen);
             }
             let (m, _) = pick?;
             line.push(m);

@@ -17,9 +17,16 @@ least min_label. The label is the smallest odd depth limit at which
 DfPn(depth, 1000000) still proves the mate, lowered two plies at a time
 from the line's length (an upper bound on the shortest mate, as in
 tsume.txt; cshogi's depth limit is loose by up to two plies).
-Run: python3 crates/shogi/tests/gen_long.py [count] [seconds] [seed] [min_len] [max_len] [min_label] > out.txt
+Run: python3 crates/shogi/tests/gen_long.py [count] [seconds] [seed] [min_len] [max_len] [min_label] [seeds] > out.txt
 (defaults 20, 1800, 20261126, 25, 41, 21), then keep the lines that
 `tsume --check --file out.txt` prints.
+
+Growing a random set-up from 5 plies takes most of the time (about two
+problems an hour). With `seeds` (a problem file such as tsume_hard.txt),
+each climb starts instead from one of its mates, drawn at random, and
+only its growth by random changes is left to do (a problem is kept only
+when a change has just made it longer, so seeds shorter than `min_len`
+never come back unchanged).
 """
 import os
 import random
@@ -219,15 +226,16 @@ def mate_len(sfen, nodes):
     return len(pv) if pv_is_mate(sfen, pv) else None
 
 
-def climb(rng, min_len, max_len, min_label, deadline):
-    """A random mate, then random changes that keep a mate at least as long
-    (cshogi's line), until the line is `min_len` to `max_len` plies and
-    the depth label at least `min_label`; returns (sfen, label, line)."""
+def climb(rng, min_len, max_len, min_label, deadline, seeds=None):
+    """A random mate (or one of `seeds`), then random changes that keep a
+    mate at least as long (cshogi's line), until the line is `min_len` to
+    `max_len` plies and the depth label at least `min_label`; returns
+    (sfen, label, line)."""
     while time.time() < deadline:
-        sfen = random_position(rng)
+        sfen = rng.choice(seeds) if seeds else random_position(rng)
         if sfen.count("k") != 1 or not sane(parse(sfen)[0]):
             continue
-        n = mate_len(sfen, 50_000)
+        n = mate_len(sfen, CLIMB_NODES if seeds else 50_000)
         if n is None or n < 5:
             continue
         stale = 0
@@ -256,12 +264,16 @@ def main():
     min_len = int(sys.argv[4]) if len(sys.argv) > 4 else 25
     max_len = int(sys.argv[5]) if len(sys.argv) > 5 else 41
     min_label = int(sys.argv[6]) if len(sys.argv) > 6 else 21
+    seeds = None
+    if len(sys.argv) > 7:
+        seeds = [line.split(" ;")[0] for line in open(sys.argv[7])
+                 if line.strip() and not line.startswith("#") and "nomate" not in line]
     end = time.time() + seconds
     got = 0
     while got < want and time.time() < end:
         # Aim at a length drawn from the range, so that the set spreads.
         target = rng.randrange(min_len, max_len + 1, 2)
-        found = climb(rng, target, max_len, min_label, end)
+        found = climb(rng, target, max_len, min_label, end, seeds)
         if found is None:
             continue
         got += 1

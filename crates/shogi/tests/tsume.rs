@@ -6,7 +6,7 @@
 //! its depth limit lets through mates two plies longer than the limit), so
 //! each mate must be no longer than the label plus two.
 
-use tengen_shogi::dfpn::{is_mating_line, Solver, TsumeLimits, TsumeResult};
+use tengen_shogi::dfpn::{is_mating_line, RepetitionRule, Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Game;
 
 const TSUME: &str = include_str!("tsume.txt");
@@ -100,4 +100,53 @@ fn solves_the_long_problems() {
         eprintln!("{name}: {solved} mates, {plies} plies in all");
         assert!(solved >= 3, "{name}");
     }
+}
+
+const REP: &str = include_str!("tsume_rep.txt");
+
+/// No-mates that only the repetition rule proves (gen_rep.py, checked
+/// with cshogi): every line of checks can go on, so without the
+/// repetition test (`RepetitionRule::Ignore`) each attempt runs into the
+/// ply cap and nothing is proven, while the sound solver proves no mate.
+/// Storing path-bound disproofs as final (`StoreAnyway`) must not claim a
+/// mate either. The solver must answer each right, and without the
+/// repetition test at least one must stay unproven (so that the set
+/// tests what it is there for).
+#[test]
+fn repetition_no_mates_need_the_repetition_rule() {
+    let solve = |pos: &Game, rule: RepetitionRule| {
+        let mut solver = Solver::new(TsumeLimits {
+            nodes: Some(500_000),
+            ..Default::default()
+        });
+        solver.set_shortening(None);
+        solver.set_repetition(rule);
+        solver.solve(pos)
+    };
+    let (mut nomates, mut unproven) = (0, 0);
+    for line in REP
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (sfen, label) = line.split_once(" ;").expect("<sfen> ;<label>");
+        assert_eq!(label, "nomate", "{sfen}");
+        let pos = Game::from_usi(sfen, &[]).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        assert_eq!(
+            solve(&pos, RepetitionRule::Escape),
+            TsumeResult::NoMate,
+            "{sfen}"
+        );
+        nomates += 1;
+        let naive = solve(&pos, RepetitionRule::StoreAnyway);
+        assert!(!matches!(naive, TsumeResult::Mate(_)), "{sfen}: {naive:?}");
+        let ignored = solve(&pos, RepetitionRule::Ignore);
+        assert!(
+            !matches!(ignored, TsumeResult::Mate(_)),
+            "{sfen}: {ignored:?}"
+        );
+        unproven += usize::from(ignored != TsumeResult::NoMate);
+    }
+    eprintln!("{nomates} no-mates, {unproven} unproven without the repetition test");
+    assert!(nomates >= 3);
+    assert!(unproven >= 1, "no problem needs the repetition rule");
 }
