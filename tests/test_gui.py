@@ -169,7 +169,28 @@ class Page:
         self.page.click(f".shudan-vertex[data-x='{x}'][data-y='{y}']")
 
     def moves(self):
-        return self.page.eval_on_selector_all("#moves li", "els => els.map(e => e.dataset.wire)")
+        """The main line's moves (variations are not in it)."""
+        return self.page.eval_on_selector_all("#moves > li[data-wire]", "els => els.map(e => e.dataset.wire)")
+
+    def variations(self):
+        """The variations' moves in the move list, in its order."""
+        return self.page.eval_on_selector_all("#moves .var-move", "els => els.map(e => e.dataset.wire)")
+
+    def load_text(self, text):
+        old = self.body("gameId")
+        self.page.fill("#record", text)
+        self.page.click("#load")
+        self.page.wait_for_function(f"document.body.dataset.gameId !== {json.dumps(old)}")
+
+    def save_text(self, fmt=None):
+        """Saves in `fmt` (`kif`, `""` for the game's usual format; none:
+        as the form stands)."""
+        if fmt is not None:
+            self.page.select_option("#format", fmt)
+        self.page.evaluate("delete document.body.dataset.saved")
+        self.page.click("#save")
+        self.page.wait_for_function("document.body.dataset.saved !== undefined")
+        return self.page.input_value("#record")
 
     def fen(self):
         return self.page.evaluate("document.body.dataset.fen")
@@ -240,6 +261,11 @@ BAD_MESSAGES = [
     '{"type":"new","game":"chess","engine":"tengen","human":"none","book":"nobook"}',
     '{"type":"new","game":"chess","engine":"tengen","book":"lines"}',
     '{"type":"new","game":"xiangqi","engine":"tengen","human":"none","book":"lines"}',
+    '{"type":"promote","node":7}',
+    '{"type":"delete","node":7}',
+    '{"type":"view","ply":0,"node":9}',
+    '{"type":"move","wire":"e2e4","ply":0,"node":5,"variation":true}',
+    '{"type":"move","wire":"e2e5","ply":0,"variation":true}',
 ]
 
 
@@ -920,3 +946,166 @@ def test_match_from_an_opening_book(browser, server, tab):
     finally:
         tab.page.select_option("#book", "")
         tab.new_game("chess", engine="", human="both")
+
+
+def _play(tab, moves, width=8, height=8):
+    for orig, dest in moves:
+        n = int(tab.body("ply"))
+        tab.cg_move(orig, dest, width, height)
+        tab.wait_ply(n + 1)
+
+
+def test_variations_in_the_move_list_saved_loaded_promoted_deleted(tab):
+    import chess.pgn
+    import io
+
+    tab.new_game("chess", engine="", human="both")
+    _play(tab, [("e2", "e4"), ("e7", "e5")])
+    # Back one move and a different answer: a variation, the main line kept.
+    tab.page.keyboard.press("ArrowLeft")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    tab.cg_move("c7", "c5")
+    tab.page.wait_for_function("document.body.dataset.variations === '1' && document.body.dataset.viewNode !== ''")
+    tab.cg_move("g1", "f3")
+    tab.page.wait_for_function("document.body.dataset.variations === '2' && document.body.dataset.viewing === '3'")
+    assert tab.moves() == ["e2e4", "e7e5"] and tab.body("ply") == "2"
+    assert tab.variations() == ["c7c5", "g1f3"]
+    assert tab.page.text_content("#moves li.variations").split() == ["(1…", "c5", "2.", "Nf3)"]
+    # The same move again is no new variation; left walks the variation.
+    tab.page.keyboard.press("ArrowLeft")
+    tab.page.wait_for_function("document.body.dataset.viewing === '2' && document.body.dataset.viewNode !== ''")
+    tab.cg_move("g1", "f3")
+    tab.page.wait_for_function("document.body.dataset.viewing === '3'")
+    assert tab.body("variations") == "2"
+    tab.shot("variations")
+    # The record holds the variation; python-chess reads it back.
+    tab.page.keyboard.press("End")
+    text = tab.save_text()
+    assert "(1... c5 2. Nf3) {aborted: the game goes on} *" in " ".join(text.split()), text
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5"]
+    after_e4 = game.variations[0]
+    assert [v.move.uci() for v in after_e4.variations] == ["e7e5", "c7c5"]
+    assert after_e4.variations[1].variations[0].move.uci() == "g1f3"
+    # Loaded back: the same main line and variation.
+    tab.load_text(text)
+    assert tab.moves() == ["e2e4", "e7e5"] and tab.variations() == ["c7c5", "g1f3"]
+    # Promote the variation: 1... c5 2. Nf3 is the main line, 1... e5 a
+    # variation beside c5; then delete it.
+    tab.page.click("#moves .var-move[data-wire='g1f3']")
+    tab.page.wait_for_selector("#var-tools:not([hidden])")
+    tab.page.click("#promote")
+    tab.page.wait_for_function("document.body.dataset.ply === '3'")
+    assert tab.moves() == ["e2e4", "c7c5", "g1f3"] and tab.variations() == ["e7e5"]
+    tab.page.click("#moves .var-move[data-wire='e7e5']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '2' && document.body.dataset.viewNode !== ''")
+    tab.page.click("#delete-var")
+    tab.page.wait_for_function("document.body.dataset.variations === '0'")
+    assert tab.moves() == ["e2e4", "c7c5", "g1f3"]
+
+
+def test_variations_beside_a_game_against_an_engine(tab):
+    # A variation never touches the game: tengen does not answer it, the
+    # main line goes on from its end, and it cannot be promoted.
+    tab.new_game("chess")
+    _play(tab, [("e2", "e4")])
+    tab.wait_ply(2)
+    tab.page.keyboard.press("Home")
+    tab.page.wait_for_function("document.body.dataset.viewing === '0'")
+    tab.cg_move("d2", "d4")
+    tab.page.wait_for_function("document.body.dataset.variations === '1'")
+    time.sleep(0.5)
+    assert tab.body("ply") == "2" and tab.body("thinking") == "false"
+    tab.page.click("#promote")
+    tab.page.wait_for_function("document.getElementById('error').textContent.includes('between people')")
+    tab.page.click("#live")
+    tab.page.wait_for_function("document.body.dataset.viewing === ''")
+    tab.cg_move("g1", "f3")
+    tab.wait_ply(4)
+    assert tab.moves()[0] == "e2e4" and tab.moves()[2] == "g1f3" and tab.variations() == ["d2d4"]
+    # Taking back past the variation's move removes it.
+    tab.page.click("#undo")
+    tab.page.click("#undo")
+    tab.page.wait_for_function("document.body.dataset.ply === '0' && document.body.dataset.variations === '0'")
+
+
+def test_sgf_and_kif_variations_read_by_outside_libraries(tab):
+    import cshogi
+    import cshogi.KIF
+    from sgfmill import sgf as sgfmill_sgf
+
+    # Go between two people: a stone, then back and another one there.
+    tab.new_game("go", engine="", size=9)
+    for x, y in [(2, 2), (6, 6), (4, 4)]:
+        n = int(tab.body("ply"))
+        tab.click_vertex(x, y)
+        tab.wait_ply(n + 1)
+    tab.page.click("#moves li[data-ply='1']")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    tab.click_vertex(6, 2)
+    tab.page.wait_for_function("document.body.dataset.variations === '1'")
+    # A pass in the variation too.
+    tab.page.click("#pass")
+    tab.page.wait_for_function("document.body.dataset.variations === '2'")
+    tab.page.keyboard.press("End")
+    text = tab.save_text()
+    root = sgfmill_sgf.Sgf_game.from_string(text).get_root()
+    first = root[0]
+    assert first.get_move() == ("b", (6, 2))
+    assert [c.get_move() for c in first] == [("w", (2, 6)), ("w", (6, 6))]
+    assert first[1][0].get_move() == ("b", None)
+    tab.load_text(text)
+    assert tab.moves() == ["C7", "G3", "E5"] and tab.variations() == ["G7", "pass"]
+    # Shogi: KIF with a 変化 block; cshogi reads the main line.
+    tab.new_game("shogi", engine="")
+    _play(tab, [("c3", "c4"), ("g7", "g6")], 9, 9)
+    tab.page.keyboard.press("ArrowLeft")
+    tab.page.wait_for_function("document.body.dataset.viewing === '1'")
+    tab.cg_move("b7", "b6", 9, 9)
+    tab.page.wait_for_function("document.body.dataset.variations === '1'")
+    tab.page.keyboard.press("End")
+    text = tab.save_text("kif")
+    assert "変化：2手" in text and "   2 ８四歩(83)" in text, text
+    kif = cshogi.KIF.Parser.parse_str(text)
+    assert [cshogi.move_to_usi(m) for m in kif.moves] == ["7g7f", "3c3d"]
+    tab.load_text(text)
+    assert tab.moves() == ["7g7f", "3c3d"] and tab.variations() == ["8c8d"]
+    # CSA has no variations: the main line only.
+    text = tab.save_text("")
+    assert text.startswith("V2") and "8384FU" not in text
+    tab.page.select_option("#format", "")
+
+
+def test_handicap_and_set_up_records_load(tab):
+    import cshogi
+    import cshogi.KIF
+    import cshogi.CSA
+    from sgfmill import sgf as sgfmill_sgf
+
+    # KIF with a handicap and no diagram: the giver (gote) moves first.
+    tab.load_text("手合割：角落ち\n手数----指手---------消費時間--\n   1 ６二銀(71)\n   2 ７六歩(77)\n")
+    assert tab.body("game") == "shogi" and tab.moves() == ["7a6b", "7g7f"]
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 39")
+    for fmt, parser in [("kif", cshogi.KIF.Parser), ("", cshogi.CSA.Parser)]:
+        text = tab.save_text(fmt)
+        parsed = parser.parse_str(text)
+        parsed = parsed[0] if isinstance(parsed, list) else parsed
+        assert parsed.sfen.split()[:2] == ["lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL", "w"], text
+        assert [cshogi.move_to_usi(m) for m in parsed.moves] == ["7a6b", "7g7f"]
+    tab.page.select_option("#format", "")
+    # CSA with PI taking pieces off (two-piece handicap).
+    tab.load_text("V2.2\nPI82HI22KA\n-\n-3334FU\n+7776FU\n")
+    assert tab.body("game") == "shogi" and tab.moves() == ["3c3d", "7g7f"]
+    tab.page.wait_for_function("document.querySelectorAll('cg-board piece').length === 38")
+    # SGF with handicap stones: played as the first moves, White to move.
+    tab.load_text("(;GM[1]FF[4]SZ[9]HA[2]AB[cc][gg])")
+    assert tab.body("game") == "go" and tab.moves() == ["C7", "pass", "G3"]
+    tab.page.wait_for_function("document.querySelectorAll('.shudan-vertex.shudan-sign_1').length === 2")
+    tab.click_vertex(4, 4)
+    tab.wait_ply(4)
+    root = sgfmill_sgf.Sgf_game.from_string(tab.save_text()).get_main_sequence()
+    # (the arena ends the record with a node of its own)
+    assert [n.get_move() for n in root[1:5]] == [("b", (6, 2)), ("w", None), ("b", (2, 6)), ("w", (4, 4))]
+    # Gomoku set-up stones.
+    tab.load_text("(;GM[4]SZ[15]AB[hh][ii]AW[hi])")
+    assert tab.body("game") == "gomoku" and tab.moves() == ["7,7", "7,8", "8,8"]

@@ -17,8 +17,10 @@ let cg = null;
 let cgShape = "";
 let flipped = false;
 let clockAt = 0;
-// Browsing: the ply shown instead of the game's current position.
+// Browsing: the ply shown instead of the game's current position, and
+// the variation move (side node) shown, if it is one.
 let viewing = null;
+let viewingNode = null;
 let viewState = null;
 
 // Board sizes in pixels per square, by component layout.
@@ -61,24 +63,34 @@ function onError(message) {
   document.body.dataset.errors = String(Number(document.body.dataset.errors || 0) + 1);
   // Whatever the board shows now, the server's position stands: an
   // illegal move snaps back.
-  if (state) drawBoard(viewing === null ? state : viewState);
+  if (state) drawBoard(shown());
+}
+
+// The position on the board: the game's, or the one browsed.
+function shown() {
+  return viewing === null ? state : viewState;
 }
 
 function onPosition(msg) {
   if (!state || msg.game_id !== state.game_id) return;
-  if (msg.ply >= state.ply) {
+  const node = msg.node ?? null;
+  if (node === null && msg.ply >= state.ply) {
     goLive(false);
     return;
   }
   viewing = msg.ply;
-  viewState = { ...state, board: msg.board, last: msg.last, legal: [], ply: msg.ply, to_move: msg.to_move };
+  viewingNode = node;
+  // A browsed position takes moves too: they go into a variation.
+  viewState = { ...state, board: msg.board, last: msg.last, legal: msg.legal || [], ply: msg.ply, to_move: msg.to_move };
   document.body.dataset.viewing = String(msg.ply);
+  document.body.dataset.viewNode = node === null ? "" : String(node);
   $("viewing").hidden = false;
-  $("viewing-ply").textContent = String(msg.ply);
+  $("viewing-ply").textContent = node === null ? String(msg.ply) : `${msg.ply} (variation)`;
   drawBoard(viewState);
   drawMoves(state);
   drawGraph(state);
   drawLines();
+  drawVarTools();
 }
 
 function onMate(msg) {
@@ -100,8 +112,11 @@ function onMate(msg) {
 function goLive(tell = true) {
   const was = viewing;
   viewing = null;
+  viewingNode = null;
   viewState = null;
   document.body.dataset.viewing = "";
+  document.body.dataset.viewNode = "";
+  drawVarTools();
   $("viewing").hidden = true;
   if (state) {
     if (tell && was !== null) send({ type: "view", ply: state.ply });
@@ -116,6 +131,46 @@ function view(ply) {
   if (!state) return;
   if (ply >= state.ply) goLive();
   else send({ type: "view", ply: Math.max(0, ply) });
+}
+
+function varById(id) {
+  return state ? (state.variations || []).find((v) => v.id === id) : undefined;
+}
+
+function viewNode(id) {
+  const v = varById(id);
+  if (v) send({ type: "view", ply: v.ply, node: id });
+}
+
+// One move back or on along the line shown (in a variation, its own).
+function stepBack() {
+  const v = viewingNode === null ? null : varById(viewingNode);
+  if (v) {
+    if (v.parent !== null && v.parent !== undefined) viewNode(v.parent);
+    else send({ type: "view", ply: v.from });
+    return;
+  }
+  view((viewing ?? state.ply) - 1);
+}
+
+function stepForward() {
+  if (viewingNode !== null) {
+    const next = (state.variations || []).find((v) => v.parent === viewingNode);
+    if (next) viewNode(next.id);
+    return;
+  }
+  view((viewing ?? state.ply) + 1);
+}
+
+// A move from the board: the game's, or from a browsed position (the
+// server makes it a variation unless it follows the line there).
+function moveMsg(wire) {
+  if (viewing === null) return { type: "move", wire, ply: state.ply };
+  return { type: "move", wire, ply: viewing, node: viewingNode, variation: true };
+}
+
+function drawVarTools() {
+  $("var-tools").hidden = viewingNode === null;
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -339,8 +394,15 @@ function onState(s) {
   const newGame = !state || state.game_id !== s.game_id;
   state = s;
   clockAt = performance.now();
+  // The variation shown was deleted (or promoted) meanwhile.
+  const gone = viewingNode !== null && !(s.variations || []).some((v) => v.id === viewingNode);
+  if (!newGame && (gone || (viewingNode === null && viewing !== null && viewing >= s.ply))) goLive(false);
+  document.body.dataset.variations = String((s.variations || []).length);
   if (newGame) {
     viewing = null;
+    viewingNode = null;
+    document.body.dataset.viewNode = "";
+    $("var-tools").hidden = true;
     viewState = null;
     analysis = null;
     flipped = s.human[1] && !s.human[0];
@@ -492,16 +554,16 @@ function drawChessground(s) {
 }
 
 function candidates(orig, dest) {
-  return state.legal.filter((l) => l.orig === orig && l.dest === dest);
+  return shown().legal.filter((l) => l.orig === orig && l.dest === dest);
 }
 
 function play(list) {
   if (list.length === 0) {
-    drawBoard(state);
+    drawBoard(shown());
     return;
   }
   if (list.length === 1) {
-    send({ type: "move", wire: list[0].wire, ply: state.ply });
+    send(moveMsg(list[0].wire));
     return;
   }
   // Promotion (chess) or promote-or-not (shogi): ask.
@@ -513,7 +575,7 @@ function play(list) {
       btn.dataset.wire = l.wire;
       btn.onclick = () => {
         box.hidden = true;
-        send({ type: "move", wire: l.wire, ply: state.ply });
+        send(moveMsg(l.wire));
       };
       return btn;
     }),
@@ -591,7 +653,14 @@ function drawGoban(s) {
 }
 
 function onVertex([x, y]) {
-  if (!state || state.result || viewing !== null) return;
+  if (!state) return;
+  if (viewing !== null) {
+    // A browsed position: the stone goes into a variation.
+    if (viewState.board.signs[y][x] !== 0) return;
+    send({ type: "vertex", x, y, ply: viewing, node: viewingNode, variation: true });
+    return;
+  }
+  if (state.result) return;
   if (state.scoring) {
     if (state.board.signs[y][x] !== 0) send({ type: "dead", x, y });
     return;
@@ -600,10 +669,65 @@ function onVertex([x, y]) {
   send({ type: "vertex", x, y, ply: state.ply });
 }
 
+// Variations, lichess style: after the main move they stand beside, in
+// parentheses, each move clickable; a variation's own variations nest.
+function varChildren(s) {
+  const kids = new Map();
+  for (const v of s.variations || []) {
+    const key = v.parent !== null && v.parent !== undefined ? `s${v.parent}` : `m${v.from}`;
+    if (!kids.has(key)) kids.set(key, []);
+    kids.get(key).push(v);
+  }
+  return kids;
+}
+
+function varMove(v, numbered) {
+  const el = document.createElement("span");
+  el.className = "var-move";
+  const n = Math.floor((v.ply - 1) / 2) + 1;
+  const first = (v.ply - 1) % 2 === 0;
+  el.textContent = first ? `${n}. ${v.text}` : numbered ? `${n}… ${v.text}` : v.text;
+  el.dataset.node = String(v.id);
+  el.dataset.wire = v.wire;
+  if (viewingNode === v.id) el.classList.add("viewed");
+  el.onclick = (ev) => {
+    ev.stopPropagation();
+    viewNode(v.id);
+  };
+  return el;
+}
+
+function varLine(first, kids) {
+  const span = document.createElement("span");
+  span.className = "variation";
+  span.append("(");
+  let numbered = true;
+  const add = (v) => {
+    if (v !== first) span.append(" ");
+    span.append(varMove(v, numbered));
+    numbered = false;
+  };
+  add(first);
+  let cur = first;
+  for (;;) {
+    const next = kids.get(`s${cur.id}`) || [];
+    if (next.length === 0) break;
+    add(next[0]);
+    for (const alt of next.slice(1)) {
+      span.append(" ", varLine(alt, kids));
+      numbered = true;
+    }
+    cur = next[0];
+  }
+  span.append(")");
+  return span;
+}
+
 function drawMoves(s) {
   const ol = $("moves");
+  const kids = varChildren(s);
   ol.replaceChildren(
-    ...s.moves.map((m, i) => {
+    ...s.moves.flatMap((m, i) => {
       const li = document.createElement("li");
       li.textContent = m.text;
       li.value = Math.floor(i / 2) + 1;
@@ -614,12 +738,17 @@ function drawMoves(s) {
         li.title = "book";
       }
       li.dataset.ply = String(i + 1);
-      if (viewing === i + 1) li.classList.add("viewed");
+      if (viewing === i + 1 && viewingNode === null) li.classList.add("viewed");
       li.onclick = () => view(i + 1);
-      return li;
+      const alts = kids.get(`m${i}`) || [];
+      if (alts.length === 0) return [li];
+      const box = document.createElement("li");
+      box.className = "variations";
+      alts.forEach((a, j) => box.append(...(j ? [" "] : []), varLine(a, kids)));
+      return [li, box];
     }),
   );
-  ol.scrollTop = ol.scrollHeight;
+  if (viewingNode === null) ol.scrollTop = ol.scrollHeight;
 }
 
 function drawStatus(s) {
@@ -681,7 +810,8 @@ function onAnalysis(msg) {
   // The server keeps the analysis's evaluation of that position too; the
   // graph shows it before the next state comes.
   const best = msg.lines.find((l) => l.multipv === 1);
-  if (state && msg.game_id === state.game_id && best && best.score && msg.ply < state.evals.length)
+  const mainLine = msg.node === null || msg.node === undefined;
+  if (state && mainLine && msg.game_id === state.game_id && best && best.score && msg.ply < state.evals.length)
     state.evals[msg.ply] = best.score.first_cp;
   $("stop").disabled = !msg.running;
   $("analyse").disabled = msg.running;
@@ -690,7 +820,7 @@ function onAnalysis(msg) {
   drawLines();
   if (state) {
     if (state.board.component === "chessground") drawArrows();
-    else drawGoban(viewing === null ? state : viewState);
+    else drawGoban(shown());
   }
   if (state) drawGraph(state);
 }
@@ -698,7 +828,13 @@ function onAnalysis(msg) {
 // Whether the analysis is of the position shown (the game's, or the
 // browsed one).
 function current() {
-  return analysis && state && analysis.game_id === state.game_id && analysis.ply === (viewing ?? state.ply);
+  return (
+    analysis &&
+    state &&
+    analysis.game_id === state.game_id &&
+    analysis.ply === (viewing ?? state.ply) &&
+    (analysis.node ?? null) === viewingNode
+  );
 }
 
 function drawLines() {
@@ -805,7 +941,9 @@ function wire() {
   $("undo").onclick = () => send({ type: "undo" });
   $("accept").onclick = () => send({ type: "score" });
   $("resign").onclick = () => send({ type: "resign" });
-  $("pass").onclick = () => state && send({ type: "move", wire: "pass", ply: state.ply });
+  $("pass").onclick = () => state && send(moveMsg("pass"));
+  $("promote").onclick = () => viewingNode !== null && send({ type: "promote", node: viewingNode });
+  $("delete-var").onclick = () => viewingNode !== null && send({ type: "delete", node: viewingNode });
   $("live").onclick = () => goLive();
   $("letters").checked = localStorage.getItem("tengen-letters") === "1";
   document.body.classList.toggle("letters", $("letters").checked);
@@ -815,9 +953,8 @@ function wire() {
   };
   document.addEventListener("keydown", (ev) => {
     if (!state || ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
-    const at = viewing ?? state.ply;
-    if (ev.key === "ArrowLeft") view(at - 1);
-    else if (ev.key === "ArrowRight") view(at + 1);
+    if (ev.key === "ArrowLeft") stepBack();
+    else if (ev.key === "ArrowRight") stepForward();
     else if (ev.key === "Home") view(0);
     else if (ev.key === "End") goLive();
     else return;
@@ -826,7 +963,7 @@ function wire() {
   $("flip").onclick = () => {
     flipped = !flipped;
     if (state) {
-      drawBoard(viewing === null ? state : viewState);
+      drawBoard(shown());
       drawClocks();
     }
   };

@@ -20,6 +20,8 @@ pub(crate) enum Job {
         size: u32,
         game_id: u64,
         ply: usize,
+        /// A variation's position (its side node), not the main line's.
+        node: Option<u32>,
         setup: GameSetup,
         start: Option<String>,
         moves: Vec<String>,
@@ -108,7 +110,7 @@ pub(crate) fn analysis_loop(
     let mut next = jobs.recv().ok();
     loop {
         let Some(job) = next.take() else { return };
-        let (kind, size, game_id, ply, first_to_move, start, moves) = match job {
+        let (kind, size, game_id, ply, node, first_to_move, start, moves) = match job {
             Job::Quit => return,
             Job::Stop => {
                 next = jobs.recv().ok();
@@ -119,6 +121,7 @@ pub(crate) fn analysis_loop(
                 size,
                 game_id,
                 ply,
+                node,
                 setup,
                 start,
                 moves,
@@ -135,7 +138,7 @@ pub(crate) fn analysis_loop(
                     next = jobs.recv().ok();
                     continue;
                 }
-                (kind, size, game_id, ply, first_to_move, start, moves)
+                (kind, size, game_id, ply, node, first_to_move, start, moves)
             }
         };
         let mut lines: Vec<Option<SearchInfo>> = vec![None; multipv as usize];
@@ -163,6 +166,8 @@ pub(crate) fn analysis_loop(
                 })
                 .collect();
             let best = go_out.as_ref().unwrap_or(&out).first();
+            // The graph and the record's notes are the main line's.
+            let best = best.filter(|_| node.is_none());
             if let Some(cp) = best.and_then(|l| l.score.as_ref()).map(|s| s.first_cp) {
                 hub.note_eval(game_id, ply, cp);
             }
@@ -178,6 +183,7 @@ pub(crate) fn analysis_loop(
                 ServerMsg::Analysis {
                     game_id,
                     ply,
+                    node,
                     engine: engine.to_string(),
                     lines: go_out.unwrap_or(out),
                     running,

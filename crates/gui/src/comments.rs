@@ -152,7 +152,7 @@ pub(crate) fn annotate(g: &Game<'_>, format: &str, text: &str) -> String {
 }
 
 /// Movetext tokens; a `{...}` comment is one token.
-fn pgn_tokens(s: &str) -> Vec<String> {
+pub(crate) fn pgn_tokens(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut chars = s.chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -335,7 +335,7 @@ fn csa(g: &Game<'_>, text: &str) -> String {
 }
 
 /// A KIF move line: `   1 ７六歩(77)   ( 0:00/00:00:00)`.
-fn is_kif_move(l: &str) -> bool {
+pub(crate) fn is_kif_move(l: &str) -> bool {
     let t = l.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0

@@ -18,6 +18,7 @@ use crate::msg::{
     OpeningRule, Scoring, Seat, ServerMsg, State, SwapChoice, SwapState,
 };
 use crate::options::{self, Announced, Settings};
+use crate::variations::{Pos, Variations};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -41,6 +42,9 @@ use tokio::sync::broadcast;
 const NO_CLOCK_HANG: Duration = Duration::from_secs(120);
 /// Process latency forgiven on an engine's clock.
 const MARGIN_MS: u64 = 200;
+/// The most variation moves a game keeps (the page cannot grow the
+/// server's memory without end; record writers recurse once per level).
+const MAX_SIDE_MOVES: usize = 2000;
 
 /// An engine seat: the player and the game it was last prepared for.
 struct Seated {
@@ -85,6 +89,8 @@ struct Table {
     live_clock: Option<[u64; 2]>,
     /// Stones placed by the swap opening (never taken back).
     opening_len: usize,
+    /// Side lines off the main line (`moves`).
+    vars: Variations,
     /// The opening gave Black to the player who did not place the first
     /// three stones: the seats were exchanged.
     swapped: bool,
@@ -179,21 +185,22 @@ struct Inner {
     table: Table,
     analysis: Option<Analysis>,
     last_analysis: Option<String>,
-    /// The earlier position a tab browses (game id, ply): analysis
+    /// The earlier position a tab browses (game id, position): analysis
     /// follows it there until the tab returns to the game.
-    browsed: Option<(u64, usize)>,
+    browsed: Option<(u64, Pos)>,
     /// A `tengen-arena` run being watched (its games replace the table).
     watch: Option<Watch>,
 }
 
 impl Inner {
-    /// The ply analysis follows: the browsed one while it is a position
-    /// of this game, else the game's.
-    fn analysed_ply(&self) -> usize {
+    /// The position analysis follows: the browsed one while it is a
+    /// position of this game, else the game's.
+    fn analysed_at(&self) -> Pos {
         let t = &self.table;
+        let end = Pos::Main(t.moves.len());
         match self.browsed {
-            Some((id, ply)) if id == t.id && ply < t.moves.len() => ply,
-            _ => t.moves.len(),
+            Some((id, at)) if id == t.id && t.vars.exists(at, t.moves.len()) => at,
+            _ => end,
         }
     }
 }
@@ -268,6 +275,7 @@ impl Table {
             dead_asked: false,
             swap: None,
             opening_len: 0,
+            vars: Variations::default(),
             live_clock: None,
             swapped: false,
         })
@@ -380,6 +388,7 @@ impl Table {
                 .last()
                 .and_then(|m| games::spot(self.kind, &m.wire, self.size)),
             moves: self.moves.clone(),
+            variations: self.vars.entries(),
             thinking: self.thinking,
             clock: self.clock_state(),
             result,
@@ -647,9 +656,123 @@ impl Table {
         self.evals[ply] = Some(first_cp);
     }
 
+    /// A referee replayed to a position of the tree, and the moves that
+    /// lead there.
+    fn replay_to(&self, at: Pos) -> Result<(Box<dyn Referee>, Vec<String>), String> {
+        let wires = self
+            .vars
+            .wires(&self.moves, at)
+            .ok_or("that position is not in this game")?;
+        let mut r = make_referee(&self.kind.variant(self.size, 7.5))?;
+        r.reset(self.start.as_deref())?;
+        for w in &wires {
+            r.play(w)?;
+        }
+        Ok((r, wires))
+    }
+
+    /// The board at a position of the tree for a browsing tab, with the
+    /// moves that may be played there (into a variation).
+    fn position_msg(&self, at: Pos) -> Result<String, String> {
+        let (r, wires) = self.replay_to(at)?;
+        let board = games::view(self.kind, self.start.as_deref(), &wires, self.size)?;
+        let last = wires
+            .last()
+            .and_then(|w| games::spot(self.kind, w, self.size));
+        let mut legal = Vec::new();
+        // The swap opening's stones are placed by its own rules.
+        if self.swap.is_none() && r.ending().is_none() {
+            for w in r.legal_moves() {
+                legal.extend(games::spot(self.kind, &w, self.size));
+            }
+            if self.kind == Kind::Go {
+                legal.extend(games::spot(self.kind, "pass", self.size));
+            }
+        }
+        Ok(ServerMsg::Position {
+            game_id: self.id,
+            ply: wires.len(),
+            node: match at {
+                Pos::Side(id) => Some(id),
+                Pos::Main(_) => None,
+            },
+            board,
+            last,
+            to_move: r.side_to_move().index(),
+            legal,
+        }
+        .json())
+    }
+
+    /// A move from a position of the tree other than the game's end: the
+    /// line's own next move when it is that one, an existing variation's
+    /// when one starts with it, else a new variation. The game, its
+    /// clocks and engines are not touched. Returns where the move leads.
+    fn variation_move(&mut self, at: Pos, wire: &str) -> Result<Pos, String> {
+        if wire.len() > 16 {
+            return Err("that is not a move".into());
+        }
+        let (mut r, wires) = self.replay_to(at)?;
+        let record = r
+            .play(wire)
+            .map_err(|e| format!("illegal move {wire}: {e}"))?;
+        if let Pos::Main(p) = at {
+            if self.moves.get(p).is_some_and(|m| m.wire == wire) {
+                return Ok(Pos::Main(p + 1));
+            }
+        }
+        if let Some(n) = self.vars.children(at).find(|n| n.entry.wire == wire) {
+            return Ok(Pos::Side(n.id));
+        }
+        if self.vars.nodes().len() >= MAX_SIDE_MOVES {
+            return Err(format!(
+                "a game keeps at most {MAX_SIDE_MOVES} variation moves"
+            ));
+        }
+        let text = crate::notation::texts(
+            self.kind,
+            self.start.as_deref(),
+            &wires,
+            &[wire.to_string()],
+        )
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| record.clone());
+        let entry = MoveEntry {
+            wire: wire.to_string(),
+            text,
+            record,
+            score: None,
+            depth: None,
+            pv: Vec::new(),
+            elapsed_ms: 0,
+            book: false,
+        };
+        Ok(Pos::Side(self.vars.add(at, entry, wires.len() + 1)))
+    }
+
+    /// The main line changed after its first `p` moves (a variation was
+    /// promoted): the referee, the ending and the notes follow it.
+    fn replay_main(&mut self, p: usize) -> Result<(), String> {
+        self.evals.truncate(p + 1);
+        self.notes.retain(|&k, _| k <= p);
+        self.referee.reset(self.start.as_deref())?;
+        for m in &self.moves {
+            self.referee.play(&m.wire)?;
+        }
+        self.scoring = None;
+        self.dead_asked = false;
+        self.result = self.referee.ending();
+        self.enter_scoring();
+        self.epoch += 1;
+        self.turn_start = Instant::now();
+        Ok(())
+    }
+
     /// Replays all but the last `n` moves.
     fn take_back(&mut self, n: usize) -> Result<(), String> {
         let keep = self.moves.len().saturating_sub(n);
+        self.vars.truncate(keep);
         self.evals.truncate(keep + 1);
         self.notes.retain(|&k, _| k <= keep);
         self.scoring = None;
@@ -847,12 +970,80 @@ impl Hub {
                     book,
                 });
             }
-            ClientMsg::Move { wire, ply } => self.human_move(&mut inner, &wire, ply)?,
-            ClientMsg::Vertex { x, y, ply } => {
+            ClientMsg::Move {
+                wire,
+                ply,
+                node,
+                variation,
+            } => {
+                if variation {
+                    if let Some(reply) = self.branch(&mut inner, ply, node, &wire)? {
+                        return Ok(Some(reply));
+                    }
+                } else {
+                    self.human_move(&mut inner, &wire, ply)?
+                }
+            }
+            ClientMsg::Vertex {
+                x,
+                y,
+                ply,
+                node,
+                variation,
+            } => {
                 let t = &inner.table;
                 let wire = games::wire_of_vertex(t.kind, x, y, t.size)
                     .ok_or_else(|| format!("({x}, {y}) is not a point of this board"))?;
-                self.human_move(&mut inner, &wire, ply)?
+                if variation {
+                    if let Some(reply) = self.branch(&mut inner, ply, node, &wire)? {
+                        return Ok(Some(reply));
+                    }
+                } else {
+                    self.human_move(&mut inner, &wire, ply)?
+                }
+            }
+            ClientMsg::Promote { node } => {
+                let watching = inner.watch.is_some();
+                let t = &mut inner.table;
+                let ply = t
+                    .vars
+                    .get(node)
+                    .map(|n| n.ply)
+                    .ok_or_else(|| format!("there is no variation move {node}"))?;
+                match t.vars.promotes_main(node)? {
+                    Some(p) => {
+                        // The main line is the game: it changes only where
+                        // people play both sides and nothing runs.
+                        if t.human != [true, true] || watching || t.thinking || t.swap.is_some() {
+                            return Err("a variation becomes the main line only in a game \
+                                        between people at the board (the main line is the \
+                                        game the engines play)"
+                                .into());
+                        }
+                        if p < t.opening_len {
+                            return Err("the opening's moves stay in the main line".into());
+                        }
+                        t.vars.promote(&mut t.moves, node)?;
+                        t.replay_main(p)?;
+                    }
+                    None => t.vars.promote(&mut t.moves, node)?,
+                }
+                let at = match t.vars.get(node) {
+                    Some(_) => Pos::Side(node),
+                    None => Pos::Main(ply),
+                };
+                let reply = t.position_msg(at)?;
+                self.browse(&mut inner, at);
+                self.changed(&mut inner);
+                return Ok(Some(reply));
+            }
+            ClientMsg::Delete { node } => {
+                let t = &mut inner.table;
+                let parent = t.vars.delete(node)?;
+                let reply = t.position_msg(parent)?;
+                self.browse(&mut inner, parent);
+                self.broadcast(self.state_json(&inner));
+                return Ok(Some(reply));
             }
             ClientMsg::Undo {} => {
                 let t = &mut inner.table;
@@ -919,36 +1110,21 @@ impl Hub {
                 inner.watch = None;
                 inner.matchup = None;
             }
-            ClientMsg::View { ply } => {
+            ClientMsg::View { ply, node } => {
                 let t = &inner.table;
-                if ply > t.moves.len() {
-                    return Err(format!("the game has only {} moves", t.moves.len()));
-                }
-                // Analysis follows the position shown, and the game again
-                // when the tab returns to it.
-                let before = inner.analysed_ply();
-                inner.browsed = Some((t.id, ply));
-                let t = &inner.table;
-                if let Some(a) = inner.analysis.as_ref().filter(|a| a.following) {
-                    if before != ply && a.kind == t.kind && a.size == t.size {
-                        let _ = a.inbox.send(position_job(t, ply));
+                let at = match node {
+                    Some(id) if t.vars.get(id).is_none() => {
+                        return Err(format!("there is no variation move {id}"))
                     }
-                }
-                let wires = t.wires();
-                let board = games::view(t.kind, t.start.as_deref(), &wires[..ply], t.size)?;
-                let last = ply
-                    .checked_sub(1)
-                    .and_then(|i| games::spot(t.kind, &wires[i], t.size));
-                return Ok(Some(
-                    ServerMsg::Position {
-                        game_id: t.id,
-                        ply,
-                        board,
-                        last,
-                        to_move: t.side_to_move_at(ply),
+                    Some(id) => Pos::Side(id),
+                    None if ply > t.moves.len() => {
+                        return Err(format!("the game has only {} moves", t.moves.len()))
                     }
-                    .json(),
-                ));
+                    None => Pos::Main(ply),
+                };
+                let reply = t.position_msg(at)?;
+                self.browse(&mut inner, at);
+                return Ok(Some(reply));
             }
             ClientMsg::Dead { x, y } => {
                 let t = &mut inner.table;
@@ -1040,6 +1216,52 @@ impl Hub {
         Ok(None)
     }
 
+    /// A tab shows `at`: analysis, when on, follows the position shown,
+    /// and the game again when the tab returns to it.
+    fn browse(&self, inner: &mut Inner, at: Pos) {
+        let before = inner.analysed_at();
+        inner.browsed = Some((inner.table.id, at));
+        let t = &inner.table;
+        if let Some(a) = inner.analysis.as_ref().filter(|a| a.following) {
+            if before != at && a.kind == t.kind && a.size == t.size {
+                let _ = a.inbox.send(position_job(t, at));
+            }
+        }
+    }
+
+    /// A move from a browsed position (`node`, or the main line's after
+    /// `ply` moves) into a variation; at the game's end it is a move of
+    /// the game. Answers the tab with the position it leads to.
+    fn branch(
+        self: &Arc<Self>,
+        inner: &mut Inner,
+        ply: usize,
+        node: Option<u32>,
+        wire: &str,
+    ) -> Result<Option<String>, String> {
+        let at = match node {
+            Some(id) => Pos::Side(id),
+            None => Pos::Main(ply),
+        };
+        let len = inner.table.moves.len();
+        if !inner.table.vars.exists(at, len) {
+            return Err(match node {
+                Some(id) => format!("there is no variation move {id}"),
+                None => format!("the game has only {len} moves"),
+            });
+        }
+        if at == Pos::Main(len) {
+            self.human_move(inner, wire, ply)?;
+            return Ok(None);
+        }
+        let t = &mut inner.table;
+        let to = t.variation_move(at, wire)?;
+        let reply = t.position_msg(to)?;
+        self.browse(inner, to);
+        self.broadcast(self.state_json(inner));
+        Ok(Some(reply))
+    }
+
     /// After any change of the game: tell every tab, let the engine move,
     /// move the analysis along.
     fn changed(self: &Arc<Self>, inner: &mut Inner) {
@@ -1047,15 +1269,15 @@ impl Hub {
         self.kick(&mut inner.table);
         self.broadcast(self.state_json(inner));
         let t = &inner.table;
-        let ply = inner.analysed_ply();
-        let browsing = ply < t.moves.len();
+        let at = inner.analysed_at();
+        let browsing = at != Pos::Main(t.moves.len());
         if let Some(a) = inner.analysis.as_ref() {
             if a.following {
                 if a.kind == t.kind && a.size == t.size {
                     // A browsed position stays under analysis while the
                     // game goes on.
                     if !browsing {
-                        let _ = a.inbox.send(position_job(t, ply));
+                        let _ = a.inbox.send(position_job(t, at));
                     }
                 } else {
                     let _ = a.inbox.send(Job::Quit);
@@ -1306,6 +1528,7 @@ impl Hub {
                 stage: Stage::Place3,
             }),
             opening_len: 0,
+            vars: Variations::default(),
             live_clock: None,
             swapped: false,
         };
@@ -1334,6 +1557,26 @@ impl Hub {
         for (i, m) in l.moves.iter().enumerate() {
             t.play(m)
                 .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        }
+        // Variations: each move from a position read before it.
+        let mut at: Vec<Pos> = Vec::new();
+        for (i, (from, m)) in l.side.iter().enumerate() {
+            let from = match *from {
+                Pos::Side(k) => *at
+                    .get(k as usize)
+                    .ok_or_else(|| format!("variation move {} comes before its line", i + 1))?,
+                main => main,
+            };
+            if from == Pos::Main(t.moves.len()) {
+                return Err(format!(
+                    "variation move {} ({m}) has no main move beside it",
+                    i + 1
+                ));
+            }
+            let to = t
+                .variation_move(from, m)
+                .map_err(|e| format!("variation move {} ({m}): {e}", i + 1))?;
+            at.push(to);
         }
         quit_seats(&mut inner.table);
         inner.next_id += 1;
@@ -1695,7 +1938,7 @@ impl Hub {
         let cfg = self
             .config_of(e, kind)
             .ok_or_else(|| format!("{name} does not play {}", kind.name()))?;
-        let job = position_job(&inner.table, inner.analysed_ply());
+        let job = position_job(&inner.table, inner.analysed_at());
         if let Some(a) = inner.analysis.as_mut() {
             // Options set since it started need a fresh engine.
             if a.engine == name
@@ -2000,6 +2243,11 @@ fn save(t: &Table, format: Option<&str>) -> Result<String, String> {
         notes: &t.notes,
     };
     let text = crate::comments::annotate(&game, format, &text);
+    let text = crate::tree_records::write(&game, &t.vars, format, &text);
+    let text = match format {
+        "kif" => crate::records::kif_name_handicap(t.start.as_deref(), &text),
+        _ => text,
+    };
     Ok(ServerMsg::Record {
         format: format.to_string(),
         text,
@@ -2067,18 +2315,29 @@ fn book_line(
     Ok((o.start, o.moves))
 }
 
-/// The analysis job for the position after `ply` moves of the game.
-fn position_job(t: &Table, ply: usize) -> Job {
-    let ply = ply.min(t.moves.len());
+/// The analysis job for a position of the game's tree (the game's end
+/// when it is not one).
+fn position_job(t: &Table, at: Pos) -> Job {
+    let (at, moves, first_to_move) = match (at, t.replay_to(at)) {
+        (Pos::Side(_), Ok((r, w))) => (at, w, r.side_to_move().index() == 0),
+        (Pos::Main(p), _) if p < t.moves.len() => {
+            (at, t.wires()[..p].to_vec(), t.side_to_move_at(p) == 0)
+        }
+        _ => (Pos::Main(t.moves.len()), t.wires(), t.to_move() == 0),
+    };
     Job::Position {
         kind: t.kind,
         size: t.size,
         game_id: t.id,
-        ply,
+        ply: moves.len(),
+        node: match at {
+            Pos::Side(id) => Some(id),
+            Pos::Main(_) => None,
+        },
         setup: t.referee.setup(),
         start: t.start.clone(),
-        moves: t.wires()[..ply].to_vec(),
-        first_to_move: t.side_to_move_at(ply) == 0,
+        moves,
+        first_to_move,
     }
 }
 

@@ -14,6 +14,8 @@ mod notation;
 mod options;
 mod records;
 mod server;
+mod tree_records;
+mod variations;
 
 use clap::Parser;
 use std::io::Write as _;

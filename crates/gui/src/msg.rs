@@ -17,15 +17,36 @@ pub enum ClientMsg {
     /// A new game.
     New(NewGame),
     /// A move in wire notation, made at ply `ply` (stale ones are refused).
+    /// With `variation`, it is made from a browsed position instead: the
+    /// main line's after `ply` moves, or the side node `node`'s; a move
+    /// that does not follow the line there starts a variation.
     Move {
         wire: String,
         ply: usize,
+        #[serde(default)]
+        node: Option<u32>,
+        #[serde(default)]
+        variation: bool,
     },
     /// A click on an empty vertex (Go, gomoku): the server names the move.
     Vertex {
         x: u32,
         y: u32,
         ply: usize,
+        #[serde(default)]
+        node: Option<u32>,
+        #[serde(default)]
+        variation: bool,
+    },
+    /// Promotes the variation holding side node `node` one level (to the
+    /// main line when it branches from there; only between people at the
+    /// board, as that changes the game).
+    Promote {
+        node: u32,
+    },
+    /// Deletes side node `node` and the moves after it.
+    Delete {
+        node: u32,
     },
     /// Takes back the last move (and the engine's reply before it).
     Undo {},
@@ -53,6 +74,9 @@ pub enum ClientMsg {
     /// asking tab only. Analysis, when on, follows the position shown.
     View {
         ply: usize,
+        /// A side node's position instead (variations).
+        #[serde(default)]
+        node: Option<u32>,
     },
     /// Go, after two passes: marks the chain at a vertex dead (or alive
     /// again).
@@ -220,6 +244,20 @@ pub struct MoveEntry {
     pub book: bool,
 }
 
+/// A move of a variation (a side line off the main line).
+#[derive(Clone, Debug, Serialize)]
+pub struct VarEntry {
+    pub id: u32,
+    /// Played from the main line's position after this many moves...
+    pub from: Option<usize>,
+    /// ...or from the position after this side node.
+    pub parent: Option<u32>,
+    /// Moves from the start to the position after this one.
+    pub ply: usize,
+    pub wire: String,
+    pub text: String,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ClockState {
     pub left_ms: [u64; 2],
@@ -243,6 +281,8 @@ pub struct State {
     pub legal: Vec<Spot>,
     pub last: Option<Spot>,
     pub moves: Vec<MoveEntry>,
+    /// The variations' moves, each after the position it is played from.
+    pub variations: Vec<VarEntry>,
     pub thinking: bool,
     pub clock: Option<ClockState>,
     pub result: Option<String>,
@@ -344,6 +384,8 @@ pub enum ServerMsg {
     Analysis {
         game_id: u64,
         ply: usize,
+        /// A variation's position (side node) instead of the main line's.
+        node: Option<u32>,
         engine: String,
         lines: Vec<Line>,
         running: bool,
@@ -383,9 +425,13 @@ pub enum ServerMsg {
     Position {
         game_id: u64,
         ply: usize,
+        /// The side node shown (none: the main line's position).
+        node: Option<u32>,
         board: BoardView,
         last: Option<Spot>,
         to_move: usize,
+        /// The moves that may be played there (into a variation).
+        legal: Vec<Spot>,
     },
 }
 
@@ -421,7 +467,9 @@ mod tests {
             read(r#"{"type":"move","wire":"e2e4","ply":0}"#),
             Ok(ClientMsg::Move {
                 wire: "e2e4".into(),
-                ply: 0
+                ply: 0,
+                node: None,
+                variation: false,
             })
         );
         assert!(matches!(

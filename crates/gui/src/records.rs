@@ -5,6 +5,7 @@
 //! then played through the referee like a move from the board.
 
 use crate::games::Kind;
+use crate::variations::Pos;
 use tengen_arena::openings::{self, Format, OpeningSpec};
 use tengen_arena::variant::make_referee;
 
@@ -16,6 +17,10 @@ pub struct Loaded {
     /// Wire moves, not yet checked.
     pub moves: Vec<String>,
     pub size: u32,
+    /// Variations: each move with the position it is played from (the
+    /// main line's after so many moves, or after the side move at that
+    /// index of this list, always an earlier one).
+    pub side: Vec<(Pos, String)>,
 }
 
 /// Reads a record or position; `hint` is the game on the board, used
@@ -34,9 +39,11 @@ pub fn load(text: &str, hint: Kind) -> Result<Loaded, String> {
     if t.contains("手数----") || t.lines().any(|l| kif_move_text(l).is_some()) {
         return kif(t);
     }
-    if t.lines()
-        .any(|l| l.starts_with("PI") || l.starts_with("P1") || l.starts_with("V2"))
-        || t.lines().any(|l| is_csa_move(l.trim()))
+    if t.lines().any(|l| {
+        ["PI", "P1", "P+", "P-", "V2"]
+            .iter()
+            .any(|p| l.starts_with(p))
+    }) || t.lines().any(|l| is_csa_move(l.trim()))
     {
         return csa(t);
     }
@@ -68,6 +75,7 @@ fn fen(t: &str, hint: Kind) -> Result<Loaded, String> {
         start: Some(line.to_string()),
         moves: Vec::new(),
         size: 0,
+        side: Vec::new(),
     })
 }
 
@@ -100,6 +108,7 @@ fn usi_position(rest: &str) -> Result<Loaded, String> {
         start,
         moves,
         size: 0,
+        side: Vec::new(),
     })
 }
 
@@ -122,32 +131,186 @@ fn pgn(t: &str, hint: Kind) -> Result<Loaded, String> {
         format: Format::Pgn,
         ..OpeningSpec::default()
     };
+    // The arena's reader finds the start (a FEN tag); the moves with
+    // their variations are read here.
     let book = openings::parse(t, &spec, 0, 0, "the pasted PGN")?;
     let game = book.into_iter().next().ok_or("the PGN holds no game")?;
-    // SAN (chess) or ICCS (xiangqi, maybe as `H2-E2`) to wire moves.
-    let mut referee = make_referee(&kind.variant(0, 7.5))?;
-    referee.reset(game.start.as_deref())?;
-    let mut moves = Vec::new();
-    for (i, m) in game.moves.iter().enumerate() {
-        let m = if kind == Kind::Xiangqi {
-            m.to_ascii_lowercase().replace('-', "")
-        } else {
-            m.clone()
-        };
-        let wire = referee
-            .wire_from_record(&m)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        referee
-            .play(&wire)
-            .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-        moves.push(wire);
-    }
+    let (moves, side) = pgn_tree(t, kind, game.start.as_deref())?;
     Ok(Loaded {
         kind,
         start: game.start,
         moves,
         size: 0,
+        side,
     })
+}
+
+/// A word of PGN movetext that matters here.
+#[derive(Debug, PartialEq)]
+enum Word {
+    Move(String),
+    Open,
+    Close,
+    /// A result: the game ends.
+    End,
+}
+
+/// The movetext's moves, variation brackets and result; comments, NAGs,
+/// move numbers and `!?` marks dropped.
+fn pgn_words(body: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+            }
+            ';' => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => out.push(Word::Open),
+            ')' => out.push(Word::Close),
+            c if c.is_whitespace() => {}
+            c => {
+                let mut w = String::from(c);
+                while let Some(&d) = chars.peek() {
+                    if d.is_whitespace() || "(){;".contains(d) {
+                        break;
+                    }
+                    w.push(d);
+                    chars.next();
+                }
+                if matches!(w.as_str(), "*" | "1-0" | "0-1" | "1/2-1/2") {
+                    out.push(Word::End);
+                    continue;
+                }
+                if w.starts_with('$') {
+                    continue;
+                }
+                // `12.`, `12...`, or a number stuck to its move (`1.e4`).
+                let m = if w.starts_with(|c: char| c.is_ascii_digit()) {
+                    w.trim_start_matches(|c: char| c.is_ascii_digit())
+                        .trim_start_matches('.')
+                } else {
+                    w.as_str()
+                };
+                let m = m.trim_end_matches(['!', '?']);
+                if !m.is_empty() {
+                    out.push(Word::Move(m.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The moves from the start to a position of a tree being read.
+pub(crate) fn tree_wires(main: &[String], side: &[(Pos, String)], at: Pos) -> Vec<String> {
+    let mut tail = Vec::new();
+    let mut at = at;
+    loop {
+        match at {
+            Pos::Main(p) => {
+                let mut w = main[..p.min(main.len())].to_vec();
+                w.extend(tail.into_iter().rev());
+                return w;
+            }
+            Pos::Side(k) => match side.get(k as usize) {
+                Some((from, wire)) => {
+                    tail.push(wire.clone());
+                    at = *from;
+                }
+                None => return Vec::new(),
+            },
+        }
+    }
+}
+
+/// Adds a move read at `at` to the tree: to the main line at its end,
+/// else as a side move. Returns the position after it.
+fn tree_push(main: &mut Vec<String>, side: &mut Vec<(Pos, String)>, at: Pos, wire: String) -> Pos {
+    match at {
+        Pos::Main(p) if p == main.len() => {
+            main.push(wire);
+            Pos::Main(p + 1)
+        }
+        from => {
+            side.push((from, wire));
+            Pos::Side(side.len() as u32 - 1)
+        }
+    }
+}
+
+type Tree = (Vec<String>, Vec<(Pos, String)>);
+
+/// PGN movetext with recursive variations (`1. e4 e5 (1... c5) 2. Nf3`):
+/// SAN (chess) or ICCS (xiangqi, maybe as `H2-E2`) to wire moves, each
+/// checked on a referee at its position.
+fn pgn_tree(t: &str, kind: Kind, start: Option<&str>) -> Result<Tree, String> {
+    let body: Vec<&str> = t
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('['))
+        .collect();
+    let (mut main, mut side): Tree = (Vec::new(), Vec::new());
+    let replay = |main: &[String], side: &[(Pos, String)], at: Pos| {
+        let mut r = make_referee(&kind.variant(0, 7.5))?;
+        r.reset(start)?;
+        for w in tree_wires(main, side, at) {
+            r.play(&w)?;
+        }
+        Ok::<_, String>(r)
+    };
+    // Where the next move is played from, and where the last one was.
+    let mut at = Pos::Main(0);
+    let mut before: Option<Pos> = None;
+    let mut stack: Vec<(Pos, Option<Pos>)> = Vec::new();
+    let mut referee = replay(&main, &side, at)?;
+    let mut read = 0;
+    for w in pgn_words(&body.join("\n")) {
+        match w {
+            Word::Open => {
+                let b = before.ok_or("a variation with no move before it")?;
+                stack.push((at, before));
+                at = b;
+                before = None;
+                referee = replay(&main, &side, at)?;
+            }
+            Word::Close => {
+                (at, before) = stack.pop().ok_or("a ')' with no '(' before it")?;
+                referee = replay(&main, &side, at)?;
+            }
+            Word::End if stack.is_empty() => break,
+            Word::End => return Err("the game ends inside a variation".into()),
+            Word::Move(m) => {
+                read += 1;
+                let m = if kind == Kind::Xiangqi {
+                    m.to_ascii_lowercase().replace('-', "")
+                } else {
+                    m
+                };
+                let wire = referee
+                    .wire_from_record(&m)
+                    .map_err(|e| format!("move {read} ({m}): {e}"))?;
+                referee
+                    .play(&wire)
+                    .map_err(|e| format!("move {read} ({m}): {e}"))?;
+                before = Some(at);
+                at = tree_push(&mut main, &mut side, at, wire);
+            }
+        }
+    }
+    if !stack.is_empty() {
+        return Err("a variation is not closed".into());
+    }
+    Ok((main, side))
 }
 
 fn is_csa_move(l: &str) -> bool {
@@ -190,94 +353,218 @@ fn csa_piece_sfen(code: &str, sente: bool) -> Option<String> {
     })
 }
 
-/// A CSA set-up position (`P1`..`P9` rows of three-character cells,
-/// `P+`/`P-` pieces in hand, then `+` or `-` for the side to move) as an
-/// SFEN; `None` when the record has no such rows (`PI` or nothing: the
-/// standard start).
+/// The even game's board, rank 1 first, file 9 first in each rank.
+const SHOGI_START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
+
+/// An SFEN board's 81 cells (`P`, `+r`, or empty), rank 1 first, file 9
+/// first.
+fn sfen_cells(board: &str) -> Vec<Option<String>> {
+    let mut cells = Vec::new();
+    for rank in board.split('/') {
+        let mut promoted = false;
+        for c in rank.chars() {
+            if let Some(n) = c.to_digit(10) {
+                cells.extend((0..n).map(|_| None));
+            } else if c == '+' {
+                promoted = true;
+            } else {
+                cells.push(Some(if promoted {
+                    format!("+{c}")
+                } else {
+                    c.to_string()
+                }));
+                promoted = false;
+            }
+        }
+    }
+    cells
+}
+
+/// The cell index of a CSA square (`82`: file 8, rank 2).
+fn csa_cell(file: u8, rank: u8) -> Option<usize> {
+    ((1..=9).contains(&file) && (1..=9).contains(&rank))
+        .then(|| usize::from(rank - 1) * 9 + usize::from(9 - file))
+}
+
+/// A CSA set-up position as an SFEN; `None` for the even game. The board
+/// is the even game's (`PI`, less the pieces it names: `PI82HI22KA` is
+/// the two-piece handicap), the `P1`..`P9` rows, or empty; `P+`/`P-`
+/// lines then put pieces on squares or in hand (`00`), `00AL` giving one
+/// side every piece left; `+` or `-` names the side to move.
 fn csa_start(t: &str) -> Result<Option<String>, String> {
     let lines: Vec<&str> = t
         .lines()
         .map(|l| l.trim_end_matches('\r'))
         .filter(|l| !l.starts_with('\''))
         .collect();
-    if lines
+    // Rows keep their trailing blanks (an empty square is " * ").
+    let pi = lines
         .iter()
-        .any(|l| l.starts_with("PI") && l.trim_end().len() > 2)
+        .find_map(|l| l.strip_prefix("PI"))
+        .map(str::trim_end);
+    let rows = lines.iter().any(|l| l.starts_with("P1"));
+    let placed = lines
+        .iter()
+        .any(|l| l.starts_with("P+") || l.starts_with("P-"));
+    let side = match lines
+        .iter()
+        .find(|l| l.trim_end() == "+" || l.trim_end() == "-")
     {
-        return Err("CSA handicaps (PI with pieces taken off) are not read yet".into());
-    }
-    if !lines.iter().any(|l| l.starts_with("P1")) {
+        Some(l) if l.trim_end() == "-" => "w",
+        _ => "b",
+    };
+    if !rows && !placed && pi.is_none_or(str::is_empty) && side == "b" {
         return Ok(None);
     }
-    let mut ranks = Vec::new();
-    for r in 1..=9 {
-        let row = lines
-            .iter()
-            .find_map(|l| l.strip_prefix(&format!("P{r}")))
-            .ok_or_else(|| format!("CSA position: no row P{r}"))?;
-        let cells: Vec<char> = row.chars().collect();
-        if cells.len() < 27 {
-            return Err(format!("CSA position: row P{r} has fewer than 9 squares"));
+    let mut cells: Vec<Option<String>> = vec![None; 81];
+    if let Some(removed) = pi {
+        cells = sfen_cells(SHOGI_START);
+        if !removed.is_ascii() || removed.len() % 4 != 0 {
+            return Err(format!("CSA: bad handicap line PI{removed}"));
         }
-        let mut rank = String::new();
-        let mut empty = 0;
-        for cell in cells.chunks(3).take(9) {
-            let cell: String = cell.iter().collect();
-            if cell.trim() == "*" {
-                empty += 1;
-                continue;
-            }
-            let sente = match cell.chars().next() {
-                Some('+') => true,
-                Some('-') => false,
-                _ => return Err(format!("CSA position: '{cell}' in row P{r}")),
-            };
-            let piece = csa_piece_sfen(&cell[1..], sente)
-                .ok_or_else(|| format!("CSA position: '{cell}' in row P{r}"))?;
-            if empty > 0 {
-                rank.push_str(&empty.to_string());
-                empty = 0;
-            }
-            rank.push_str(&piece);
-        }
-        if empty > 0 {
-            rank.push_str(&empty.to_string());
-        }
-        ranks.push(rank);
-    }
-    // Hands in SFEN order, counted.
-    let mut hand: Vec<(char, u32)> = Vec::new();
-    for l in &lines {
-        let (sente, rest) = match (l.strip_prefix("P+"), l.strip_prefix("P-")) {
-            (Some(r), _) => (true, r),
-            (_, Some(r)) => (false, r),
-            _ => continue,
-        };
-        if !rest.is_ascii() {
-            return Err("CSA position: a broken hand line".into());
-        }
-        for i in (0..rest.len()).step_by(4) {
-            let item = rest
-                .get(i..i + 4)
-                .ok_or("CSA position: a broken hand line")?;
-            if &item[..2] != "00" {
+        for i in (0..removed.len()).step_by(4) {
+            let item = &removed[i..i + 4];
+            let b = item.as_bytes();
+            let cell = csa_cell(b[0].wrapping_sub(b'0'), b[1].wrapping_sub(b'0'))
+                .ok_or_else(|| format!("CSA: PI{removed}: '{item}' is not a square"))?;
+            let want = csa_piece_sfen(&item[2..], true)
+                .ok_or_else(|| format!("CSA: PI{removed}: '{}' is not a piece", &item[2..]))?;
+            if !cells[cell]
+                .as_deref()
+                .is_some_and(|p| p.eq_ignore_ascii_case(&want))
+            {
                 return Err(format!(
-                    "CSA position: P{} pieces on the board are not read",
-                    if sente { '+' } else { '-' }
+                    "CSA: PI{removed}: no {} on {}",
+                    &item[2..],
+                    &item[..2]
                 ));
             }
-            if &item[2..] == "AL" {
-                return Err("CSA position: `AL` (all the rest in hand) is not read".into());
+            cells[cell] = None;
+        }
+    } else if rows {
+        for r in 1..=9u8 {
+            let row = lines
+                .iter()
+                .find_map(|l| l.strip_prefix(&format!("P{r}")))
+                .ok_or_else(|| format!("CSA position: no row P{r}"))?;
+            let chars: Vec<char> = row.chars().collect();
+            if chars.len() < 27 {
+                return Err(format!("CSA position: row P{r} has fewer than 9 squares"));
             }
-            let p = csa_piece_sfen(&item[2..], sente)
-                .filter(|p| p.len() == 1 && !p.eq_ignore_ascii_case("k"))
-                .ok_or_else(|| format!("CSA position: cannot hold '{}'", &item[2..]))?;
-            let c = p.chars().next().unwrap_or('P');
-            match hand.iter_mut().find(|(x, _)| *x == c) {
-                Some((_, n)) => *n += 1,
-                None => hand.push((c, 1)),
+            for (f, cell) in chars.chunks(3).take(9).enumerate() {
+                let cell: String = cell.iter().collect();
+                if cell.trim() == "*" {
+                    continue;
+                }
+                let sente = match cell.chars().next() {
+                    Some('+') => true,
+                    Some('-') => false,
+                    _ => return Err(format!("CSA position: '{cell}' in row P{r}")),
+                };
+                let piece = csa_piece_sfen(cell.get(1..).unwrap_or(""), sente)
+                    .ok_or_else(|| format!("CSA position: '{cell}' in row P{r}"))?;
+                cells[usize::from(r - 1) * 9 + f] = Some(piece);
             }
         }
+    }
+    // Hands, counted by SFEN letter; `AL` last.
+    let mut hand: Vec<(char, u32)> = Vec::new();
+    let mut all_rest: Option<bool> = None;
+    for l in &lines {
+        let (sente, rest) = match (l.strip_prefix("P+"), l.strip_prefix("P-")) {
+            (Some(r), _) => (true, r.trim_end()),
+            (_, Some(r)) => (false, r.trim_end()),
+            _ => continue,
+        };
+        if !rest.is_ascii() || rest.len() % 4 != 0 {
+            return Err("CSA position: a broken piece line".into());
+        }
+        for i in (0..rest.len()).step_by(4) {
+            let item = &rest[i..i + 4];
+            let b = item.as_bytes();
+            if &item[2..] == "AL" {
+                if &item[..2] != "00" {
+                    return Err("CSA position: AL goes in hand (00AL)".into());
+                }
+                all_rest = Some(sente);
+                continue;
+            }
+            let p = csa_piece_sfen(&item[2..], sente)
+                .ok_or_else(|| format!("CSA position: '{}' is not a piece", &item[2..]))?;
+            if &item[..2] == "00" {
+                if p.len() != 1 || p.eq_ignore_ascii_case("k") {
+                    return Err(format!("CSA position: cannot hold '{}'", &item[2..]));
+                }
+                let c = p.chars().next().unwrap_or('P');
+                match hand.iter_mut().find(|(x, _)| *x == c) {
+                    Some((_, n)) => *n += 1,
+                    None => hand.push((c, 1)),
+                }
+            } else {
+                let cell = csa_cell(b[0].wrapping_sub(b'0'), b[1].wrapping_sub(b'0'))
+                    .ok_or_else(|| format!("CSA position: '{item}' is not a square"))?;
+                cells[cell] = Some(p);
+            }
+        }
+    }
+    if let Some(sente) = all_rest {
+        // Every piece of the set not on the board or in a hand.
+        for (letter, total) in [
+            ('R', 2u32),
+            ('B', 2),
+            ('G', 4),
+            ('S', 4),
+            ('N', 4),
+            ('L', 4),
+            ('P', 18),
+        ] {
+            let on_board = cells
+                .iter()
+                .flatten()
+                .filter(|p| {
+                    p.trim_start_matches('+')
+                        .eq_ignore_ascii_case(&letter.to_string())
+                })
+                .count() as u32;
+            let held: u32 = hand
+                .iter()
+                .filter(|(c, _)| c.eq_ignore_ascii_case(&letter))
+                .map(|(_, n)| n)
+                .sum();
+            let left: u32 = total.saturating_sub(on_board + held);
+            if left > 0 {
+                let c = if sente {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                match hand.iter_mut().find(|(x, _)| *x == c) {
+                    Some((_, n)) => *n += left,
+                    None => hand.push((c, left)),
+                }
+            }
+        }
+    }
+    let mut ranks = Vec::new();
+    for rank in cells.chunks(9) {
+        let mut s = String::new();
+        let mut empty = 0;
+        for cell in rank {
+            match cell {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push_str(p);
+                }
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        ranks.push(s);
     }
     const ORDER: &str = "RBGSNLPrbgsnlp";
     hand.sort_by_key(|(c, _)| ORDER.find(*c));
@@ -293,10 +580,6 @@ fn csa_start(t: &str) -> Result<Option<String>, String> {
                 }
             })
             .collect()
-    };
-    let side = match lines.iter().find(|l| **l == "+" || **l == "-") {
-        Some(&"-") => "w",
-        _ => "b",
     };
     Ok(Some(format!("{} {side} {hand} 1", ranks.join("/"))))
 }
@@ -374,6 +657,7 @@ fn csa(t: &str) -> Result<Loaded, String> {
         start,
         moves,
         size: 0,
+        side: Vec::new(),
     })
 }
 
@@ -522,28 +806,69 @@ fn kif_start(t: &str) -> Result<Option<String>, String> {
     Ok(Some(format!("{} {side} {hand} 1", ranks.join("/"))))
 }
 
-/// KIF (Kakinoki): the move lines, from the even game (`手合割：平手`, or
-/// no 手合割) or from a board diagram. The page decodes Shift_JIS files
-/// before they come here.
-fn kif(t: &str) -> Result<Loaded, String> {
-    let start = kif_start(t)?;
-    if start.is_none()
-        && t.lines()
-            .any(|l| l.starts_with("手合割") && !l.contains("平手"))
-    {
-        return Err("KIF records with a handicap and no board diagram are not read yet".into());
+/// The standard handicaps by their KIF names (`手合割：香落ち`): the
+/// giver's first two ranks; the giver plays gote and moves first.
+const HANDICAPS: [(&str, &str); 13] = [
+    ("香落ち", "lnsgkgsn1/1r5b1"),
+    ("右香落ち", "1nsgkgsnl/1r5b1"),
+    ("角落ち", "lnsgkgsnl/1r7"),
+    ("飛車落ち", "lnsgkgsnl/7b1"),
+    ("飛香落ち", "lnsgkgsn1/7b1"),
+    ("二枚落ち", "lnsgkgsnl/9"),
+    ("三枚落ち", "lnsgkgsn1/9"),
+    ("四枚落ち", "1nsgkgsn1/9"),
+    ("五枚落ち", "2sgkgsn1/9"),
+    ("左五枚落ち", "1nsgkgs2/9"),
+    ("六枚落ち", "2sgkgs2/9"),
+    ("八枚落ち", "3gkg3/9"),
+    ("十枚落ち", "4k4/9"),
+];
+
+/// A standard handicap's start as SFEN.
+fn kif_handicap(name: &str) -> Option<String> {
+    let (_, top) = HANDICAPS.iter().find(|(n, _)| *n == name)?;
+    Some(format!(
+        "{top}/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    ))
+}
+
+/// A KIF record of a game from a standard handicap names it
+/// (`手合割：角落ち`) before its board diagram: readers that go by the
+/// name alone (cshogi) then find the same start.
+pub fn kif_name_handicap(start: Option<&str>, text: &str) -> String {
+    let Some(name) = start.and_then(|s| {
+        HANDICAPS
+            .iter()
+            .find(|(n, _)| kif_handicap(n).as_deref() == Some(s))
+            .map(|(n, _)| *n)
+    }) else {
+        return text.to_string();
+    };
+    if text.contains("手合割：") {
+        return text.to_string();
     }
+    match text.find("後手の持駒：") {
+        Some(at) => format!("{}手合割：{name}\n{}", &text[..at], &text[at..]),
+        None => text.to_string(),
+    }
+}
+
+/// A square of a KIF move (file, rank; 1..9 each).
+type KifSquare = (usize, usize);
+
+/// The moves of one line of KIF move lines, played on `g` from its
+/// position (`last_to`: where the move before went, for `同`), up to
+/// the line's end (`投了` and the like). Each move with its square.
+fn kif_line(
+    g: &mut tengen_shogi::Game,
+    mut last_to: Option<KifSquare>,
+    lines: &[&str],
+    first_no: usize,
+) -> Result<Vec<(String, KifSquare)>, String> {
     const WIDE: &str = "１２３４５６７８９";
     const HAN: &str = "一二三四五六七八九";
-    let mut g = match &start {
-        Some(sfen) => {
-            tengen_shogi::Game::from_usi(sfen, &[]).map_err(|e| format!("KIF board {sfen}: {e}"))?
-        }
-        None => tengen_shogi::Game::startpos(),
-    };
-    let mut moves: Vec<String> = Vec::new();
-    let mut last_to: Option<(usize, usize)> = None;
-    for line in t.lines() {
+    let mut moves = Vec::new();
+    for line in lines {
         let Some(text) = kif_move_text(line) else {
             continue;
         };
@@ -566,7 +891,7 @@ fn kif(t: &str) -> Result<Loaded, String> {
                     .map(|i| i + 1);
                 match (file, rank) {
                     (Some(f), Some(r)) => (f, r),
-                    // 投了, 中断...: the game ends here.
+                    // 投了, 中断...: the line ends here.
                     _ => break,
                 }
             }
@@ -605,31 +930,290 @@ fn kif(t: &str) -> Result<Loaded, String> {
         let mv = g
             .board()
             .parse_move(&wire)
-            .map_err(|e| format!("KIF move {} '{text}': {e}", moves.len() + 1))?;
+            .map_err(|e| format!("KIF move {} '{text}': {e}", first_no + moves.len()))?;
         g.play(mv);
-        moves.push(wire);
+        moves.push((wire, to));
         last_to = Some(to);
     }
-    if moves.is_empty() {
+    Ok(moves)
+}
+
+/// KIF (Kakinoki): the move lines, from the even game (`手合割：平手`, or
+/// no 手合割), a standard handicap (`手合割：香落ち`…) or a board diagram;
+/// variations from the `変化：N手` blocks after the main line (each
+/// branches from the line read just before it). The page decodes
+/// Shift_JIS files before they come here.
+fn kif(t: &str) -> Result<Loaded, String> {
+    let mut start = kif_start(t)?;
+    if start.is_none() {
+        let handicap = t
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("手合割："))
+            .map(str::trim)
+            .filter(|h| *h != "平手");
+        if let Some(h) = handicap {
+            start = Some(
+                kif_handicap(h).ok_or_else(|| format!("KIF handicap '{h}' is not one I know"))?,
+            );
+        }
+    }
+    let game_at = |wires: &[String]| -> Result<tengen_shogi::Game, String> {
+        let mut g = match &start {
+            Some(sfen) => tengen_shogi::Game::from_usi(sfen, &[])
+                .map_err(|e| format!("KIF board {sfen}: {e}"))?,
+            None => tengen_shogi::Game::startpos(),
+        };
+        for w in wires {
+            let mv = g
+                .board()
+                .parse_move(w)
+                .map_err(|e| format!("KIF move {w}: {e}"))?;
+            g.play(mv);
+        }
+        Ok(g)
+    };
+    // The main line, then each 変化 block with its first move's number.
+    let mut blocks: Vec<(usize, Vec<&str>)> = vec![(1, Vec::new())];
+    for line in t.lines() {
+        if let Some(rest) = line.trim().strip_prefix("変化：") {
+            let n: usize = rest
+                .trim()
+                .trim_end_matches('手')
+                .trim()
+                .parse()
+                .map_err(|_| format!("KIF: bad variation line '{line}'"))?;
+            blocks.push((n, Vec::new()));
+        } else if let Some((_, b)) = blocks.last_mut() {
+            b.push(line);
+        }
+    }
+    let mut g = game_at(&[])?;
+    let main_line = kif_line(&mut g, None, &blocks[0].1, 1)?;
+    if main_line.is_empty() && blocks.len() == 1 {
         return Err("the KIF record has no moves".into());
+    }
+    let (mut main, mut side): Tree = (Vec::new(), Vec::new());
+    // The line read last: each move's position after it and square.
+    let mut path: Vec<(Pos, KifSquare)> = Vec::new();
+    for (wire, to) in main_line {
+        let end = Pos::Main(main.len());
+        let at = tree_push(&mut main, &mut side, end, wire);
+        path.push((at, to));
+    }
+    for (n, lines) in &blocks[1..] {
+        if *n == 0 || *n > path.len() + 1 {
+            return Err(format!(
+                "KIF: variation at move {n} has no line to branch from"
+            ));
+        }
+        path.truncate(n - 1);
+        let from = path.last().map_or(Pos::Main(0), |p| p.0);
+        let mut g = game_at(&tree_wires(&main, &side, from))?;
+        let mut at = from;
+        for (wire, to) in kif_line(&mut g, path.last().map(|p| p.1), lines, *n)? {
+            // Always a side move, even where the main line ends here.
+            side.push((at, wire));
+            at = Pos::Side(side.len() as u32 - 1);
+            path.push((at, to));
+        }
     }
     Ok(Loaded {
         kind: Kind::Shogi,
         start,
-        moves,
+        moves: main,
         size: 0,
+        side,
     })
 }
 
-/// SGF for Go (`GM[1]`, or none) and gomoku (`GM[4]`; `RU[renju]`).
-fn sgf(t: &str) -> Result<Loaded, String> {
-    let rec = tengen_go::sgf::parse(t)?;
-    let root = rec.nodes.first().ok_or("the SGF has no nodes")?;
-    let prop = |k: &str| {
-        root.iter()
-            .find(|(n, _)| n == k)
-            .and_then(|(_, v)| v.first().cloned())
+/// One node of an SGF game tree: its properties (each with its values)
+/// and its children, the first one the main line.
+struct SgfNode {
+    props: Vec<(String, Vec<String>)>,
+    kids: Vec<usize>,
+}
+
+impl SgfNode {
+    fn values(&self, name: &str) -> &[String] {
+        self.props
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(&[], |(_, v)| v.as_slice())
+    }
+}
+
+/// The first game tree of an SGF text, its root first.
+fn sgf_tree(t: &str) -> Result<Vec<SgfNode>, String> {
+    let b: Vec<char> = t.chars().collect();
+    let mut i = b.iter().position(|&c| c == '(').ok_or("no SGF game tree")?;
+    let mut nodes: Vec<SgfNode> = Vec::new();
+    // The node each open '(' goes on from.
+    let mut stack: Vec<Option<usize>> = Vec::new();
+    let mut cur: Option<usize> = None;
+    while i < b.len() {
+        match b[i] {
+            '(' => {
+                stack.push(cur);
+                i += 1;
+            }
+            ')' => {
+                cur = stack.pop().ok_or("SGF: a ')' with no '('")?;
+                i += 1;
+                if stack.is_empty() {
+                    break;
+                }
+            }
+            ';' => {
+                i += 1;
+                let id = nodes.len();
+                match cur {
+                    Some(p) => nodes[p].kids.push(id),
+                    None if id > 0 => return Err("SGF: a second root node".into()),
+                    None => {}
+                }
+                let mut node = SgfNode {
+                    props: Vec::new(),
+                    kids: Vec::new(),
+                };
+                loop {
+                    while i < b.len() && b[i].is_whitespace() {
+                        i += 1;
+                    }
+                    let from = i;
+                    while i < b.len() && b[i].is_ascii_alphabetic() {
+                        i += 1;
+                    }
+                    if from == i {
+                        break;
+                    }
+                    // Old SGF's lower-case letters in names are dropped.
+                    let name: String = b[from..i]
+                        .iter()
+                        .filter(|c| c.is_ascii_uppercase())
+                        .collect();
+                    let mut values = Vec::new();
+                    loop {
+                        while i < b.len() && b[i].is_whitespace() {
+                            i += 1;
+                        }
+                        if b.get(i) != Some(&'[') {
+                            break;
+                        }
+                        i += 1;
+                        let mut v = String::new();
+                        while i < b.len() && b[i] != ']' {
+                            if b[i] == '\\' {
+                                i += 1;
+                            }
+                            if let Some(&c) = b.get(i) {
+                                v.push(c);
+                            }
+                            i += 1;
+                        }
+                        if i >= b.len() {
+                            return Err(format!("SGF: {name}[ is not closed"));
+                        }
+                        i += 1;
+                        values.push(v);
+                    }
+                    if values.is_empty() {
+                        return Err(format!("SGF: property {name} has no value"));
+                    }
+                    node.props.push((name, values));
+                }
+                nodes.push(node);
+                cur = Some(id);
+            }
+            c if c.is_whitespace() => i += 1,
+            c => return Err(format!("SGF: unexpected '{c}'")),
+        }
+    }
+    if !stack.is_empty() {
+        return Err("SGF: the game tree is not closed".into());
+    }
+    if nodes.is_empty() {
+        return Err("the SGF has no nodes".into());
+    }
+    Ok(nodes)
+}
+
+/// An SGF point or pass (`B[dd]`, `W[]`, `W[tt]` up to 19x19) as a wire
+/// move.
+fn sgf_point(kind: Kind, size: u32, name: &str, v: &str) -> Result<String, String> {
+    let v = v.trim();
+    let b = v.as_bytes();
+    if v.is_empty() || (v == "tt" && size <= 19) {
+        return match kind {
+            Kind::Go => Ok("pass".to_string()),
+            _ => Err("a pass in a gomoku record".into()),
+        };
+    }
+    if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
+        return Err(format!("bad SGF point {name}[{v}]"));
+    }
+    let (x, y) = (u32::from(b[0] - b'a'), u32::from(b[1] - b'a'));
+    crate::games::wire_of_vertex(kind, x, y, size)
+        .ok_or_else(|| format!("{name}[{v}] is off the {size}x{size} board"))
+}
+
+/// SGF set-up stones (`AB`/`AW` in the root; `PL` the side to move) as
+/// the first moves: here games start from the empty board, so the
+/// stones are played alternately, Black first; in Go a pass stands in
+/// for the side with fewer stones (and for the side not to move when
+/// `PL` says so); in gomoku Black must have as many stones as White or
+/// one more.
+fn sgf_setup(kind: Kind, size: u32, root: &SgfNode) -> Result<Vec<String>, String> {
+    if !root.values("AE").is_empty() {
+        return Err("SGF: AE (points cleared) in a record that starts empty".into());
+    }
+    let points = |name: &str| -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        for v in root.values(name) {
+            // `AB[aa:cc]` rectangles are a later SGF's shorthand.
+            if v.contains(':') {
+                return Err(format!("SGF: {name}[{v}] (a rectangle) is not read"));
+            }
+            let w = sgf_point(kind, size, name, v)?;
+            if w == "pass" {
+                return Err(format!("SGF: {name}[{v}] is not a point"));
+            }
+            out.push(w);
+        }
+        Ok(out)
     };
+    let (black, white) = (points("AB")?, points("AW")?);
+    if kind != Kind::Go && !(black.len() == white.len() || black.len() == white.len() + 1) {
+        return Err(format!(
+            "SGF set-up stones: {} black and {} white cannot be played in turn",
+            black.len(),
+            white.len()
+        ));
+    }
+    let mut moves = Vec::new();
+    for i in 0..black.len().max(white.len()) {
+        moves.push(black.get(i).cloned().unwrap_or_else(|| "pass".into()));
+        if i < white.len() || i + 1 < black.len() {
+            moves.push(white.get(i).cloned().unwrap_or_else(|| "pass".into()));
+        }
+    }
+    let white_next = moves.len() % 2 == 1;
+    match root.values("PL").first().map(|s| s.trim()) {
+        Some("W") if !white_next && kind == Kind::Go && !moves.is_empty() => {
+            moves.push("pass".into())
+        }
+        Some("B") if white_next && kind == Kind::Go => moves.push("pass".into()),
+        _ => {}
+    }
+    Ok(moves)
+}
+
+/// SGF for Go (`GM[1]`, or none) and gomoku (`GM[4]`; `RU[renju]`), with
+/// its variations (the first child at each node is the main line) and
+/// the root's set-up stones.
+fn sgf(t: &str) -> Result<Loaded, String> {
+    let nodes = sgf_tree(t)?;
+    let root = &nodes[0];
+    let prop = |k: &str| root.values(k).first().cloned();
     let gm = prop("GM").unwrap_or_else(|| "1".into());
     let kind = match gm.trim() {
         "1" => Kind::Go,
@@ -647,38 +1231,39 @@ fn sgf(t: &str) -> Result<Loaded, String> {
             .map_err(|_| format!("bad SZ[{s}]"))?,
         None => kind.sizes().1,
     };
-    if root.iter().any(|(n, _)| n == "AB" || n == "AW") {
-        return Err("SGF set-up stones (AB/AW) are not read yet".into());
-    }
-    let mut moves = Vec::new();
-    for node in &rec.nodes {
-        for (name, values) in node {
-            if name != "B" && name != "W" {
-                continue;
-            }
-            let v = values.first().map(|s| s.trim()).unwrap_or("");
-            let b = v.as_bytes();
-            if v.is_empty() || (v == "tt" && size <= 19) {
-                if kind == Kind::Go {
-                    moves.push("pass".to_string());
-                    continue;
-                }
-                return Err("a pass in a gomoku record".into());
-            }
-            if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
-                return Err(format!("bad SGF point {name}[{v}]"));
-            }
-            let (x, y) = ((b[0] - b'a') as u32, (b[1] - b'a') as u32);
-            let wire = crate::games::wire_of_vertex(kind, x, y, size)
-                .ok_or_else(|| format!("{name}[{v}] is off the {size}x{size} board"))?;
-            moves.push(wire);
+    let (mut main, mut side): Tree = (sgf_setup(kind, size, root)?, Vec::new());
+    // Depth first, the first child first: the main line is read whole
+    // before any variation.
+    let mut stack: Vec<(usize, Pos, bool)> = vec![(0, Pos::Main(main.len()), true)];
+    while let Some((n, at, on_main)) = stack.pop() {
+        let node = &nodes[n];
+        if n > 0
+            && ["AB", "AW", "AE"]
+                .iter()
+                .any(|p| !node.values(p).is_empty())
+        {
+            return Err("SGF set-up stones after the first node are not read".into());
+        }
+        let mut after = at;
+        for (name, values) in node.props.iter().filter(|(n, _)| n == "B" || n == "W") {
+            let wire = sgf_point(kind, size, name, values.first().map_or("", |v| v.as_str()))?;
+            after = if on_main {
+                tree_push(&mut main, &mut side, after, wire)
+            } else {
+                side.push((after, wire));
+                Pos::Side(side.len() as u32 - 1)
+            };
+        }
+        for (j, &k) in node.kids.iter().enumerate().rev() {
+            stack.push((k, after, on_main && j == 0));
         }
     }
     Ok(Loaded {
         kind,
         start: None,
-        moves,
+        moves: main,
         size,
+        side,
     })
 }
 
@@ -805,9 +1390,79 @@ mod tests {
         assert!(kanji_count("十八") == Some(18) && kanji_count("") == Some(1));
         assert!(load("P1 * \n+\n", Kind::Shogi).is_err(), "a short row");
         assert!(load("|v玉|一\n", Kind::Shogi).is_err(), "a broken board");
-        assert!(
-            load("PI82HI\n+\n+7776FU\n", Kind::Shogi).is_err(),
-            "a handicap"
+        // PI with pieces taken off: the rook handicap.
+        let l = load("PI82HI\n-\n-3334FU\n", Kind::Shogi).unwrap();
+        assert_eq!(
+            l.start.as_deref(),
+            Some("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
         );
+        assert_eq!(l.moves, vec!["3c3d"]);
+        assert!(load("PI55HI\n-\n", Kind::Shogi).is_err(), "no rook there");
+    }
+
+    #[test]
+    fn handicaps_placed_pieces_and_set_up_stones() {
+        // KIF's handicaps without a diagram: the giver (gote) moves first.
+        let kif = "手合割：二枚落ち\n手数----指手---------消費時間--\n   1 ６二銀(71)\n   2 ７六歩(77)\n   3 投了\n";
+        let l = load(kif, Kind::Shogi).unwrap();
+        assert_eq!(
+            l.start.as_deref(),
+            Some("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+        );
+        assert_eq!(l.moves, vec!["7a6b", "7g7f"]);
+        let l = load("手合割：香落ち\n   1 ３四歩(33)\n", Kind::Shogi).unwrap();
+        assert!(l.start.unwrap().starts_with("lnsgkgsn1/1r5b1/"));
+        assert!(load("手合割：九枚落ち\n   1 ３四歩(33)\n", Kind::Shogi).is_err());
+        // CSA: pieces placed with P+/P- on an empty board, AL the rest.
+        let csa = "P-11OU\nP+59OU58KI\nP+00AL\n+\n+5848KI\n";
+        let l = load(csa, Kind::Shogi).unwrap();
+        assert_eq!(
+            l.start.as_deref(),
+            Some("8k/9/9/9/9/9/9/4G4/4K4 b 2R2B3G4S4N4L18P 1")
+        );
+        assert_eq!(l.moves, vec!["5h4h"]);
+        // SGF set-up stones, played as the first moves.
+        let l = load("(;GM[4]SZ[15]AB[hh][ii]AW[hi];W[jj])", Kind::Chess).unwrap();
+        assert_eq!(l.moves, vec!["7,7", "7,8", "8,8", "9,9"]);
+        let l = load("(;GM[1]SZ[9]HA[2]AB[cc][gg];W[ee])", Kind::Chess).unwrap();
+        assert_eq!(l.moves, vec!["C7", "pass", "G3", "E5"]);
+        let l = load("(;GM[1]SZ[9]AB[cc]PL[B];B[ee])", Kind::Chess).unwrap();
+        assert_eq!(l.moves, vec!["C7", "pass", "E5"]);
+        assert!(load("(;GM[4]SZ[15]AW[hh][ii])", Kind::Chess).is_err());
+        // SGF variations: the first child is the main line.
+        let l = load(
+            "(;GM[1]SZ[9];B[ee](;W[cc];B[gg])(;W[gc](;B[cg])))",
+            Kind::Chess,
+        )
+        .unwrap();
+        assert_eq!(l.moves, vec!["E5", "C7", "G3"]);
+        assert_eq!(
+            l.side,
+            vec![
+                (Pos::Main(1), "G7".to_string()),
+                (Pos::Side(0), "C3".to_string())
+            ]
+        );
+        // PGN variations, nested, with comments and NAGs around them.
+        let pgn = "[Event \"x\"]\n\n1. e4 {best} e5 $1 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3! *\n";
+        let l = load(pgn, Kind::Chess).unwrap();
+        assert_eq!(l.moves, vec!["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(
+            l.side,
+            vec![
+                (Pos::Main(1), "c7c5".to_string()),
+                (Pos::Side(0), "g1f3".to_string()),
+                (Pos::Side(0), "c2c3".to_string()),
+                (Pos::Side(1), "d7d6".to_string()),
+            ]
+        );
+        for bad in [
+            "1. e4 (e5",
+            "1. e4 e5) 2. Nf3",
+            "(1. e4)",
+            "1. e4 (1. d4 d5 *) e5",
+        ] {
+            assert!(load(bad, Kind::Chess).is_err(), "{bad}");
+        }
     }
 }
