@@ -47,7 +47,7 @@ def server(tengen_bin, tmp_path_factory):
     outside = "".join(
         f'[[engine]]\nname = "{name}"\ncommand = "{sys.executable}"\n'
         f'args = ["{broken}", "{mode}"]\nprotocol = "uci"\ngames = ["chess"]\n'
-        for name, mode in [("sleepy", "hang"), ("crashy", "crash"), ("quick", "fixed")]
+        for name, mode in [("sleepy", "hang"), ("crashy", "crash"), ("quick", "fixed"), ("quick2", "good")]
     )
     # An opening book for matches (the page picks it by name).
     book = cfg.parent / "lines.pgn"
@@ -266,6 +266,9 @@ BAD_MESSAGES = [
     '{"type":"view","ply":0,"node":9}',
     '{"type":"move","wire":"e2e4","ply":0,"node":5,"variation":true}',
     '{"type":"move","wire":"e2e5","ply":0,"variation":true}',
+    '{"type":"new","game":"chess","engine":"tengen","human":"none","engines":["tengen","quick","quick"]}',
+    '{"type":"new","game":"chess","engine":"tengen","human":"first","engines":["tengen","quick","quick2"]}',
+    '{"type":"new","game":"go","engine":"tengen","human":"none","engines":["tengen","quick","quick2"]}',
 ]
 
 
@@ -977,6 +980,7 @@ def test_variations_in_the_move_list_saved_loaded_promoted_deleted(tab):
     tab.cg_move("g1", "f3")
     tab.page.wait_for_function("document.body.dataset.viewing === '3'")
     assert tab.body("variations") == "2"
+    time.sleep(0.3)  # the board's move animation
     tab.shot("variations")
     # The record holds the variation; python-chess reads it back.
     tab.page.keyboard.press("End")
@@ -1109,3 +1113,33 @@ def test_handicap_and_set_up_records_load(tab):
     # Gomoku set-up stones.
     tab.load_text("(;GM[4]SZ[15]AB[hh][ii]AW[hi])")
     assert tab.body("game") == "gomoku" and tab.moves() == ["7,7", "7,8", "8,8"]
+
+
+def test_round_robin_of_three_engines(browser, server, tab):
+    # Three engines, one game a pair: tengen-quick, tengen-quick2,
+    # quick-quick2, each pair's standing in the table, seen in two tabs.
+    other = Page(browser, server)
+    try:
+        tab.page.select_option("#game", "chess")
+        tab.page.select_option("#human", "none")
+        tab.page.select_option("#engine2", "quick")
+        assert not tab.page.is_hidden("#more-label")
+        tab.page.select_option("#more", ["quick2"])
+        tab.new_game("chess", engine="tengen", human="none", tc="", engine2="quick")
+        tab.page.wait_for_selector("#rr-table:not([hidden])")
+        assert "White: tengen · Black: quick" in tab.page.text_content("#players")
+        tab.page.wait_for_function("document.getElementById('match').dataset.played === '3'", timeout=120000)
+        for t in (tab, other):
+            t.page.wait_for_function("document.getElementById('match').dataset.played === '3'")
+            rows = t.page.eval_on_selector_all(
+                "#rr-table tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))"
+            )
+            assert [r[0] for r in rows] == ["tengen vs quick", "tengen vs quick2", "quick vs quick2"]
+            # One game each: a win, a loss or a draw from the first's view.
+            assert all(sum(int(x) for x in r[1:4]) == 1 for r in rows), rows
+        assert "game 3 of 3" in tab.page.text_content("#match-text")
+        assert "quick" in tab.page.text_content("#players") and "quick2" in tab.page.text_content("#players")
+    finally:
+        tab.page.select_option("#more", [])
+        tab.new_game("chess", engine="", human="both")
+        other.close()

@@ -85,7 +85,8 @@ function onPosition(msg) {
   document.body.dataset.viewing = String(msg.ply);
   document.body.dataset.viewNode = node === null ? "" : String(node);
   $("viewing").hidden = false;
-  $("viewing-ply").textContent = node === null ? String(msg.ply) : `${msg.ply} (variation)`;
+  $("viewing-ply").textContent = String(msg.ply);
+  $("viewing-var").hidden = node === null;
   drawBoard(viewState);
   drawMoves(state);
   drawGraph(state);
@@ -257,6 +258,9 @@ function fillEngines() {
     option("", "nobody (two players)"),
   );
   $("engine2").replaceChildren(option("", "itself"), ...players.map((e) => option(e.name, e.name)));
+  const keepMore = [...$("more").selectedOptions].map((o) => o.value);
+  $("more").replaceChildren(...players.map((e) => option(e.name, e.name)));
+  for (const o of $("more").options) o.selected = keepMore.includes(o.value);
   // Opening books of the server's configuration (engines playing).
   const keepBook = $("book").value;
   const books = (hello.books || []).filter((b) => b.games.includes(g));
@@ -284,14 +288,43 @@ function fillEngines() {
 function seatsChanged() {
   const none = $("human").value === "none";
   $("engine2-label").hidden = !none;
+  $("more-label").hidden = !none || $("more").options.length < 3;
   $("games-label").hidden = !none;
   $("book-label").hidden = !none || $("book").options.length < 2;
+}
+
+// One row per pair: W-L-D from the first engine's view, as the arena
+// computes the standing.
+function standingRows(list) {
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  return list.map((e) => {
+    const tr = document.createElement("tr");
+    const elo = e.elo === null || e.elo === undefined ? "—" : `${e.elo.toFixed(1)}${e.margin ? ` ± ${e.margin.toFixed(1)}` : ""}`;
+    for (const text of [`${e.engines[0]} vs ${e.engines[1]}`, e.wins, e.losses, e.draws, pct(e.score), elo, pct(e.los)]) {
+      const td = document.createElement("td");
+      td.textContent = String(text);
+      tr.append(td);
+    }
+    return tr;
+  });
 }
 
 function drawMatch(s) {
   const m = s.matchup;
   $("match").hidden = !m;
   if (!m) return;
+  const rr = m.table && m.table.length > 1;
+  $("rr-table").hidden = !rr;
+  if (rr) {
+    $("rr-table").tBodies[0].replaceChildren(...standingRows(m.table));
+    $("match-text").textContent =
+      `Round robin: game ${Math.min(m.played + (s.result ? 0 : 1), m.total)} of ${m.total} (${m.games} a pair)` +
+      (m.stopping ? (s.result ? " · stopped" : " · stopping after this game") : "");
+    $("finish").hidden = m.stopping || !!s.result || m.played >= m.total;
+    $("match").dataset.stopping = String(m.stopping);
+    $("match").dataset.played = String(m.played);
+    return;
+  }
   const elo = m.elo === null || m.elo === undefined ? "—" : `${m.elo.toFixed(1)}${m.margin ? ` ± ${m.margin.toFixed(1)}` : ""}`;
   $("match-text").textContent =
     `Match ${m.engines[0]} vs ${m.engines[1]}: game ${Math.min(m.played + (s.result ? 0 : 1), m.games)} of ${m.games}` +
@@ -315,18 +348,7 @@ function drawLive(s) {
   const game = l.game ? `game ${l.game} of ${l.total}` : "waiting for the arena…";
   $("live-title").textContent = `Watching ${l.feed}: ${game} · ${l.done} played` + (l.problem ? ` · ${l.problem}` : "");
   const pct = (x) => `${(x * 100).toFixed(1)}%`;
-  $("standing").tBodies[0].replaceChildren(
-    ...l.encounters.map((e) => {
-      const tr = document.createElement("tr");
-      const elo = e.elo === null || e.elo === undefined ? "—" : `${e.elo.toFixed(1)}${e.margin ? ` ± ${e.margin.toFixed(1)}` : ""}`;
-      for (const text of [`${e.engines[0]} vs ${e.engines[1]}`, e.wins, e.losses, e.draws, pct(e.score), elo, pct(e.los)]) {
-        const td = document.createElement("td");
-        td.textContent = String(text);
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
+  $("standing").tBodies[0].replaceChildren(...standingRows(l.encounters));
 }
 
 // An engine's options as it announced them (the server checks every
@@ -924,6 +946,9 @@ function wire() {
       if ($("book").value) msg.book = $("book").value;
       const games = Number($("games").value) || 1;
       if (games > 1) msg.games = games;
+      // A round robin: the engines chosen besides the two.
+      const more = [...$("more").selectedOptions].map((o) => o.value);
+      if (more.length && msg.engine && msg.engine2) msg.engines = [msg.engine, msg.engine2, ...more];
     }
     send(msg);
   };

@@ -158,16 +158,23 @@ struct Analysis {
     options: Vec<(String, String)>,
 }
 
-/// A match between two engines.
+/// A match between two engines, or a round robin of more: every pair
+/// plays `games` games, colours alternating, one pair after the other.
 struct Matchup {
-    /// The engines by name: `names[0]` is the one whose score is kept.
-    names: [String; 2],
+    /// The engines by name.
+    names: Vec<String>,
+    /// The pairs in playing order (indices into `names`); each pair's
+    /// score is kept from its first engine's view.
+    pairs: Vec<(usize, usize)>,
+    /// Games for each pair.
     games: u32,
+    /// Games played in all.
     played: u32,
     /// Finish the game in progress, then stop (no further game).
     stopping: bool,
-    wdl: Wdl,
-    /// The game being played and whether `names[0]` has the first side.
+    wdl: Vec<Wdl>,
+    /// The game being played and whether its pair's first engine has the
+    /// first side.
     current: u64,
     a_first: bool,
     /// The settings every game repeats.
@@ -870,20 +877,44 @@ impl Hub {
         match inner.table.state() {
             Ok(mut s) => {
                 s.matchup = inner.matchup.as_ref().map(|m| {
-                    let e = m.wdl.elo();
-                    let finite = e.lower.is_finite() && e.upper.is_finite();
+                    // Each pair's standing as the arena computes it.
+                    let standing = |k: usize| {
+                        let w = m.wdl.get(k).copied().unwrap_or_default();
+                        let e = w.elo();
+                        let n = w.wins + w.draws + w.losses;
+                        let finite = e.lower.is_finite() && e.upper.is_finite();
+                        let (a, b) = m.pairs.get(k).copied().unwrap_or((0, 1));
+                        let name = |i: usize| m.names.get(i).cloned().unwrap_or_default();
+                        tengen_arena::live::LiveEncounter {
+                            engines: [name(a), name(b)],
+                            wins: w.wins,
+                            draws: w.draws,
+                            losses: w.losses,
+                            score: w.score(),
+                            elo: (n > 0 && e.elo.is_finite()).then_some(e.elo),
+                            margin: (n > 0 && finite).then(|| e.margin()),
+                            los: w.los(),
+                        }
+                    };
+                    let first = standing(0);
                     MatchInfo {
-                        engines: m.names.clone(),
+                        engines: first.engines.clone(),
                         games: m.games,
                         played: m.played,
-                        wins: m.wdl.wins,
-                        draws: m.wdl.draws,
-                        losses: m.wdl.losses,
-                        score: m.wdl.score(),
-                        elo: (m.played > 0 && e.elo.is_finite()).then_some(e.elo),
-                        margin: (m.played > 0 && finite).then(|| e.margin()),
-                        los: m.wdl.los(),
+                        wins: first.wins,
+                        draws: first.draws,
+                        losses: first.losses,
+                        score: first.score,
+                        elo: first.elo,
+                        margin: first.margin,
+                        los: first.los,
                         stopping: m.stopping,
+                        table: if m.pairs.len() > 1 {
+                            (0..m.pairs.len()).map(standing).collect()
+                        } else {
+                            Vec::new()
+                        },
+                        total: m.games * m.pairs.len() as u32,
                     }
                 });
                 s.live = inner.watch.as_ref().map(|w| LiveInfo {
@@ -937,7 +968,20 @@ impl Hub {
         match msg {
             ClientMsg::Sync {} => return Ok(Some(self.state_json(&inner))),
             ClientMsg::New(n) => {
+                let mut n = n;
                 let games = n.games.unwrap_or(1);
+                let names = match n.engines.take().filter(|l| !l.is_empty()) {
+                    Some(list) => {
+                        self.round_robin(&list, &n)?;
+                        n.engine = Some(list[0].clone());
+                        n.engine2 = Some(list[1].clone());
+                        list
+                    }
+                    None => vec![
+                        n.engine.clone().unwrap_or_default(),
+                        n.engine2.clone().unwrap_or_default(),
+                    ],
+                };
                 let two = n.human == Some(Seat::None)
                     && n.engine2.as_deref().is_some_and(|e| !e.is_empty());
                 if !(1..=1000).contains(&games) {
@@ -948,18 +992,21 @@ impl Hub {
                 }
                 let settings = (n.game, n.size, n.tc.clone(), n.position, n.opening);
                 let book = n.book.clone().filter(|b| !b.is_empty());
-                let names = [
-                    n.engine.clone().unwrap_or_default(),
-                    n.engine2.clone().unwrap_or_default(),
-                ];
+                let mut pairs = Vec::new();
+                for i in 0..names.len() {
+                    for j in i + 1..names.len() {
+                        pairs.push((i, j));
+                    }
+                }
                 self.new_game(&mut inner, n, 0)?;
                 inner.watch = None;
-                inner.matchup = (games > 1).then(|| Matchup {
+                inner.matchup = (games > 1 || names.len() > 2).then(|| Matchup {
+                    wdl: vec![Wdl::default(); pairs.len()],
                     names,
+                    pairs,
                     games,
                     played: 0,
                     stopping: false,
-                    wdl: Wdl::default(),
                     current: inner.table.id,
                     a_first: true,
                     kind: settings.0,
@@ -1302,6 +1349,7 @@ impl Hub {
             return;
         }
         m.current = 0;
+        let pair = (m.played / m.games.max(1)) as usize;
         m.played += 1;
         // A swap opening may have exchanged the seats.
         let a_side = if m.a_first != t.swapped {
@@ -1309,19 +1357,27 @@ impl Hub {
         } else {
             Side::Second
         };
-        match ending.outcome {
-            Outcome::Draw => m.wdl.draws += 1,
-            Outcome::Win(w) if w == a_side => m.wdl.wins += 1,
-            Outcome::Win(_) => m.wdl.losses += 1,
+        if let Some(wdl) = m.wdl.get_mut(pair) {
+            match ending.outcome {
+                Outcome::Draw => wdl.draws += 1,
+                Outcome::Win(w) if w == a_side => wdl.wins += 1,
+                Outcome::Win(_) => wdl.losses += 1,
+            }
         }
-        if m.played >= m.games || m.stopping {
+        let total = m.games * m.pairs.len() as u32;
+        if m.played >= total || m.stopping {
             return;
         }
-        m.a_first = !m.a_first;
+        // The next game: its pair, and its number within the pair.
+        let (pair, k) = ((m.played / m.games) as usize, m.played % m.games);
+        m.a_first = k % 2 == 0;
+        let Some(&(a, b)) = m.pairs.get(pair) else {
+            return;
+        };
         let (first, second) = if m.a_first {
-            (m.names[0].clone(), m.names[1].clone())
+            (m.names[a].clone(), m.names[b].clone())
         } else {
-            (m.names[1].clone(), m.names[0].clone())
+            (m.names[b].clone(), m.names[a].clone())
         };
         let next = NewGame {
             game: m.kind,
@@ -1332,11 +1388,13 @@ impl Hub {
             position: m.position,
             engine2: Some(second),
             games: None,
+            engines: None,
             opening: m.opening,
             book: m.book.clone(),
         };
-        // Each book line twice, colours swapped (the arena's pairs).
-        let pair = (m.played / 2) as usize;
+        // Each book line twice, colours swapped (the arena's pairs), the
+        // same lines for every pair of a round robin.
+        let pair = (k / 2) as usize;
         // The finished game's state goes out before the next one starts.
         self.broadcast(self.state_json(inner));
         match self.new_game(inner, next, pair) {
@@ -1347,6 +1405,34 @@ impl Hub {
             }
             Err(e) => self.broadcast(ServerMsg::error(format!("the match stops: {e}")).json()),
         }
+    }
+
+    /// Checks a round robin's engines: three to eight different ones,
+    /// each playing the game, you playing neither side.
+    fn round_robin(&self, list: &[String], n: &NewGame) -> Result<(), String> {
+        if !(3..=8).contains(&list.len()) {
+            return Err(format!(
+                "a round robin is 3 to 8 engines, not {}",
+                list.len()
+            ));
+        }
+        if n.human != Some(Seat::None) {
+            return Err("a round robin is for engines (you play neither side)".into());
+        }
+        for (i, name) in list.iter().enumerate() {
+            if list[..i].contains(name) {
+                return Err(format!("{name} is named twice in the round robin"));
+            }
+            let e = self
+                .engines
+                .iter()
+                .find(|e| &e.name == name)
+                .ok_or_else(|| format!("no engine is named '{name}'"))?;
+            if e.config(n.game).is_none() {
+                return Err(format!("{name} does not play {}", n.game.name()));
+            }
+        }
+        Ok(())
     }
 
     /// A new game; `pair` picks the book line (game `2 * pair` and
@@ -1366,6 +1452,7 @@ impl Hub {
             position,
             engine2,
             games: _,
+            engines: _,
             opening,
             book,
         } = n;

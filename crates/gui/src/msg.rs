@@ -147,9 +147,15 @@ pub struct NewGame {
     /// plays itself).
     #[serde(default)]
     pub engine2: Option<String>,
-    /// With two engines: a match of this many games, colours alternating.
+    /// With two engines: a match of this many games, colours alternating
+    /// (in a round robin: this many games for each pair).
     #[serde(default)]
     pub games: Option<u32>,
+    /// A round robin (you play neither side): three to eight engines by
+    /// name, each pair playing `games` games; `engine` and `engine2` are
+    /// then the first two of the list.
+    #[serde(default)]
+    pub engines: Option<Vec<String>>,
     /// Gomoku and renju: the opening rule (`swap1`, `swap2`; none: Black
     /// simply starts).
     #[serde(default)]
@@ -332,6 +338,10 @@ pub struct MatchInfo {
     /// The match stops (or stopped) when the game in progress ends,
     /// before its number of games.
     pub stopping: bool,
+    /// A round robin: every pair's standing (empty for two engines).
+    pub table: Vec<tengen_arena::live::LiveEncounter>,
+    /// Games in all (`games` is each pair's).
+    pub total: u32,
 }
 
 #[derive(Clone, Debug, Serialize)]

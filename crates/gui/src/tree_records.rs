@@ -136,7 +136,11 @@ fn pgn(g: &Game<'_>, vars: &Variations, text: &str) -> String {
 
 /// An SGF move node (`;B[dd]`, `;W[]` for a pass).
 fn sgf_node(g: &Game<'_>, n: &SideNode) -> String {
-    let colour = if (n.ply - 1).is_multiple_of(2) { 'B' } else { 'W' };
+    let colour = if (n.ply - 1).is_multiple_of(2) {
+        'B'
+    } else {
+        'W'
+    };
     let point = games::spot(g.kind, &n.entry.wire, g.size)
         .and_then(|s| s.vertex)
         .filter(|_| !(g.kind == Kind::Go && n.entry.wire == "pass"))
