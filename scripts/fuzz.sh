@@ -57,7 +57,7 @@ for t in "${targets[@]}"; do
     # Minimise: merge the corpus into an empty directory, which keeps the
     # smallest set of inputs with the same coverage (what `cargo fuzz cmin`
     # does, without its rebuild).
-    min="corpus/.$t.min"
+    min="target/cmin/$t"
     rm -rf "$min" && mkdir -p "$min"
     if "$bin" -merge=1 "$min" "corpus/$t" >"logs/$t.cmin.log" 2>&1 && [ -n "$(ls -A "$min")" ]; then
       rm -rf "corpus/$t" && mv "$min" "corpus/$t"

@@ -9,12 +9,14 @@
 
 pub mod arena;
 pub mod args;
+pub mod gui;
 pub mod positions;
 pub mod protocol;
 pub mod records;
 
 pub use arena::{arena_config, arena_journal, arena_openings};
 pub use args::position_args;
+pub use gui::{gui_page, gui_record};
 pub use positions::{chess_fen, shogi_sfen, xiangqi_fen};
 pub use protocol::{
     agi_command, agi_message, cecp_command, cecp_reply, gomocup_command, gomocup_reply,
@@ -29,6 +31,8 @@ pub type Target = (&'static str, fn(&[u8]));
 
 /// Every target, by name.
 pub const TARGETS: &[Target] = &[
+    ("gui_page", gui_page),
+    ("gui_record", gui_record),
     ("uci_line", uci_line),
     ("chess_fen", chess_fen),
     ("protocol_lines", protocol_lines),

@@ -2,26 +2,12 @@
 //! one page on 127.0.0.1 and plays the games with the arena's referees
 //! and players (see `docs/gui.md`).
 
-mod analysis;
-mod assets;
-mod comments;
-mod config;
-mod games;
-mod hub;
-mod live;
-mod msg;
-mod notation;
-mod options;
-mod records;
-mod server;
-mod tree_records;
-mod variations;
-
 use clap::Parser;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
+use tengen_gui::{config, hub, server};
 
 #[derive(Parser, Debug)]
 #[command(

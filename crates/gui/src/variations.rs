@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// A position of the game's tree: after `n` moves of the main line, or
 /// after a side node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Pos {
+pub enum Pos {
     Main(usize),
     Side(u32),
 }
