@@ -566,16 +566,7 @@ impl Table {
         );
         let record = self.referee.play(wire)?;
         let text = shown.into_iter().next().unwrap_or_else(|| record.clone());
-        self.moves.push(MoveEntry {
-            wire: wire.to_string(),
-            text,
-            record,
-            score: None,
-            depth: None,
-            pv: Vec::new(),
-            elapsed_ms: 0,
-            book: false,
-        });
+        self.moves.push(MoveEntry::plain(wire, text, record));
         self.turn_start = Instant::now();
         if self.result.is_none() {
             self.result = self.referee.ending();
@@ -745,16 +736,7 @@ impl Table {
         .into_iter()
         .next()
         .unwrap_or_else(|| record.clone());
-        let entry = MoveEntry {
-            wire: wire.to_string(),
-            text,
-            record,
-            score: None,
-            depth: None,
-            pv: Vec::new(),
-            elapsed_ms: 0,
-            book: false,
-        };
+        let entry = MoveEntry::plain(wire, text, record);
         Ok(Pos::Side(self.vars.add(at, entry, wires.len() + 1)))
     }
 

@@ -250,6 +250,23 @@ pub struct MoveEntry {
     pub book: bool,
 }
 
+impl MoveEntry {
+    /// A move made at the board or read from a record: no engine's
+    /// score, line or time.
+    pub fn plain(wire: &str, text: String, record: String) -> Self {
+        MoveEntry {
+            wire: wire.to_string(),
+            text,
+            record,
+            score: None,
+            depth: None,
+            pv: Vec::new(),
+            elapsed_ms: 0,
+            book: false,
+        }
+    }
+}
+
 /// A move of a variation (a side line off the main line).
 #[derive(Clone, Debug, Serialize)]
 pub struct VarEntry {

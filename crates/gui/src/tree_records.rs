@@ -282,16 +282,7 @@ mod tests {
         let text = crate::notation::texts(kind, None, before, &[wire.to_string()])
             .pop()
             .unwrap();
-        MoveEntry {
-            wire: wire.into(),
-            text,
-            record,
-            score: None,
-            depth: None,
-            pv: Vec::new(),
-            elapsed_ms: 0,
-            book: false,
-        }
+        MoveEntry::plain(wire, text, record)
     }
 
     /// A main line and variations given as paths of wire moves (each
