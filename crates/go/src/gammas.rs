@@ -159,18 +159,20 @@ pub fn table(size: usize) -> &'static Table {
 /// environment's `TENGEN_GO_PRIORS` decides), 1 learned, 2 hand-made.
 static PRIORS: AtomicU8 = AtomicU8::new(0);
 
-/// Whether new tree nodes get their priors from the learned table (the
-/// default) or from the hand-made rules of `mcts.rs` (GTP
-/// `tengen-priors hand`, or `TENGEN_GO_PRIORS=hand` in the environment,
-/// for A/B matches and benchmarks).
+/// Whether new tree nodes get their priors from the learned table or from
+/// the hand-made rules of `mcts.rs` (the default). The learned priors
+/// predict a stronger player's moves far better, but games have not yet
+/// shown them stronger (docs/strength.md, "Learned priors against the
+/// hand priors"), so they are asked for: GTP `tengen-priors learned`, or
+/// `TENGEN_GO_PRIORS=learned` in the environment.
 pub fn learned_priors() -> bool {
     match PRIORS.load(Ordering::Relaxed) {
         1 => true,
         2 => false,
         _ => {
-            let hand = std::env::var("TENGEN_GO_PRIORS").is_ok_and(|v| v == "hand");
-            PRIORS.store(if hand { 2 } else { 1 }, Ordering::Relaxed);
-            !hand
+            let learned = std::env::var("TENGEN_GO_PRIORS").is_ok_and(|v| v == "learned");
+            PRIORS.store(if learned { 1 } else { 2 }, Ordering::Relaxed);
+            learned
         }
     }
 }
