@@ -36,39 +36,10 @@ import subprocess
 import sys
 import time
 
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+# The GTP client and the vertex letters of the reading comparison script.
+from go_reading_diff import COLUMNS, Gtp  # noqa: E402  (scripts/ is on sys.path)
+
 SGF_COLUMNS = "abcdefghijklmnopqrstuvwxy"
-
-
-class Gtp:
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def cmd(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        head = self.p.stdout.readline()
-        while head.strip() == "":
-            head = self.p.stdout.readline()
-            if head == "":
-                raise EOFError(line)
-        body = [head.rstrip("\n")]
-        while True:
-            nxt = self.p.stdout.readline()
-            if nxt in ("\n", ""):
-                break
-            body.append(nxt.rstrip("\n"))
-        text = "\n".join(body)
-        return text[0] == "=", text[1:].strip()
-
-    def close(self):
-        try:
-            self.p.stdin.write("quit\n")
-            self.p.stdin.flush()
-            self.p.wait(timeout=10)
-        except Exception:
-            self.p.kill()
 
 
 def gtp_to_sgf(v, size):
