@@ -472,7 +472,7 @@ fn sgf(g: &Game<'_>, text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::msg::Score;
     use tengen_arena::record::{Ending, GameRecord, PlayedMove};
@@ -513,8 +513,8 @@ mod tests {
     }
 
     /// Writes the record with the arena's writer, annotates it, reads it
-    /// back: the same moves.
-    fn round_trip(
+    /// back: the same moves. (`tree_records`' tests add the variations.)
+    pub(crate) fn round_trip(
         kind: Kind,
         size: u32,
         moves: &[MoveEntry],

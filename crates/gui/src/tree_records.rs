@@ -268,7 +268,6 @@ mod tests {
     use super::*;
     use crate::msg::MoveEntry;
     use std::collections::{BTreeMap, BTreeSet};
-    use tengen_arena::record::{Ending, GameRecord, PlayedMove};
     use tengen_arena::variant::make_referee;
 
     /// A move at the end of `before`, as the hub makes it.
@@ -337,29 +336,8 @@ mod tests {
         v: &Variations,
         format: &str,
     ) -> String {
-        let referee = make_referee(&kind.variant(size, 7.5)).unwrap();
-        let rec = GameRecord {
-            players: ["a".into(), "b".into()],
-            start: None,
-            moves: moves
-                .iter()
-                .map(|m| PlayedMove {
-                    wire: m.wire.clone(),
-                    notation: m.record.clone(),
-                    score: None,
-                    depth: None,
-                    elapsed_ms: 0,
-                    book: false,
-                })
-                .collect(),
-            ending: Ending::draw("aborted: the game goes on"),
-            round: 1,
-            game_no: 1,
-            event: "t".into(),
-            date: "2026.01.01".into(),
-            time_control: "-".into(),
-        };
         let notes = BTreeMap::new();
+        let text = crate::comments::tests::round_trip(kind, size, moves, &notes, format);
         let g = Game {
             kind,
             size,
@@ -367,7 +345,6 @@ mod tests {
             moves,
             notes: &notes,
         };
-        let text = crate::comments::annotate(&g, format, &referee.record_as(&rec, format));
         let text = write(&g, v, format, &text);
         let back = crate::records::load(&text, kind).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let wires: Vec<String> = moves.iter().map(|m| m.wire.clone()).collect();
