@@ -603,9 +603,13 @@ fn expand(
     let mut kids = Vec::with_capacity(moves.len());
     let mut total = 0.0f32;
     let start = nodes.len();
-    // The hand-made rules where asked for, or where no table is fitted.
-    let table = gammas::table(b.size());
-    if gammas::learned_priors() && !table.is_empty() {
+    // The hand-made rules unless the learned ones are asked for and a
+    // table is fitted (asked first: the table is parsed on first use,
+    // which the hand-made default should never pay under the tree lock).
+    let learned = gammas::learned_priors()
+        .then(|| gammas::table(b.size()))
+        .filter(|t| !t.is_empty());
+    if let Some(table) = learned {
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let rv = learned_rave_visits();
