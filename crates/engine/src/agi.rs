@@ -459,8 +459,11 @@ impl Front {
                 _ => TimeManager::fixed(Duration::from_millis(DEFAULT_MOVE_MS), overhead),
             };
             let spent = started.elapsed();
-            limits.hard = Some(tm.hard.saturating_sub(spent).max(Duration::from_millis(1)));
-            limits.soft = Some(tm.soft.saturating_sub(spent).max(Duration::from_millis(1)));
+            let left = |t: Duration| t.saturating_sub(spent).max(Duration::from_millis(1));
+            limits.time = Some(TimeManager {
+                soft: left(tm.soft),
+                hard: left(tm.hard),
+            });
         }
         let out = self.out.clone();
         let reporter = move |e: &Event| {

@@ -357,9 +357,9 @@ impl Front {
         // A node or depth limit makes the move independent of the clock
         // (fixed-node matches): no soft stop, the hard one stays a safety.
         let fixed = self.max_node.is_some() || self.max_depth.is_some();
+        let soft = if fixed { hard } else { soft.min(hard) };
         Limits {
-            soft: (!fixed).then(|| soft.min(hard)),
-            hard: Some(hard),
+            time: Some(TimeManager { soft, hard }),
             nodes: self.max_node,
             depth: self.max_depth,
             ..Limits::default()
@@ -523,8 +523,10 @@ impl Front {
                 } else {
                     let mut s = self.take_searcher();
                     let lim = Limits {
-                        soft: Some(budget / 4),
-                        hard: Some(budget / 2),
+                        time: Some(TimeManager {
+                            soft: budget / 4,
+                            hard: budget / 2,
+                        }),
                         ..Limits::default()
                     };
                     let r = s.think(&b, &lim, &mut |_| {});

@@ -5,6 +5,7 @@ use crate::board::{Board, Point, Sq};
 use crate::search::{move_score, Limits, Searcher, PROVEN};
 use crate::threat::{near, playable};
 use std::time::Duration;
+use tengen_core::timeman::TimeManager;
 
 /// Scores within this margin count as balanced.
 pub const SWAP_MARGIN: i32 = 40;
@@ -14,8 +15,10 @@ pub fn assess(board: &Board, budget: Duration) -> i32 {
     let mut s = Searcher::new(8);
     let limits = Limits {
         depth: Some(8),
-        soft: Some(budget / 2),
-        hard: Some(budget),
+        time: Some(TimeManager {
+            soft: budget / 2,
+            hard: budget,
+        }),
         ..Limits::default()
     };
     s.think(board, &limits, &mut |_| {}).score
@@ -156,8 +159,10 @@ pub fn swap2_choose(board: &Board, budget: Duration) -> Swap2Choice {
     let play = |budget: Duration| {
         let mut s = Searcher::new(16);
         let lim = Limits {
-            soft: Some(budget / 2),
-            hard: Some(budget),
+            time: Some(TimeManager {
+                soft: budget / 2,
+                hard: budget,
+            }),
             ..Limits::default()
         };
         s.think(board, &lim, &mut |_| {}).best

@@ -8,6 +8,9 @@ use crate::threat::{self, level, playable, Level, ThreatSearch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tengen_core::report::Bound;
+use tengen_core::timeman::TimeManager;
+use tengen_core::tt::TranspositionTable;
 
 /// Score of a won game; a win in n plies scores `WIN - n`.
 pub const WIN: i32 = 30_000;
@@ -46,10 +49,9 @@ pub const BENCH_POSITIONS: &[(Rule, &str)] = &[
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Do not start another iteration after this.
-    pub soft: Option<Duration>,
-    /// Stop at this point.
-    pub hard: Option<Duration>,
+    /// The move's time, as the shared time manager plans it (`soft`: no
+    /// new iteration after it; `hard`: stop there). `None`: no clock.
+    pub time: Option<TimeManager>,
     /// Restrict the root to these points (AGI `GO SEARCH`).
     pub root: Option<Vec<Point>>,
 }
@@ -82,21 +84,34 @@ pub struct SearchResult {
     pub pv: Vec<Point>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    score: i32,
-    depth: i16,
-    bound: u8,
-    best: u16,
+/// A score relative to the root as the table keeps it, relative to the
+/// node (a win in n plies from here), so that a transposition reached at
+/// another ply reads the right distance.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score + ply as i32
+    } else if score <= -PROVEN {
+        score - ply as i32
+    } else {
+        score
+    }
 }
 
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
+/// The inverse of [`to_tt`].
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score - ply as i32
+    } else if score <= -PROVEN {
+        score + ply as i32
+    } else {
+        score
+    }
+}
 
 pub struct Searcher {
-    tt: Vec<Entry>,
+    /// The shared alpha-beta table of `tengen-core`: four-entry buckets
+    /// kept by depth and age, safe to share between threads.
+    tt: TranspositionTable,
     stop: Arc<AtomicBool>,
     nodes: u64,
     start: Instant,
@@ -113,9 +128,8 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Self {
-        let n = (hash_mb.clamp(1, 4096) << 20) / std::mem::size_of::<Entry>();
         Searcher {
-            tt: vec![Entry::default(); n.max(1024)],
+            tt: TranspositionTable::new(hash_mb.clamp(1, 4096)),
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
             start: Instant::now(),
@@ -144,7 +158,23 @@ impl Searcher {
     }
 
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = Entry::default());
+        self.tt.clear();
+    }
+
+    /// Replaces the table by an empty one of `mb` mebibytes, or keeps the
+    /// current one and says why when the machine cannot hold it.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt.try_resize(mb.max(1))
+    }
+
+    /// The table's size in mebibytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Per mille of the table written by the current search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
     }
 
     fn time_up(&mut self) -> bool {
@@ -173,12 +203,14 @@ impl Searcher {
         self.start = Instant::now();
         self.nodes = 0;
         self.aborted = false;
-        self.hard = limits.hard.map(|h| h * SEARCH_SHARE / 1000);
+        self.tt.new_search();
+        let hard = limits.time.map(|t| t.hard);
+        self.hard = hard.map(|h| h * SEARCH_SHARE / 1000);
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY + 8];
         self.ts = ThreatSearch::new(0);
         self.ts.stop = Some(self.stop.clone());
-        self.ts.deadline = limits.hard.map(|h| self.start + h);
+        self.ts.deadline = hard.map(|h| self.start + h);
         let mut b = board.clone();
         let me = b.to_move();
         let mut result = SearchResult::default();
@@ -235,7 +267,7 @@ impl Searcher {
             let mut ts = ThreatSearch::new(self.threat_budget(limits, 50_000));
             ts.stop = Some(self.stop.clone());
             // The threat search gets a third of the move's time at most.
-            ts.deadline = limits.hard.map(|h| self.start + h / 3);
+            ts.deadline = hard.map(|h| self.start + h / 3);
             let vcf = ts.vcf(&mut b, 30);
             let line = match vcf {
                 Some(l) => Some(l),
@@ -342,7 +374,7 @@ impl Searcher {
             if self.aborted || best_score.abs() >= PROVEN {
                 break;
             }
-            if limits.soft.is_some_and(|s| self.start.elapsed() >= s) {
+            if limits.time.is_some_and(|t| self.start.elapsed() >= t.soft) {
                 break;
             }
         }
@@ -355,7 +387,7 @@ impl Searcher {
         if best_score > -PROVEN && best_score < PROVEN && root_filter.is_none() {
             let mut ts = ThreatSearch::new(0);
             ts.stop = Some(self.stop.clone());
-            ts.deadline = limits.hard.map(|h| self.start + h);
+            ts.deadline = hard.map(|h| self.start + h);
             let per_check = limits
                 .nodes
                 .map_or(SAFETY_NODES, |n| (n / 20).clamp(2_000, SAFETY_NODES));
@@ -405,8 +437,8 @@ impl Searcher {
         // node-limited search gives the threat search a third of its
         // nodes, so that fixed-node games do not depend on the clock.
         let by_time = limits
-            .hard
-            .map(|h| (h.as_millis() as u64 * 2_000).max(2_000));
+            .time
+            .map(|t| (t.hard.as_millis() as u64 * 2_000).max(2_000));
         let by_nodes = limits.nodes.map(|n| (n / 3).max(2_000));
         match (by_time, by_nodes) {
             (Some(t), Some(n)) => t.min(n),
@@ -439,11 +471,10 @@ impl Searcher {
         b.make(first);
         let mut made = 1;
         while made < 12 && b.outcome() == Outcome::Ongoing {
-            let e = self.tt[(b.hash() as usize) % self.tt.len()];
-            if e.key != b.hash() || e.best == 0 {
+            let Some(e) = self.tt.probe(b.hash()).filter(|e| e.mv != 0) else {
                 break;
-            }
-            let m = e.best as Sq;
+            };
+            let m = e.mv as Sq;
             if !b.is_empty(m) || !playable(b, m, b.to_move()) {
                 break;
             }
@@ -539,16 +570,14 @@ impl Searcher {
             return self.threat_win(b, &sc, ply).unwrap_or_else(|| evaluate(b));
         }
         let key = b.hash();
-        let idx = (key as usize) % self.tt.len();
-        let e = self.tt[idx];
         let mut tt_move = 0u16;
-        if e.key == key {
-            tt_move = e.best;
-            if e.depth as i32 >= depth {
-                let s = e.score;
-                if e.bound == EXACT
-                    || (e.bound == LOWER && s >= beta)
-                    || (e.bound == UPPER && s <= alpha)
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                if e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha)
                 {
                     return s;
                 }
@@ -634,19 +663,15 @@ impl Searcher {
             };
         }
         let bound = if best <= orig_alpha {
-            UPPER
+            Bound::Upper
         } else if best >= beta {
-            LOWER
+            Bound::Lower
         } else {
-            EXACT
+            Bound::Exact
         };
-        self.tt[idx] = Entry {
-            key,
-            score: best,
-            depth: depth as i16,
-            bound,
-            best: best_move,
-        };
+        // No static evaluation is kept: the searcher never reads one back.
+        self.tt
+            .store(key, best_move, to_tt(best, ply), 0, depth, bound);
         best
     }
 }
