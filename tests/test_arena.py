@@ -368,6 +368,29 @@ def test_tengen_gomocup_self_play_sgf(arena_bin, tengen_bin, tmp_path, variant, 
             assert has_five(moves, winner) and moves[-1][0] == winner
 
 
+def test_gomocup_node_limit_reaches_the_brain(arena_bin, tengen_bin, tmp_path):
+    """`nodes=` without a clock: the brain gets `INFO max_node` and a turn
+    time that does not end its search (`timeout_turn 0` means "as fast
+    as possible"), so the same match played twice is the same game."""
+    runs = []
+    for k in range(2):
+        out, log = tmp_path / f"g{k}.sgf", tmp_path / f"wire{k}.log"
+        proc = subprocess.run(
+            [arena_bin, "-variant", "gomoku",
+             "-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
+             "-each", "proto=gomocup", "nodes=4000", "-games", "2", "-openings", "plies=3",
+             "-srand", "9", "-pgnout", str(out), "-debug", str(log)],
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr + proc.stdout
+        wire = log.read_text()
+        assert "> INFO max_node 4000" in wire
+        assert "> INFO timeout_turn 600000" in wire and "> INFO timeout_match 0" in wire
+        assert not re.search(r"> INFO (timeout_turn|time_left) 0\b", wire)
+        runs.append([[n.get_move() for n in g.get_main_sequence()[1:]] for g in sgf_games(out)])
+    assert len(runs[0]) == 2 and all(len(g) > 6 for g in runs[0])
+    assert runs[0] == runs[1]
+
+
 def test_gomoku_openings_from_a_gomocup_offsets_file(arena_bin, tengen_bin, tmp_path):
     """Three-stone openings as centre offsets (Gomocup's layout), each
     played twice with colours swapped."""

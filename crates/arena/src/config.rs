@@ -511,6 +511,14 @@ fn finish(
                 n + 1
             ));
         }
+        // AGI's `GO` carries time only: a node or depth limit could not
+        // reach the engine, which would play on a clock of zero instead.
+        if e.proto == Protocol::Agi && (e.depth.is_some() || e.nodes.is_some()) {
+            return Err(format!(
+                "engine[{}]: AGI has no node or depth limit (use tc= or st=)",
+                n + 1
+            ));
+        }
         t.engines.push(e);
         t.tcs.push(tc);
     }
@@ -695,6 +703,26 @@ mod tests {
         assert!(from_args(&args(&["-engine", "cmd=a", "-engine", "cmd=b"]))
             .unwrap_err()
             .contains("time control"));
+        let agi = |limit: &str| {
+            from_args(&args(&[
+                "-variant",
+                "renju",
+                "-engine",
+                "cmd=a",
+                "-engine",
+                "cmd=b",
+                "-each",
+                "proto=agi",
+                limit,
+            ]))
+        };
+        assert!(agi("nodes=1000")
+            .unwrap_err()
+            .contains("AGI has no node or depth limit"));
+        assert!(agi("depth=5")
+            .unwrap_err()
+            .contains("AGI has no node or depth limit"));
+        assert!(agi("st=1").is_ok());
     }
 
     #[test]
@@ -767,7 +795,7 @@ name = "first"
 dir = "/tmp"
 arg = "x"
 args = ["y", "z"]
-protocol = "gomocup"
+protocol = "agi"
 initstrs = ["INFO a 1"]
 restart = "off"
 [engine.options]
@@ -775,7 +803,7 @@ Threads = 2
 Style = "solid"
 [[engine]]
 cmd = "/bin/other"
-proto = "agi"
+proto = "gomocup"
 st = 0.5
 depth = 7
 nodes = 1000
@@ -824,7 +852,7 @@ score = 700
         assert_eq!((a.name.as_str(), a.launch.cmd.as_str()), ("first", "eng"));
         assert_eq!(a.launch.args, ["--fast", "x", "y", "z"]);
         assert_eq!(a.launch.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!((a.proto, b.proto), (Protocol::Gomocup, Protocol::Agi));
+        assert_eq!((a.proto, b.proto), (Protocol::Agi, Protocol::Gomocup));
         assert_eq!(a.init, ["INFO a 1"]);
         assert!(!a.restart && b.restart && a.ponder && b.ponder);
         // `[each]` first, then the entry's own: Threads is replaced, not

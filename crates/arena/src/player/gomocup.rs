@@ -19,7 +19,14 @@ pub struct GomocupPlayer {
     /// Moves on the brain's board, in order.
     seen: Vec<String>,
     size: u32,
+    /// Whether this game has a clock for the brain (`tc=`/`st=`); without
+    /// one it plays under `max_node`/`max_depth` alone.
+    timed: bool,
 }
+
+/// The turn time an untimed brain is given: the arena's hang limit, so
+/// that only the node or depth limit ends its search.
+const UNTIMED_TURN_MS: u64 = 600_000;
 
 impl GomocupPlayer {
     pub fn new(cfg: EngineConfig, label: String, transcript: Option<Transcript>) -> Self {
@@ -28,6 +35,7 @@ impl GomocupPlayer {
             started_once: false,
             seen: Vec::new(),
             size: 15,
+            timed: true,
         }
     }
 
@@ -63,6 +71,24 @@ impl GomocupPlayer {
             lines.push(Command::Info("rule".into(), rule.to_string()).to_string());
         }
         lines.push(Command::Info("game_type".into(), "1".into()).to_string());
+        // Node and depth limits travel as the `max_node`/`max_depth` keys
+        // that Yixin-Board and Rapfi-style managers send (brains that do
+        // not know them ignore them, as the protocol asks).
+        if let Some(n) = self.conn.cfg.nodes {
+            lines.push(Command::Info("max_node".into(), n.to_string()).to_string());
+        }
+        if let Some(d) = self.conn.cfg.depth {
+            lines.push(Command::Info("max_depth".into(), d.to_string()).to_string());
+        }
+        self.timed = setup.time_settings.is_some();
+        if !self.timed {
+            // No clock: a generous turn and an unlimited match, sent once
+            // (timeout_turn 0 would mean "as fast as possible").
+            lines.push(
+                Command::Info("timeout_turn".into(), UNTIMED_TURN_MS.to_string()).to_string(),
+            );
+            lines.push(Command::Info("timeout_match".into(), "0".into()).to_string());
+        }
         for line in lines {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
         }
@@ -83,7 +109,12 @@ impl GomocupPlayer {
         }
         let me = req.clocks[req.to_move.index()];
         let mut info = Vec::new();
-        if let Some(mt) = me.movetime_ms {
+        if !self.timed {
+            // Untimed: node or depth limits (sent with the game's settings)
+            // end the search; the turn is restated in case a swap2 opening
+            // set a shorter one.
+            info.push(("timeout_turn", UNTIMED_TURN_MS));
+        } else if let Some(mt) = me.movetime_ms {
             info.push(("timeout_turn", mt));
             info.push(("timeout_match", 0));
         } else {
