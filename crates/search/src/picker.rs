@@ -22,6 +22,9 @@ const GOOD_TACTICAL: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
 const BAD_TACTICAL: i32 = -(1 << 28);
 
+/// The picker owns its node's move list and score buffer while the node
+/// is searched; the searcher lends it both from per-ply storage and takes
+/// them back with [`MovePicker::into_buffers`], so no node allocates.
 pub struct MovePicker<M> {
     moves: Vec<M>,
     /// `scores[i]` orders `moves[i]`; kept apart so that finding the best
@@ -38,7 +41,8 @@ impl<M: Copy + Eq> MovePicker<M> {
     #[allow(clippy::too_many_arguments)]
     pub fn new<P: Position<Move = M>>(
         pos: &P,
-        list: &[M],
+        list: Vec<M>,
+        mut scores: Vec<i32>,
         tt_move: Option<M>,
         history: &History<P>,
         ply: usize,
@@ -48,32 +52,30 @@ impl<M: Copy + Eq> MovePicker<M> {
         qsearch: bool,
     ) -> Self {
         let killers = history.killers.get(ply).copied().unwrap_or([None; 2]);
-        let scores = list
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    HASH
-                } else if pos.is_tactical(m) {
-                    let value = pos.tactical_value(m) * 16
-                        + history.captures[pos.history_index(m)] as i32 / 32;
-                    if qsearch || pos.see_ge(m, 0) {
-                        GOOD_TACTICAL + value
-                    } else {
-                        BAD_TACTICAL + value
-                    }
-                } else if killers[0] == Some(m) {
-                    KILLER + 2
-                } else if killers[1] == Some(m) {
-                    KILLER + 1
-                } else if counter == Some(m) {
-                    KILLER
+        scores.clear();
+        scores.extend(list.iter().map(|&m| {
+            if Some(m) == tt_move {
+                HASH
+            } else if pos.is_tactical(m) {
+                let value =
+                    pos.tactical_value(m) * 16 + history.captures[pos.history_index(m)] as i32 / 32;
+                if qsearch || pos.see_ge(m, 0) {
+                    GOOD_TACTICAL + value
                 } else {
-                    history.quiet_score(pos.history_index(m), prev1, prev2)
+                    BAD_TACTICAL + value
                 }
-            })
-            .collect();
+            } else if killers[0] == Some(m) {
+                KILLER + 2
+            } else if killers[1] == Some(m) {
+                KILLER + 1
+            } else if counter == Some(m) {
+                KILLER
+            } else {
+                history.quiet_score(pos.history_index(m), prev1, prev2)
+            }
+        }));
         MovePicker {
-            moves: list.to_vec(),
+            moves: list,
             scores,
             next: 0,
             skip_quiets: false,
@@ -84,16 +86,24 @@ impl<M: Copy + Eq> MovePicker<M> {
 
     /// Hands out `list` in the given order (root moves, sorted by the last
     /// iteration's scores).
-    pub fn in_order(list: &[M]) -> Self {
+    pub fn in_order(list: Vec<M>, mut scores: Vec<i32>) -> Self {
         let n = list.len() as i32;
+        scores.clear();
+        scores.extend((0..n).map(|i| GOOD_TACTICAL + n - i));
         MovePicker {
-            moves: list.to_vec(),
-            scores: (0..n).map(|i| GOOD_TACTICAL + n - i).collect(),
+            moves: list,
+            scores,
             next: 0,
             skip_quiets: false,
             killers: [None; 2],
             counter: None,
         }
+    }
+
+    /// Gives back the move list and the score buffer, so that the next
+    /// node at this ply fills them again instead of allocating its own.
+    pub fn into_buffers(self) -> (Vec<M>, Vec<i32>) {
+        (self.moves, self.scores)
     }
 
     /// The remaining quiet moves are not worth searching.

@@ -309,6 +309,8 @@ struct Worker<'a, 'e, P: Position, E: Evaluator<P>> {
     roots: Vec<RootMove<P::Move>>,
     frames: Vec<Frame<P::Move>>,
     move_lists: Vec<Vec<P::Move>>,
+    /// The move picker's score buffer of each ply, lent like `move_lists`.
+    score_lists: Vec<Vec<i32>>,
     nodes: u64,
     /// `nodes` at which [`Worker::should_stop`] next does its real work:
     /// every 1,024 nodes, or sooner when a node limit is that close, so
@@ -374,6 +376,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 P_MAX + 4
             ],
             move_lists: (0..P_MAX + 4).map(|_| Vec::with_capacity(64)).collect(),
+            score_lists: (0..P_MAX + 4).map(|_| Vec::with_capacity(64)).collect(),
             nodes: 0,
             next_check: match shared.limits.nodes {
                 Some(n) if id == 0 => n.clamp(1, CHECK_EVERY),
@@ -852,15 +855,16 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         let counter = prev1.and_then(|p| self.state.history.counters[p]);
         let mut list = std::mem::take(&mut self.move_lists[ply]);
         list.clear();
+        let scores = std::mem::take(&mut self.score_lists[ply]);
         let mut picker = if root {
-            list.clear();
             list.extend(self.roots[self.pv_index..].iter().map(|r| r.mv));
-            MovePicker::in_order(&list)
+            MovePicker::in_order(list, scores)
         } else {
             self.pos.generate(GenKind::All, &mut list);
             MovePicker::new(
                 &self.pos,
-                &list,
+                list,
+                scores,
                 tt_move,
                 &self.state.history,
                 ply,
@@ -976,14 +980,14 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         );
                         self.frames[ply].excluded = None;
                         if self.stopped {
-                            self.move_lists[ply] = list;
+                            self.put_back(ply, picker);
                             return 0;
                         }
                         if v < singular_beta {
                             extension = 1;
                         } else if singular_beta >= beta {
                             // Several moves beat beta: multi-cut.
-                            self.move_lists[ply] = list;
+                            self.put_back(ply, picker);
                             return singular_beta;
                         } else if s >= beta {
                             extension = -1;
@@ -1038,7 +1042,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.eval.pop();
 
             if self.stopped {
-                self.move_lists[ply] = list;
+                self.put_back(ply, picker);
                 return 0;
             }
 
@@ -1083,7 +1087,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 quiets_tried.push(m);
             }
         }
-        self.move_lists[ply] = list;
+        self.put_back(ply, picker);
 
         if move_count == 0 {
             return if excluded.is_some() {
@@ -1151,6 +1155,14 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
     fn draw_score(&self) -> i32 {
         // A sliver of noise keeps threads from locking onto one drawn line.
         1 - (self.nodes & 2) as i32
+    }
+
+    /// Takes a node's move list and score buffer back from its picker for
+    /// the next node searched at `ply`.
+    fn put_back(&mut self, ply: usize, picker: MovePicker<P::Move>) {
+        let (moves, scores) = picker.into_buffers();
+        self.move_lists[ply] = moves;
+        self.score_lists[ply] = scores;
     }
 
     fn evaluate(&mut self) -> i32 {
@@ -1232,9 +1244,11 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             &mut list,
         );
         let (p1, p2) = self.prev_moves(ply);
+        let scores = std::mem::take(&mut self.score_lists[ply]);
         let mut picker = MovePicker::new(
             &self.pos,
-            &list,
+            list,
+            scores,
             tt_move.filter(|&m| in_check || self.pos.is_tactical(m)),
             &self.state.history,
             ply,
@@ -1265,7 +1279,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.pos.unmake(m);
             self.eval.pop();
             if self.stopped {
-                self.move_lists[ply] = list;
+                self.put_back(ply, picker);
                 return 0;
             }
             if score > best_score {
@@ -1285,7 +1299,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 }
             }
         }
-        self.move_lists[ply] = list;
+        self.put_back(ply, picker);
         if in_check && move_count == 0 {
             return self.pos.no_moves_score(ply).0;
         }
