@@ -30,6 +30,7 @@ use tengen_protocol::gtp::{is_interrupt, preprocess, Command, Response};
 mod dragon;
 mod eyes;
 mod orientation;
+mod owl;
 mod search_area;
 mod surround;
 mod tactics;
@@ -334,6 +335,7 @@ impl Session {
             .tactical(&cmd.name, a)
             .or_else(|| self.eyes_command(&cmd.name, a))
             .or_else(|| self.surround_command(&cmd.name, a))
+            .or_else(|| self.owl_command(&cmd.name, a))
             .or_else(|| {
                 self.area
                     .command(&cmd.name, a, size, self.game.board().points())
@@ -356,6 +358,7 @@ impl Session {
                         tactics::COMMANDS,
                         eyes::COMMANDS,
                         surround::COMMANDS,
+                        owl::COMMANDS,
                         search_area::COMMANDS,
                         orientation::COMMANDS,
                     ]
@@ -369,6 +372,7 @@ impl Session {
                 .chain(tactics::COMMANDS)
                 .chain(eyes::COMMANDS)
                 .chain(surround::COMMANDS)
+                .chain(owl::COMMANDS)
                 .chain(search_area::COMMANDS)
                 .chain(orientation::COMMANDS)
                 .copied()

@@ -568,32 +568,24 @@ impl Eyes {
                 defense: None,
             };
         }
-        let mut game = Game::new(verts.len(), &edges);
-        let s = game.normalise(encode(&states));
-        let value = EyeValue {
-            b: game.value(s, Side::Attacker, Debt::None),
-            c: game.value(s, Side::Owner, Debt::None),
-            d: game.twice(s, Side::Owner),
-            a: game.value(s, Side::Attacker, Debt::Owner),
-        };
-        let mut ev = Evaluation {
+        let key = (verts.len(), edges.clone(), encode(&states));
+        let cached = SOLVED.with(|m| m.borrow().get(&key).copied());
+        let (value, attack, defense) = cached.unwrap_or_else(|| {
+            let solved = solve_graph(verts.len(), &edges, &states);
+            SOLVED.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= SOLVED_MAX {
+                    m.clear();
+                }
+                m.insert(key, solved);
+            });
+            solved
+        });
+        Evaluation {
             value,
-            attack: None,
-            defense: None,
-        };
-        if value.b != value.c {
-            let att = game.best_moves(s, Side::Attacker);
-            let def = game.best_moves(s, Side::Owner);
-            let pick = |mine: &[usize], theirs: &[usize]| {
-                mine.iter()
-                    .find(|m| theirs.contains(m))
-                    .or(mine.first())
-                    .copied()
-            };
-            ev.attack = pick(&att, &def).map(|i| verts[i].0);
-            ev.defense = pick(&def, &att).map(|i| verts[i].1);
+            attack: attack.map(|i| verts[i].0),
+            defense: defense.map(|i| verts[i].1),
         }
-        ev
     }
 
     /// Colour `c`'s eye-space data at `p`.
@@ -659,6 +651,47 @@ impl Eyes {
     pub fn board_size(&self) -> usize {
         self.size
     }
+}
+
+/// Local games solved so far (by vertex count, edges and start states):
+/// the same eye shapes come back position after position (the owl reader
+/// asks for thousands of analyses).
+type Solved = (EyeValue, Option<usize>, Option<usize>);
+
+/// Entries kept before the cache of solved local games starts afresh.
+const SOLVED_MAX: usize = 50_000;
+
+/// A local game: vertex count, edges, start states.
+type GraphKey = (usize, Vec<(usize, usize)>, u64);
+
+thread_local! {
+    static SOLVED: std::cell::RefCell<HashMap<GraphKey, Solved>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// The value of an eye graph and the vertices of the best first moves
+/// of the attacker and of the owner (when the two values differ).
+fn solve_graph(n: usize, edges: &[(usize, usize)], states: &[V]) -> Solved {
+    let mut game = Game::new(n, edges);
+    let s = game.normalise(encode(states));
+    let value = EyeValue {
+        b: game.value(s, Side::Attacker, Debt::None),
+        c: game.value(s, Side::Owner, Debt::None),
+        d: game.twice(s, Side::Owner),
+        a: game.value(s, Side::Attacker, Debt::Owner),
+    };
+    if value.b == value.c {
+        return (value, None, None);
+    }
+    let att = game.best_moves(s, Side::Attacker);
+    let def = game.best_moves(s, Side::Owner);
+    let pick = |mine: &[usize], theirs: &[usize]| {
+        mine.iter()
+            .find(|m| theirs.contains(m))
+            .or(mine.first())
+            .copied()
+    };
+    (value, pick(&att, &def), pick(&def, &att))
 }
 
 /// A vertex of the local game.

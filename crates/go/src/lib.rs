@@ -12,6 +12,7 @@ pub mod game;
 pub mod gammas;
 pub mod mcts;
 pub mod mm;
+pub mod owl;
 pub mod patterns;
 pub mod perft;
 pub mod playout;
