@@ -34,10 +34,11 @@ mkdir -p corpus logs artifacts
 # changed, and on a machine where others edit the crates a long run spent
 # most of an hour rebuilding (2026-11-26). The commit recorded is the one
 # the binaries were built from.
+# One `cargo fuzz build` for all targets: a build per target recompiled
+# the crates again whenever someone had edited one in between (under
+# `nice` beside others' work, a quarter of an hour per target).
 commit=$(git rev-parse --short HEAD)
-for t in "${targets[@]}"; do
-  cargo +nightly fuzz build "$t" >/dev/null 2>&1 || { echo "$t: build failed" >&2; exit 1; }
-done
+cargo +nightly fuzz build >logs/build.log 2>&1 || { tail -20 logs/build.log >&2; echo "build failed" >&2; exit 1; }
 bindir=target/$(rustc -vV | sed -n 's/^host: //p')/release
 
 for t in "${targets[@]}"; do
