@@ -519,6 +519,14 @@ fn finish(
                 n + 1
             ));
         }
+        // CECP has `sd` for depth but no node limit (xboard's node mode
+        // is `nps` under a clock, which is another thing).
+        if e.proto == Protocol::Cecp && e.nodes.is_some() {
+            return Err(format!(
+                "engine[{}]: CECP has no node limit (use tc=, st= or depth=)",
+                n + 1
+            ));
+        }
         t.engines.push(e);
         t.tcs.push(tc);
     }
@@ -723,6 +731,21 @@ mod tests {
             .unwrap_err()
             .contains("AGI has no node or depth limit"));
         assert!(agi("st=1").is_ok());
+        let cecp = |limit: &str| {
+            from_args(&args(&[
+                "-engine",
+                "cmd=a",
+                "-engine",
+                "cmd=b",
+                "-each",
+                "proto=xboard",
+                limit,
+            ]))
+        };
+        assert!(cecp("nodes=1000")
+            .unwrap_err()
+            .contains("CECP has no node limit"));
+        assert!(cecp("depth=5").is_ok());
     }
 
     #[test]
