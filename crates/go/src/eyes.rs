@@ -43,7 +43,9 @@
 //!    reading of the last digit agrees with GNU Go more often than an
 //!    attacker's tenuki at its choosing). An eye is a part
 //!    of the graph with proper points only. Graphs of more than
-//!    `MAX_GRAPH` points count two eyes.
+//!    `MAX_GRAPH` points get GNU Go's guess for eye spaces its database
+//!    lacks: two eyes when the eye's size less twice its marginal points
+//!    is over 3, one when it is over 0, else none.
 //!
 //! The dragon status and the search can ask `Eyes::evaluation` of an eye
 //! and `Eyes::dragon_eyes` of a dragon.
@@ -53,7 +55,7 @@ use crate::reading::{Reader, KO_A, KO_B, LOSS, WIN};
 use crate::worm::board_order;
 use std::collections::HashMap;
 
-/// The largest eye graph solved exactly; larger ones count two eyes.
+/// The largest eye graph solved exactly; larger ones are guessed.
 pub const MAX_GRAPH: usize = 9;
 
 /// The four numbers of eyes of GNU Go's eye values: the attacker moves
@@ -557,12 +559,26 @@ impl Eyes {
             }
         }
         if verts.len() > MAX_GRAPH {
+            // Too big to read out: GNU Go's guess for an eye space its
+            // database does not hold, from its size and its marginal
+            // points (two eyes when the proper points outnumber the
+            // marginal ones by more than three, one when by any).
+            let esize = members.len() as isize;
+            let msize = members
+                .iter()
+                .filter(|p| self.points[me][p.index()].marginal)
+                .count() as isize;
+            let n = match esize - 2 * msize {
+                d if d > 3 => 2,
+                d if d > 0 => 1,
+                _ => 0,
+            };
             return Evaluation {
                 value: EyeValue {
-                    a: 2,
-                    b: 2,
-                    c: 2,
-                    d: 2,
+                    a: n,
+                    b: n,
+                    c: n,
+                    d: n,
                 },
                 attack: None,
                 defense: None,

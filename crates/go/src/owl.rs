@@ -236,6 +236,8 @@ struct Estimate {
     /// Something the defender can capture next to the goal, or a goal
     /// string under attack it can save.
     resources: bool,
+    /// A goal string the tactical reader can capture.
+    weak: bool,
     attacker: Vec<Point>,
     defender: Vec<Point>,
 }
@@ -243,6 +245,11 @@ struct Estimate {
 impl Estimate {
     fn alive(&self) -> bool {
         self.eyes.min() >= 2
+    }
+
+    /// Run out: room to run and no string that can be captured.
+    fn escaped(&self, depth: u32) -> bool {
+        depth >= ESCAPE_DEPTH && self.room >= ESCAPE_ROOM && !self.weak
     }
 
     fn hopeless(&self) -> bool {
@@ -311,21 +318,23 @@ impl Owl {
         e
     }
 
-    /// Can the dragon of `stones` be killed, its opponent to move? The
-    /// code (`WIN`, `KO_A`, `KO_B`, `LOSS`) and the killing move. A
-    /// dragon lying in the opponent's unconditional territory is dead
-    /// with no move needed; a pass-alive one cannot be killed.
-    pub fn attack(&mut self, b: &Board, stones: &[Point]) -> Answer {
+    /// Can the dragon of `stones` (asked at its stone `target`) be
+    /// killed, its opponent to move? The code (`WIN`, `KO_A`, `KO_B`,
+    /// `LOSS`) and the killing move. When `target` lies in the opponent's
+    /// unconditional territory no move is needed, and the code is
+    /// `KO_B`, as GNU Go 3.8 answers (its `owl_attack` returns 1 there,
+    /// which is its code for a ko); a pass-alive dragon cannot be killed.
+    pub fn attack(&mut self, b: &Board, target: Point, stones: &[Point]) -> Answer {
         let Some(goal) = Goal::new(b, stones) else {
             return Answer {
                 code: LOSS,
                 point: None,
             };
         };
-        match unconditional(b, &goal) {
+        match unconditional(b, target, &goal) {
             Some(Unconditional::Dead) => {
                 return Answer {
-                    code: WIN,
+                    code: KO_B,
                     point: None,
                 }
             }
@@ -341,16 +350,17 @@ impl Owl {
         self.attack_node(b, &goal, 0, true)
     }
 
-    /// Can the dragon of `stones` be saved, its owner to move? `WIN` with
-    /// no move when it lives whatever the opponent does first.
-    pub fn defend(&mut self, b: &Board, stones: &[Point]) -> Answer {
+    /// Can the dragon of `stones` (asked at `target`) be saved, its
+    /// owner to move? `WIN` with no move when it lives whatever the
+    /// opponent does first.
+    pub fn defend(&mut self, b: &Board, target: Point, stones: &[Point]) -> Answer {
         let Some(goal) = Goal::new(b, stones) else {
             return Answer {
                 code: LOSS,
                 point: None,
             };
         };
-        match unconditional(b, &goal) {
+        match unconditional(b, target, &goal) {
             Some(Unconditional::Dead) => {
                 return Answer {
                     code: LOSS,
@@ -373,11 +383,11 @@ impl Owl {
     /// attacker's code once the owner has answered)? As GNU Go's, a
     /// pass-alive dragon is never killed, and a dragon that is dead
     /// anyway is killed by any legal move.
-    pub fn does_attack(&mut self, b: &Board, m: Point, stones: &[Point]) -> u8 {
+    pub fn does_attack(&mut self, b: &Board, m: Point, target: Point, stones: &[Point]) -> u8 {
         let Some(goal) = Goal::new(b, stones) else {
             return LOSS;
         };
-        if unconditional(b, &goal) == Some(Unconditional::Alive) {
+        if unconditional(b, target, &goal) == Some(Unconditional::Alive) {
             return LOSS;
         }
         let Some(after) = b.after(goal.color.opp(), m) else {
@@ -394,11 +404,11 @@ impl Owl {
     /// Does the owner's move at `m` save the dragon of `stones`? As GNU
     /// Go's, a dragon that cannot be killed anyway is saved by any legal
     /// move, and one lying in unconditional territory by none.
-    pub fn does_defend(&mut self, b: &Board, m: Point, stones: &[Point]) -> u8 {
+    pub fn does_defend(&mut self, b: &Board, m: Point, target: Point, stones: &[Point]) -> u8 {
         let Some(goal) = Goal::new(b, stones) else {
             return LOSS;
         };
-        if unconditional(b, &goal) == Some(Unconditional::Dead) {
+        if unconditional(b, target, &goal) == Some(Unconditional::Dead) {
             return LOSS;
         }
         let Some(after) = b.after(goal.color, m) else {
@@ -417,24 +427,12 @@ impl Owl {
         self.nodes += 1;
         let eyes = self.eyes_of(b);
         let c = goal.color;
-        let value = eyes.dragon_eyes(b, &goal.stones, c);
+        // The goal's eye spaces: vital points, half eyes, points.
+        let origins = goal_eyes(b, &eyes, goal);
+        let value = eye_sum(&eyes, c, &origins);
         let room = escape(b, &goal.stones, c);
         let mut att = Candidates::default();
         let mut def = Candidates::default();
-        // The goal's eye spaces: vital points, half eyes, points.
-        let mut origins: Vec<Point> = Vec::new();
-        for &s in &goal.stones {
-            for q in b.neighbors(s) {
-                if !on_board(b, q) {
-                    continue;
-                }
-                if let Some(o) = eyes.point(c, q).origin {
-                    if !origins.contains(&o) {
-                        origins.push(o);
-                    }
-                }
-            }
-        }
         for &o in &origins {
             if let Some(ev) = eyes.evaluation(c, o) {
                 if ev.value.min() < ev.value.max() {
@@ -468,12 +466,14 @@ impl Owl {
         }
         // Tactics: goal strings under attack, opponent strings next to it.
         let mut resources = false;
+        let mut weak = false;
         for s in goal.strings(b) {
             if b.liberties(s).len() > 3 {
                 continue;
             }
             let a = self.reader.attack(b, s);
             if a.code != LOSS {
+                weak = true;
                 att.add(a.point, if a.code == WIN { 90 } else { 65 });
                 let d = self.reader.defend(b, s);
                 if d.code != LOSS {
@@ -516,6 +516,7 @@ impl Owl {
             eyes: value,
             room,
             resources,
+            weak,
             attacker: att.sorted(b),
             defender: def.sorted(b),
         }
@@ -546,14 +547,14 @@ impl Owl {
             }
         }
         let est = self.estimate(b, goal, depth);
-        if est.alive() || (depth >= ESCAPE_DEPTH && est.room >= ESCAPE_ROOM) {
-            return none(LOSS);
-        }
-        if self.nodes >= self.budget || depth >= MAX_DEPTH {
+        if est.alive() || est.escaped(depth) {
             return none(LOSS);
         }
         if depth > 0 && est.hopeless() {
             return none(WIN);
+        }
+        if self.nodes >= self.budget || depth >= MAX_DEPTH {
+            return none(LOSS);
         }
         let att = goal.color.opp();
         let mut best = none(LOSS);
@@ -601,14 +602,14 @@ impl Owl {
             }
         }
         let est = self.estimate(b, goal, depth);
-        if est.alive() || (depth >= ESCAPE_DEPTH && est.room >= ESCAPE_ROOM) {
-            return none(WIN);
-        }
-        if self.nodes >= self.budget || depth >= MAX_DEPTH {
+        if est.alive() || est.escaped(depth) {
             return none(WIN);
         }
         if depth > 0 && est.hopeless() {
             return none(LOSS);
+        }
+        if self.nodes >= self.budget || depth >= MAX_DEPTH {
+            return none(WIN);
         }
         let mut best = none(LOSS);
         let mut tried = 0;
@@ -673,6 +674,60 @@ impl Owl {
     }
 }
 
+/// The origins of colour `c`'s eyes next to the goal that the goal
+/// encloses: at least two thirds of the points around the eye (next to
+/// it, on the board, not in it) are goal stones. An eye space that open
+/// is influence, not an eye, to the owl reader (a lone stone in the
+/// open has none).
+fn goal_eyes(b: &Board, eyes: &Eyes, goal: &Goal) -> Vec<Point> {
+    let c = goal.color;
+    let mut origins: Vec<Point> = Vec::new();
+    for &s in &goal.stones {
+        for q in b.neighbors(s) {
+            if !on_board(b, q) {
+                continue;
+            }
+            if let Some(o) = eyes.point(c, q).origin {
+                if !origins.contains(&o) {
+                    origins.push(o);
+                }
+            }
+        }
+    }
+    origins.retain(|&o| {
+        let members: Vec<Point> = b
+            .points()
+            .filter(|&p| eyes.point(c, p).origin == Some(o))
+            .collect();
+        let mut around: Vec<Point> = Vec::new();
+        for &p in &members {
+            for q in b.neighbors(p) {
+                if on_board(b, q) && !members.contains(&q) && !around.contains(&q) {
+                    around.push(q);
+                }
+            }
+        }
+        let walls = around.iter().filter(|q| goal.stones.contains(q)).count();
+        3 * walls >= 2 * around.len()
+    });
+    origins
+}
+
+/// The values of the eyes `origins` (colour `c`) summed digit by digit,
+/// each digit at most 2.
+fn eye_sum(eyes: &Eyes, c: Color, origins: &[Point]) -> EyeValue {
+    let mut sum = EyeValue::default();
+    for &o in origins {
+        if let Some(v) = eyes.evaluation(c, o).map(|ev| ev.value) {
+            sum.a = (sum.a + v.a).min(2);
+            sum.b = (sum.b + v.b).min(2);
+            sum.c = (sum.c + v.c).min(2);
+            sum.d = (sum.d + v.d).min(2);
+        }
+    }
+    sum
+}
+
 /// How far the stones `stones` (colour `c`) can run: the empty points
 /// within `ESCAPE_REACH` steps of them through empty points, not counting
 /// (nor passing) points next to an opponent stone.
@@ -710,19 +765,18 @@ fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
     count
 }
 
-/// Benson's verdict on a goal: `Alive` when one of its strings is
-/// pass-alive, `Dead` when all its stones lie in the opponent's
-/// unconditional territory.
-fn unconditional(b: &Board, goal: &Goal) -> Option<Unconditional> {
+/// Benson's verdict, as GNU Go's owl functions ask it: `Dead` when the
+/// stone at `target` lies in the opponent's unconditional territory,
+/// `Alive` when a string of the goal is pass-alive.
+fn unconditional(b: &Board, target: Point, goal: &Goal) -> Option<Unconditional> {
     let map = UnconditionalMap::new(b);
-    let states: Vec<Unconditional> = goal.stones.iter().map(|&s| map.status(b, s)).collect();
-    if states.contains(&Unconditional::Alive) {
-        Some(Unconditional::Alive)
-    } else if !states.is_empty() && states.iter().all(|&s| s == Unconditional::Dead) {
-        Some(Unconditional::Dead)
-    } else {
-        None
+    if map.status(b, target) == Unconditional::Dead {
+        return Some(Unconditional::Dead);
     }
+    goal.stones
+        .iter()
+        .any(|&s| map.status(b, s) == Unconditional::Alive)
+        .then_some(Unconditional::Alive)
 }
 
 /// The semeai search (see the module text).
@@ -785,8 +839,8 @@ impl Race<'_> {
         let (mut ea, mut eb) = (EyeValue::default(), EyeValue::default());
         if self.use_eyes {
             let eyes = self.owl.eyes_of(board);
-            ea = eyes.dragon_eyes(board, &a.stones, a.color);
-            eb = eyes.dragon_eyes(board, &b.stones, b.color);
+            ea = eye_sum(&eyes, a.color, &goal_eyes(board, &eyes, a));
+            eb = eye_sum(&eyes, b.color, &goal_eyes(board, &eyes, b));
             let (a_lives, b_lives) = (ea.min() >= 2, eb.min() >= 2);
             if a_lives && b_lives {
                 return (SEKI, None);
@@ -963,8 +1017,8 @@ mod tests {
         ]);
         let mut owl = Owl::new(NODE_BUDGET);
         let g = stones(&b, "A1");
-        assert_eq!(owl.attack(&b, &g).code, LOSS);
-        assert_eq!(owl.defend(&b, &g).code, WIN);
+        assert_eq!(owl.attack(&b, g[0], &g).code, LOSS);
+        assert_eq!(owl.defend(&b, g[0], &g).code, WIN);
     }
 
     #[test]
@@ -985,9 +1039,9 @@ mod tests {
         let mut owl = Owl::new(NODE_BUDGET);
         let mut g = stones(&b, "A3");
         g.push(point("D1", 9));
-        let a = owl.attack(&b, &g);
+        let a = owl.attack(&b, g[0], &g);
         assert_ne!(a.code, LOSS, "{a:?}");
-        assert_eq!(owl.defend(&b, &g).code, LOSS);
+        assert_eq!(owl.defend(&b, g[0], &g).code, LOSS);
     }
 
     #[test]
@@ -1011,15 +1065,15 @@ mod tests {
         assert!(b.setup_stone(Color::Black, point("A1", 9)));
         let g = stones(&b, "A2");
         let mut owl = Owl::new(NODE_BUDGET);
-        let a = owl.attack(&b, &g);
+        let a = owl.attack(&b, g[0], &g);
         assert_eq!(a.code, WIN, "{a:?}");
         assert_eq!(a.point, Some(point("C1", 9)));
-        let d = owl.defend(&b, &g);
+        let d = owl.defend(&b, g[0], &g);
         assert_eq!(d.code, WIN, "{d:?}");
         assert_eq!(d.point, Some(point("C1", 9)));
-        assert_eq!(owl.does_attack(&b, point("C1", 9), &g), WIN);
-        assert_eq!(owl.does_defend(&b, point("C1", 9), &g), WIN);
-        assert_eq!(owl.does_defend(&b, point("B1", 9), &g), LOSS);
+        assert_eq!(owl.does_attack(&b, point("C1", 9), g[0], &g), WIN);
+        assert_eq!(owl.does_defend(&b, point("C1", 9), g[0], &g), WIN);
+        assert_eq!(owl.does_defend(&b, point("B1", 9), g[0], &g), LOSS);
     }
 
     #[test]
@@ -1050,20 +1104,20 @@ mod tests {
             assert_eq!((r.a, r.b, r.point), (LOSS, LOSS, None), "{r:?}");
         }
         let mut owl = Owl::new(NODE_BUDGET);
-        assert_eq!(owl.attack(&b, &white).code, WIN);
-        assert_eq!(owl.defend(&b, &white).code, LOSS);
+        assert_eq!(owl.attack(&b, white[0], &white).code, WIN);
+        assert_eq!(owl.defend(&b, white[0], &white).code, LOSS);
     }
 
     #[test]
     fn never_panics_on_odd_questions() {
         let b = from_rows(&[". . .", ". X .", ". . ."]);
         let mut owl = Owl::new(NODE_BUDGET);
-        assert_eq!(owl.attack(&b, &[]).code, LOSS);
-        assert_eq!(owl.defend(&b, &[point("A1", 3)]).code, LOSS);
+        assert_eq!(owl.attack(&b, point("A1", 3), &[]).code, LOSS);
+        assert_eq!(owl.defend(&b, point("A1", 3), &[point("A1", 3)]).code, LOSS);
         let g = stones(&b, "B2");
         assert_eq!(owl.semeai(&b, &g, &g, true).a, LOSS);
-        assert_eq!(owl.does_attack(&b, point("B2", 3), &g), LOSS);
-        let a = owl.attack(&b, &g);
+        assert_eq!(owl.does_attack(&b, point("B2", 3), g[0], &g), LOSS);
+        let a = owl.attack(&b, g[0], &g);
         assert!(a.code == LOSS || a.point.is_some());
     }
 }

@@ -74,9 +74,9 @@ impl Session {
         let stones = dragon_of(b, &dragons, p);
         let mut owl = Owl::new(NODE_BUDGET);
         let ans = if attack {
-            owl.attack(b, &stones)
+            owl.attack(b, p, &stones)
         } else {
-            owl.defend(b, &stones)
+            owl.defend(b, p, &stones)
         };
         let code = gtp_code(ans.code);
         Ok(if code == 0 {
@@ -103,9 +103,9 @@ impl Session {
         let stones = dragon_of(b, &dragons, p);
         let mut owl = Owl::new(NODE_BUDGET);
         let code = if attack {
-            owl.does_attack(b, m, &stones)
+            owl.does_attack(b, m, p, &stones)
         } else {
-            owl.does_defend(b, m, &stones)
+            owl.does_defend(b, m, p, &stones)
         };
         Ok(gtp_code(code).to_string())
     }
