@@ -351,6 +351,47 @@ impl Board {
         map
     }
 
+    /// The neighbours of `sq` that `color`'s pieces on `occ` attack, the
+    /// occupied squares being `occ`: [`Board::attack_map`] on the eight
+    /// squares around `sq` (where a king there may step), sliders looked
+    /// at only when one of their lines meets those squares.
+    pub fn attacks_near(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let around = king_attacks(sq);
+        let ours = self.by_color[color.index()] & occ;
+        let k = &self.by_kind;
+        let pawns = (k[Kind::Pawn.index()] & ours).bits();
+        let mut map = Bitboard::from_bits(match color {
+            Color::Black => pawns >> 9,
+            Color::White => pawns << 9,
+        });
+        let steppers = k[Kind::Knight.index()]
+            | k[Kind::Silver.index()]
+            | k[Kind::King.index()]
+            | self.gold_movers();
+        for from in ours & steppers {
+            if let Some(p) = self.squares[from.index()] {
+                map |= step_attacks(color, p.kind(), from);
+            }
+        }
+        for from in ours & (k[Kind::Horse.index()] | k[Kind::Dragon.index()]) {
+            map |= king_attacks(from);
+        }
+        for from in ours & k[Kind::Lance.index()] {
+            map |= lance_attacks(color, from, occ);
+        }
+        for from in ours & (k[Kind::Bishop.index()] | k[Kind::Horse.index()]) {
+            if (bishop_pseudo(from) & around).any() {
+                map |= bishop_attacks(from, occ);
+            }
+        }
+        for from in ours & (k[Kind::Rook.index()] | k[Kind::Dragon.index()]) {
+            if (rook_pseudo(from) & around).any() {
+                map |= rook_attacks(from, occ);
+            }
+        }
+        map & around
+    }
+
     /// Whether the side to move's king is attacked.
     pub fn in_check(&self) -> bool {
         match self.kings[self.side.index()] {
@@ -773,6 +814,12 @@ mod tests {
                         assert_eq!(b.attacked_by(sq, c, None), want.any());
                         assert_eq!(b.attacked_by(sq, c, ignore), want_ig.any());
                         assert_eq!(map.has(sq), want.any());
+                        if let Some(k) = ignore {
+                            if crate::bitboard::king_attacks(k).has(sq) {
+                                let near = b.attacks_near(c, k, occ_ig);
+                                assert_eq!(near.has(sq), want_ig.any(), "{} {sq}", b.to_sfen());
+                            }
+                        }
                         hits += want.count();
                     }
                 }

@@ -33,9 +33,10 @@
 //! then follows the attacker's quickest and the defender's longest proven
 //! moves.
 
-use crate::bitboard::{between, Bitboard};
+use crate::bitboard::between;
 use crate::board::Board;
 use crate::game::Game;
+use crate::movegen::Evasions;
 use crate::types::{Color, Move};
 use crate::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -789,6 +790,20 @@ impl<'a> Solver<'a> {
                 return r;
             }
         }
+        // Counted without listing the moves where the list is not needed:
+        // every attacker's node, and a defender's with more than 8 replies
+        // (`mated_in_two` looks at no more).
+        let evasions = if or_node {
+            if let Some(checks) = board.count_checks() {
+                return self.checks_estimate(board, key, checks);
+            }
+            None
+        } else {
+            board.count_evasions()
+        };
+        if let Some(e) = evasions.filter(|e| e.moves > 8) {
+            return Res::new(evasion_estimate(e), 1);
+        }
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
         if or_node {
@@ -797,14 +812,7 @@ impl<'a> Solver<'a> {
             board.legal_moves(&mut moves);
         }
         let r = if or_node {
-            let checks = moves.len() as u32;
-            if checks == 0 {
-                let r = Res::disproven(self.no_check_hand(board));
-                self.table.store(key, r, 1);
-                r
-            } else {
-                Res::new(1, checks)
-            }
+            self.checks_estimate(board, key, moves.len() as u32)
         } else if moves.is_empty() {
             let r = Res::proven(self.mated_hand(board));
             self.table.store(key, r, 1);
@@ -813,10 +821,21 @@ impl<'a> Solver<'a> {
             self.table.store(key, r, 1);
             r
         } else {
-            Res::new(evasion_estimate(board, &moves), 1)
+            Res::new(evasions.map_or(moves.len() as u32, evasion_estimate), 1)
         };
         self.buf = moves;
         r
+    }
+
+    /// First numbers of an attacker's node with `checks` checks.
+    fn checks_estimate(&mut self, board: &Board, key: &Key, checks: u32) -> Res {
+        if checks == 0 {
+            let r = Res::disproven(self.no_check_hand(board));
+            self.table.store(key, r, 1);
+            r
+        } else {
+            Res::new(1, checks)
+        }
     }
 
     /// An attacker's node mated in one by the fast (incomplete) finder:
@@ -832,17 +851,13 @@ impl<'a> Solver<'a> {
             return None;
         }
         let m = crate::mate1::mate_in_one(board)?;
-        let mut b = board.clone();
-        let captured = b.do_move(m);
-        let gain = captured.map_or(7, |p| p.kind().unpromote().index());
-        let child = Child {
-            m,
-            gain,
-            cur: Res::new(0, INF),
-        };
+        // The finder's mates are contact checks and knight drops: they
+        // cannot be blocked, so the mated position's proof hand is empty
+        // and the proof needs only the dropped piece, if any.
+        let hand = m.drop_kind().map_or(0, |k| hand_set(0, k.index(), 1));
         Some(Res {
             dist: 1,
-            ..Res::proven(hand_before(self.mated_hand(&b), &child))
+            ..Res::proven(hand)
         })
     }
 
@@ -1197,41 +1212,12 @@ fn hand_before(h: u64, c: &Child) -> u64 {
     }
 }
 
-/// First proof number of a defender's node with replies `moves`: one
-/// per reply, except that drops on squares no defender's piece but the
-/// king guards count one for all: the attacker takes such an
-/// interposition with check again, so they mostly share one proof.
-fn evasion_estimate(board: &Board, moves: &[Move]) -> u32 {
-    let def = board.side_to_move();
-    let occ = board.occupied();
-    let king = board.king(def);
-    let mut n = 0u32;
-    let mut useless = false;
-    let mut seen = Bitboard::EMPTY;
-    let mut guarded = Bitboard::EMPTY;
-    for &m in moves {
-        if m.drop_kind().is_none() {
-            n += 1;
-            continue;
-        }
-        let to = m.to();
-        if !seen.has(to) {
-            seen = seen.with(to);
-            let mut guards = board.attackers_to(def, to, occ);
-            if let Some(k) = king {
-                guards = guards.without(k);
-            }
-            if guards.any() {
-                guarded = guarded.with(to);
-            }
-        }
-        if guarded.has(to) {
-            n += 1;
-        } else {
-            useless = true;
-        }
-    }
-    n + u32::from(useless)
+/// First proof number of a defender's node: one per reply, except that
+/// drops on squares no defender's piece but the king guards count one
+/// for all: the attacker takes such an interposition with check again,
+/// so they mostly share one proof.
+fn evasion_estimate(e: Evasions) -> u32 {
+    e.moves - e.unguarded_drops + u32::from(e.unguarded_drops > 0)
 }
 
 /// The 1+epsilon trick (Pawlewicz and Lew): let the best child run until

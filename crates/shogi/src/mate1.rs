@@ -19,42 +19,66 @@ fn checks_from(us: Color, kind: Kind, d: usize) -> bool {
     (geometry::steps(us, kind) | geometry::slides(us, kind)) & toward != 0
 }
 
-/// Whether the king on `ek` surely escapes a checker of `kind` placed on
-/// `sq` (in direction `d` from the king), the checker coming from `from`:
-/// a neighbour that neither the checker nor any other of our pieces
-/// reaches. It may answer "no" when the king can escape (a dropped piece
-/// can block one of our lines), never "yes" when it cannot.
-fn king_escapes(
-    board: &Board,
+/// The king's neighbours (on `ek`) that a checker of `kind` of `us`
+/// placed on `sq` (in direction `d` from the king) leaves open: not the
+/// enemy's own pieces, not the checker's square, not what the checker
+/// reaches in one step or along its line through the king.
+fn escape_candidates(
     ek: Square,
     sq: Square,
     d: usize,
+    us: Color,
     kind: Kind,
-    from: Option<Square>,
-) -> bool {
-    let us = board.side_to_move();
+    theirs: Bitboard,
+) -> Bitboard {
     // The checker's one-step reach: its steps and the first square of each
     // of its slides.
     let covered = attacks(us, kind, sq, Bitboard::ALL) & king_attacks(sq);
-    let mut candidates = king_attacks(ek) & !board.pieces(us.flip()) & !covered;
+    let mut candidates = king_attacks(ek) & !theirs & !covered;
     candidates = candidates.without(sq);
     if geometry::slides(us, kind) & (1 << opposite(d)) != 0 {
         if let Some(beyond) = geometry::neighbor(ek, opposite(d)) {
             candidates = candidates.without(beyond);
         }
     }
+    candidates
+}
+
+/// Whether the king on `ek` surely escapes a checker of `kind` moved to
+/// `sq` (in direction `d` from the king) from `from`: a neighbour that
+/// neither the checker nor any other of our pieces reaches. It may answer
+/// "no" when the king can escape, never "yes" when it cannot.
+fn king_escapes(board: &Board, ek: Square, sq: Square, d: usize, kind: Kind, from: Square) -> bool {
+    let us = board.side_to_move();
+    let candidates = escape_candidates(ek, sq, d, us, kind, board.pieces(us.flip()));
     // The mover's origin is empty after the move; a knight there still
     // counts as covering its squares (as the mailbox version had it: a
     // harmless over-estimate, since every candidate mate is played out).
-    let occ = match from {
-        Some(f) => board.occupied().without(f),
-        None => board.occupied(),
+    let occ = board.occupied().without(from);
+    let knight_cover = if board.pieces_of(us, Kind::Knight).has(from) {
+        step_attacks(us, Kind::Knight, from)
+    } else {
+        Bitboard::EMPTY
     };
-    let knight_from = from.filter(|&f| board.pieces_of(us, Kind::Knight).has(f));
-    candidates.into_iter().any(|e| {
-        !board.attacked_in(us, e, occ)
-            && !knight_from.is_some_and(|f| step_attacks(us.flip(), Kind::Knight, e).has(f))
-    })
+    (candidates & !knight_cover)
+        .into_iter()
+        .any(|e| !board.attacked_in(us, e, occ))
+}
+
+/// [`king_escapes`] for a drop of `kind` on `sq`, with `attacked` the
+/// king's neighbours that our pieces reach on the board before the drop
+/// (a dropped piece can block one of our lines, so this may answer "no"
+/// when the king can escape, never "yes" when it cannot).
+fn drop_escapes(
+    ek: Square,
+    sq: Square,
+    d: usize,
+    us: Color,
+    kind: Kind,
+    theirs: Bitboard,
+    attacked: Bitboard,
+) -> bool {
+    (escape_candidates(ek, sq, d, us, kind, theirs) & !attacked).any()
 }
 
 /// Whether playing `m` (legal) leaves the opponent mated.
@@ -75,6 +99,41 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     }
     let hand = board.hand(us);
     let occ = board.occupied();
+    // The king's neighbours that our pieces reach once (`once`) and at
+    // least twice (`twice`), from one attack set per piece instead of an
+    // attackers question per square.
+    let around = king_attacks(ek);
+    let mut once = Bitboard::EMPTY;
+    let mut twice = Bitboard::EMPTY;
+    for from in board.pieces(us) {
+        let Some(p) = board.piece_at(from) else {
+            continue;
+        };
+        let kind = p.kind();
+        let a = if geometry::slides(us, kind) == 0 {
+            step_attacks(us, kind, from)
+        } else {
+            attacks(us, kind, from, occ)
+        } & around;
+        twice |= once & a;
+        once |= a;
+    }
+    // The kinds in hand that can check from contact, in the order tried.
+    let mut held = [Kind::Rook; 5];
+    let mut n_held = 0;
+    for kind in [
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Gold,
+        Kind::Silver,
+        Kind::Lance,
+    ] {
+        if hand[kind.index()] > 0 {
+            held[n_held] = kind;
+            n_held += 1;
+        }
+    }
+    let drops = &held[..n_held];
     for d in 0..8 {
         let t = NEIGHBOR[ek.index()][d];
         if t == NONE {
@@ -88,36 +147,27 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         // Our pieces that reach the square: a drop there needs one of
         // them behind it (else the king simply takes), a move needs a
         // second one (backing by a slider behind the mover is not seen).
-        let att = board.attackers_to(us, sq, occ);
-        let n = att.count();
-        if n == 0 {
+        if !once.has(sq) {
             continue;
         }
         // Pawn drops cannot mate (uchifuzume); knights cannot check from
         // contact.
         if occupant.is_none() {
-            for kind in [
-                Kind::Rook,
-                Kind::Bishop,
-                Kind::Gold,
-                Kind::Silver,
-                Kind::Lance,
-            ] {
-                if hand[kind.index()] > 0
-                    && checks_from(us, kind, d)
-                    && !geometry::is_dead_end(us, kind, sq)
-                {
+            for &kind in drops {
+                if checks_from(us, kind, d) && !geometry::is_dead_end(us, kind, sq) {
                     let m = Move::drop(kind, sq);
-                    if !king_escapes(board, ek, sq, d, kind, None) && mates(board, m) {
+                    if !drop_escapes(ek, sq, d, us, kind, board.pieces(them), once)
+                        && mates(board, m)
+                    {
                         return Some(m);
                     }
                 }
             }
         }
-        if n < 2 {
+        if !twice.has(sq) {
             continue;
         }
-        for from in att {
+        for from in board.attackers_to(us, sq, occ) {
             let Some(p) = board.piece_at(from) else {
                 continue;
             };
@@ -136,7 +186,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                 }
                 if checks_from(us, after, d) {
                     let m = Move::normal(from, sq, promote);
-                    if !king_escapes(board, ek, sq, d, after, Some(from))
+                    if !king_escapes(board, ek, sq, d, after, from)
                         && board.is_legal(m)
                         && mates(board, m)
                     {

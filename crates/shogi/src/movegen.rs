@@ -11,8 +11,8 @@
 //! promotion; then drops by square, hand kinds in hand order.
 
 use crate::bitboard::{
-    attacks, between, bishop_pseudo, drop_zone, file_mask, lance_attacks, line, ray_attacks,
-    rook_pseudo, step_attacks, Bitboard,
+    attacks, between, bishop_attacks, bishop_pseudo, drop_zone, far_rows, file_mask, king_attacks,
+    lance_attacks, line, ray_attacks, rook_attacks, rook_pseudo, step_attacks, Bitboard,
 };
 use crate::board::Board;
 use crate::geometry::{
@@ -69,10 +69,22 @@ static STEP_ORDER: [[[[u8; 8]; 81]; 14]; 2] = build_step_order();
 
 /// What a check generator lets through: destinations from which each
 /// kind would check directly, and the pieces whose departure uncovers one
-/// of our sliders on the enemy king.
+/// of our sliders on the enemy king (on `king`). Both are exact for legal
+/// moves, so the generator needs no check test per move.
 struct CheckFilter {
     direct: [Bitboard; 14],
     discoverers: Bitboard,
+    king: Square,
+}
+
+/// What [`Board::count_evasions`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evasions {
+    /// Legal moves.
+    pub moves: u32,
+    /// Drops among them on squares that no piece of the side to move but
+    /// its king reaches.
+    pub unguarded_drops: u32,
 }
 
 /// Which moves to generate.
@@ -116,6 +128,17 @@ impl Board {
             return None;
         }
         (!self.attacked_in(us.flip(), ts, self.occupied().without(k))).then_some(ts)
+    }
+
+    /// Where the side to move's king on `k` may step: onto the board, not
+    /// onto its own piece, nor onto a square the opponent reaches (the
+    /// king's own square counting as empty). All of [`Board::king_step`]'s
+    /// answers at once.
+    #[inline]
+    fn king_steps(&self, k: Square) -> Bitboard {
+        let us = self.side_to_move();
+        let occ = self.occupied().without(k);
+        king_attacks(k) & !self.pieces(us) & !self.attacks_near(us.flip(), k, occ)
     }
 
     /// `color`'s pieces that stand alone between its king on `k` and an
@@ -213,10 +236,18 @@ impl Board {
     /// Appends the legal moves that give check, in the order
     /// [`Board::generate`] gives them (the checks among `legal_moves`).
     pub fn generate_checks(&self, out: &mut Vec<Move>) {
+        if let Some(filter) = self.check_filter() {
+            self.gen_moves(Gen::All, Some(&filter), out);
+        }
+    }
+
+    /// Where each kind of the side to move would check the enemy king
+    /// from, and its discovered-check candidates; `None` without an enemy
+    /// king.
+    fn check_filter(&self) -> Option<CheckFilter> {
         let us = self.side_to_move();
-        let Some(ek) = self.king(us.flip()) else {
-            return;
-        };
+        let them = us.flip();
+        let ek = self.king(them)?;
         let occ = self.occupied();
         // Where each kind of ours would check from: the squares a piece of
         // that kind and the enemy's colour on the king's square reaches.
@@ -225,31 +256,207 @@ impl Board {
         // checking, unless it does not slide along it, and promotion adds
         // no slides.
         let mut direct = [Bitboard::EMPTY; 14];
-        for kind in Kind::ALL {
-            if kind != Kind::King {
-                direct[kind.index()] = attacks(us.flip(), kind, ek, occ);
-            }
+        for kind in [Kind::Pawn, Kind::Knight, Kind::Silver, Kind::Gold] {
+            direct[kind.index()] = step_attacks(them, kind, ek);
         }
-        let filter = CheckFilter {
+        let gold = direct[Kind::Gold.index()];
+        for kind in [
+            Kind::ProPawn,
+            Kind::ProLance,
+            Kind::ProKnight,
+            Kind::ProSilver,
+        ] {
+            direct[kind.index()] = gold;
+        }
+        direct[Kind::Lance.index()] = lance_attacks(them, ek, occ);
+        let diag = bishop_attacks(ek, occ);
+        let orth = rook_attacks(ek, occ);
+        let near = king_attacks(ek);
+        direct[Kind::Bishop.index()] = diag;
+        direct[Kind::Horse.index()] = diag | near;
+        direct[Kind::Rook.index()] = orth;
+        direct[Kind::Dragon.index()] = orth | near;
+        Some(CheckFilter {
             direct,
             discoverers: self.blockers(ek, us, us, occ),
+            king: ek,
+        })
+    }
+
+    /// How many legal moves give check (the length of
+    /// [`Board::generate_checks`]'s list), counted without listing them;
+    /// `None` when the side to move is in check (generate them instead).
+    pub fn count_checks(&self) -> Option<u32> {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let king = self.king(us);
+        let mut pinned = Bitboard::EMPTY;
+        if let Some(k) = king {
+            if self.attacked_in(them, k, occ) {
+                return None;
+            }
+            pinned = self.pinned(us, k, occ);
+        }
+        let Some(f) = self.check_filter() else {
+            return Some(0);
         };
-        let start = out.len();
-        self.gen_moves(Gen::All, Some(&filter), out);
-        // Candidates are a superset; keep the real checks, in order.
-        let mut kept = start;
-        for i in start..out.len() {
-            let m = out[i];
-            if self.gives_check_in(m, occ) {
-                out[kept] = m;
-                kept += 1;
+        let ours = self.pieces(us);
+        let mut n = 0;
+        if let Some(k) = king {
+            if f.discoverers.has(k) {
+                n += (self.king_steps(k) & !line(f.king, k)).count();
             }
         }
-        out.truncate(kept);
+        let zone = far_rows(us, 3);
+        for from in ours & !self.kind_squares(Kind::King) {
+            let Some(p) = self.piece_at(from) else {
+                continue;
+            };
+            let kind = p.kind();
+            let mut plain_ok = f.direct[kind.index()];
+            let mut promo_ok = if kind.can_promote() {
+                f.direct[kind.promote().index()]
+            } else {
+                Bitboard::EMPTY
+            };
+            if f.discoverers.has(from) {
+                let off_line = !line(f.king, from);
+                plain_ok |= off_line;
+                promo_ok |= off_line;
+            }
+            let mut reach = !ours & (plain_ok | promo_ok);
+            if reach.is_empty() {
+                continue;
+            }
+            reach &= attacks(us, kind, from, occ);
+            if pinned.has(from) {
+                if let Some(k) = king {
+                    reach &= line(k, from);
+                }
+            }
+            // Unpromoted only where the piece can still move; promoted
+            // where the move starts or ends in the enemy camp.
+            let plain = reach & plain_ok & drop_zone(us, kind);
+            let promo = if !kind.can_promote() {
+                Bitboard::EMPTY
+            } else if from.in_zone(us) {
+                reach & promo_ok
+            } else {
+                reach & promo_ok & zone
+            };
+            n += plain.count() + promo.count();
+        }
+        let hand = self.hand(us);
+        if hand.iter().all(|&c| c == 0) {
+            return Some(n);
+        }
+        let empty = !occ;
+        for k in Kind::HAND {
+            if hand[k.index()] == 0 {
+                continue;
+            }
+            let mut set = drop_zone(us, k) & empty & f.direct[k.index()];
+            if k == Kind::Pawn && set.any() {
+                set &= !self.nifu_files(us);
+                // The square in front of the enemy king: a pawn dropped
+                // there checks, and must not mate.
+                if let Some(sq) = crate::geometry::neighbor(f.king, forward(them)) {
+                    if set.has(sq) && self.drop_pawn_mates(sq) {
+                        set = set.without(sq);
+                    }
+                }
+            }
+            n += set.count();
+        }
+        Some(n)
+    }
+
+    /// The files that hold an unpromoted pawn of `color` (nifu).
+    fn nifu_files(&self, color: Color) -> Bitboard {
+        let mut files = Bitboard::EMPTY;
+        for p in self.pieces_of(color, Kind::Pawn) {
+            files |= file_mask(p.col());
+        }
+        files
+    }
+
+    /// For the side to move in check: how many legal moves it has (the
+    /// length of [`Board::legal_moves`]' list), and how many of them are
+    /// drops on squares that no piece of its own but the king reaches;
+    /// counted without listing them. `None` when not in check or without
+    /// a king.
+    pub fn count_evasions(&self) -> Option<Evasions> {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let k = self.king(us)?;
+        let occ = self.occupied();
+        let checkers = self.attackers_to(them, k, occ);
+        let checker = checkers.first()?;
+        let mut moves = self.king_steps(k).count();
+        if checkers.more_than_one() {
+            return Some(Evasions {
+                moves,
+                unguarded_drops: 0,
+            });
+        }
+        let pinned = self.pinned(us, k, occ);
+        let block = between(k, checker);
+        let mut guarded = Bitboard::EMPTY;
+        // Captures of the checker and interpositions by pieces: a pinned
+        // piece never has one (its line and the check's meet only at the
+        // king).
+        for t in block.with(checker) {
+            let movers = self.attackers_to(us, t, occ).without(k);
+            if movers.any() {
+                guarded = guarded.with(t);
+            }
+            for from in movers & !pinned {
+                let Some(p) = self.piece_at(from) else {
+                    continue;
+                };
+                let kind = p.kind();
+                if !is_dead_end(us, kind, t) {
+                    moves += 1;
+                }
+                if kind.can_promote() && (from.in_zone(us) || t.in_zone(us)) {
+                    moves += 1;
+                }
+            }
+        }
+        let hand = self.hand(us);
+        let mut unguarded_drops = 0;
+        if block.any() && hand.iter().any(|&c| c > 0) {
+            for kind in Kind::HAND {
+                if hand[kind.index()] == 0 {
+                    continue;
+                }
+                let mut set = block & drop_zone(us, kind);
+                if kind == Kind::Pawn && set.any() {
+                    set &= !self.nifu_files(us);
+                    let check_sq = self
+                        .king(them)
+                        .and_then(|ek| crate::geometry::neighbor(ek, forward(them)));
+                    if let Some(sq) = check_sq {
+                        if set.has(sq) && self.drop_pawn_mates(sq) {
+                            set = set.without(sq);
+                        }
+                    }
+                }
+                moves += set.count();
+                unguarded_drops += (set & !guarded).count();
+            }
+        }
+        Some(Evasions {
+            moves,
+            unguarded_drops,
+        })
     }
 
     /// The generator: every legal move of `mode`, or with `checks` only
-    /// candidates for checking moves (a superset of them).
+    /// the legal moves that give check (a direct check is a destination in
+    /// `direct` for the kind after the move; a discoverer checks by
+    /// leaving its line to the king).
     fn gen_moves(&self, mode: Gen, checks: Option<&CheckFilter>, out: &mut Vec<Move>) {
         let us = self.side_to_move();
         let them = us.flip();
@@ -268,10 +475,23 @@ impl Board {
                 check_mask = between(k, c).with(c);
             }
             // A king move checks only by uncovering a slider.
-            if checks.is_none_or(|f| f.discoverers.has(k)) {
+            if mode == Gen::Tactical {
                 for d in 0..8 {
-                    if let Some(ts) = self.king_step(k, d, mode == Gen::Tactical) {
+                    if let Some(ts) = self.king_step(k, d, true) {
                         out.push(Move::normal(k, ts, false));
+                    }
+                }
+            } else if checks.is_none_or(|f| f.discoverers.has(k)) {
+                let off_line = checks.map_or(Bitboard::ALL, |f| !line(f.king, k));
+                let steps = self.king_steps(k) & off_line;
+                if steps.any() {
+                    for &t in &NEIGHBOR[k.index()] {
+                        if t != NONE {
+                            let ts = Square::from_index_unchecked(t as usize);
+                            if steps.has(ts) {
+                                out.push(Move::normal(k, ts, false));
+                            }
+                        }
                     }
                 }
             }
@@ -288,14 +508,23 @@ impl Board {
             };
             let kind = p.kind();
             let mut reach = attacks(us, kind, from, occ) & targets;
+            // Where the move may go unpromoted and promoted (with `checks`:
+            // where it then gives check).
+            let mut plain_ok = Bitboard::ALL;
+            let mut promo_ok = Bitboard::ALL;
             if let Some(f) = checks {
-                if !f.discoverers.has(from) {
-                    let mut to_check = f.direct[kind.index()];
-                    if kind.can_promote() {
-                        to_check |= f.direct[kind.promote().index()];
-                    }
-                    reach &= to_check;
+                plain_ok = f.direct[kind.index()];
+                promo_ok = if kind.can_promote() {
+                    f.direct[kind.promote().index()]
+                } else {
+                    Bitboard::EMPTY
+                };
+                if f.discoverers.has(from) {
+                    let off_line = !line(f.king, from);
+                    plain_ok |= off_line;
+                    promo_ok |= off_line;
                 }
+                reach &= plain_ok | promo_ok;
             }
             if pinned.has(from) {
                 // A pinned piece may only move along the line of its pin
@@ -317,7 +546,8 @@ impl Board {
                     }
                     let to = Square::from_index_unchecked(t as usize);
                     if reach.has(to) {
-                        self.push_piece_move(mode, us, kind, from, to, occ.has(to), out);
+                        let ok = (plain_ok.has(to), promo_ok.has(to));
+                        self.push_piece_move(mode, us, kind, from, to, occ.has(to), ok, out);
                     }
                 }
                 continue;
@@ -332,7 +562,8 @@ impl Board {
                     let to = Square::from_index_unchecked(t as usize);
                     let occupied = occ.has(to);
                     if reach.has(to) {
-                        self.push_piece_move(mode, us, kind, from, to, occupied, out);
+                        let ok = (plain_ok.has(to), promo_ok.has(to));
+                        self.push_piece_move(mode, us, kind, from, to, occupied, ok, out);
                     }
                     if occupied || !sliding {
                         break;
@@ -443,14 +674,15 @@ impl Board {
         from: Square,
         to: Square,
         capture: bool,
+        (plain_ok, promo_ok): (bool, bool),
         out: &mut Vec<Move>,
     ) {
         let can_promote = kind.can_promote() && (from.in_zone(us) || to.in_zone(us));
         let must = is_dead_end(us, kind, to);
-        if !must && (mode == Gen::All || capture) {
+        if !must && plain_ok && (mode == Gen::All || capture) {
             out.push(Move::normal(from, to, false));
         }
-        if can_promote {
+        if can_promote && promo_ok {
             out.push(Move::normal(from, to, true));
         }
     }
@@ -738,6 +970,99 @@ mod tests {
         assert!(
             total > 1000 && discovered > 10,
             "{total} checks, {discovered} discovered"
+        );
+    }
+
+    /// The counters agree with the generators: checks at every position of
+    /// random play (bench positions and tsume problems, whose hands are
+    /// full), evasions after every check.
+    #[test]
+    fn counters_agree_with_the_generators() {
+        let mut seed = 1234u64;
+        let mut fens: Vec<String> = crate::searchable::BENCH_FENS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for set in [
+            include_str!("../tests/tsume.txt"),
+            include_str!("../tests/tsume_hard.txt"),
+        ] {
+            for line in set
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            {
+                fens.push(line.split(" ;").next().unwrap_or(line).to_string());
+            }
+        }
+        let (mut positions, mut evasions, mut unguarded) = (0, 0, 0);
+        for fen in &fens {
+            let Ok(mut b) = Board::from_sfen(fen) else {
+                continue;
+            };
+            for _ in 0..30 {
+                let mut checks = Vec::new();
+                b.generate_checks(&mut checks);
+                if b.in_check() {
+                    assert_eq!(b.count_checks(), None, "{}", b.to_sfen());
+                } else {
+                    assert_eq!(
+                        b.count_checks(),
+                        Some(checks.len() as u32),
+                        "{}",
+                        b.to_sfen()
+                    );
+                    assert_eq!(b.count_evasions(), None, "{}", b.to_sfen());
+                }
+                positions += 1;
+                for &m in &checks {
+                    let mut c = b.clone();
+                    c.do_move(m);
+                    let mut replies = Vec::new();
+                    c.legal_moves(&mut replies);
+                    let us = c.side_to_move();
+                    let k = c.king(us).unwrap();
+                    let loose = replies
+                        .iter()
+                        .filter(|r| {
+                            r.is_drop()
+                                && c.attackers_to(us, r.to(), c.occupied())
+                                    .without(k)
+                                    .is_empty()
+                        })
+                        .count() as u32;
+                    let got = c.count_evasions().unwrap();
+                    assert_eq!(
+                        got,
+                        Evasions {
+                            moves: replies.len() as u32,
+                            unguarded_drops: loose
+                        },
+                        "{}",
+                        c.to_sfen()
+                    );
+                    evasions += 1;
+                    unguarded += usize::from(loose > 0);
+                }
+                let mut all = Vec::new();
+                b.legal_moves(&mut all);
+                if all.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Half the time a check, to go deeper into mating nets.
+                let pick = if !checks.is_empty() && seed >> 63 == 0 {
+                    checks[(seed >> 33) as usize % checks.len()]
+                } else {
+                    all[(seed >> 33) as usize % all.len()]
+                };
+                b.do_move(pick);
+            }
+        }
+        assert!(
+            positions > 1000 && evasions > 3000 && unguarded > 100,
+            "{positions} positions, {evasions} evasions, {unguarded} with unguarded drops"
         );
     }
 
