@@ -310,6 +310,39 @@ pub struct Board {
     to_move: Color,
     hash: u64,
     outcome: Outcome,
+    /// What each stone of `make` changed, so that `unmake` puts it back
+    /// instead of working it out again (that work was most of a search's
+    /// time).
+    undo: Undo,
+}
+
+/// The undo log of the derived state: the cells whose shapes a stone
+/// changed, with their values before it, and per stone the totals before
+/// it. `frames` belong to the last `frames.len()` stones of the history;
+/// what changes the board otherwise (`take_back`, `set_learned`) empties
+/// the log, and older stones are then taken back the long way.
+#[derive(Clone, Default)]
+struct Undo {
+    cells: Vec<Saved>,
+    frames: Vec<Frame>,
+}
+
+#[derive(Clone, Copy)]
+struct Saved {
+    sq: u32,
+    shapes: [[Shape; 4]; 2],
+    pcodes: [u16; 2],
+    /// The cell's bit in `four_bits`, per colour (bit 0 black, bit 1 white).
+    fours: u8,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    /// `Undo::cells` held this many entries before the stone.
+    cells: u32,
+    totals: [i32; 2],
+    lsums: [[i32; 2]; 2],
+    five_cells: [u32; 2],
 }
 
 impl Board {
@@ -356,6 +389,7 @@ impl Board {
             to_move: Color::Black,
             hash: 0,
             outcome: Outcome::Ongoing,
+            undo: Undo::default(),
         };
         for y in 0..height {
             for x in 0..width {
@@ -428,6 +462,7 @@ impl Board {
     /// the sums are recomputed.
     pub fn set_learned(&mut self, t: Option<&'static Tables>) {
         self.learned = t;
+        self.undo = Undo::default();
         self.lsums = [[0; 2]; 2];
         for sq in 0..self.cells.len() {
             for ci in 0..2 {
@@ -527,6 +562,25 @@ impl Board {
     /// Recomputes the cached shapes of one cell in the directions of
     /// `dirs` (cleared for a stone) and keeps the totals, the five counts
     /// and the four bits in step.
+    /// Saves `sq`'s shapes and point codes in the undo log.
+    #[inline]
+    fn save(&mut self, sq: Sq) {
+        if let (Some(&shapes), Some(&pcodes)) = (self.shapes.get(sq), self.pcodes.get(sq)) {
+            let bit = |ci: usize| {
+                self.four_bits[ci]
+                    .get(sq / 64)
+                    .map_or(0, |w| ((w >> (sq % 64)) & 1) as u8)
+            };
+            let fours = bit(0) | bit(1) << 1;
+            self.undo.cells.push(Saved {
+                sq: sq as u32,
+                shapes,
+                pcodes,
+                fours,
+            });
+        }
+    }
+
     fn refresh_dirs(&mut self, sq: Sq, dirs: std::ops::Range<usize>) {
         let empty = self.is_empty(sq);
         for ci in 0..2 {
@@ -584,7 +638,7 @@ impl Board {
     /// cells whose windows cover it, and refreshes the empty ones among
     /// them along that line (nothing else of theirs changes). `sq` itself
     /// is the caller's to refresh.
-    fn update_codes(&mut self, sq: Sq, c: Color, add: bool) {
+    fn update_codes(&mut self, sq: Sq, c: Color, add: bool, log: bool) {
         // The digit the stone has in each colour's view.
         let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
         let (black, white) = (digit(Color::Black), digit(Color::White));
@@ -608,10 +662,67 @@ impl Board {
                     w[di] -= white * step;
                 }
                 if self.cells.get(q) == Some(&Cell::Empty) {
+                    if log {
+                        self.save(q);
+                    }
                     self.refresh_one(q, di);
                 }
             }
         }
+    }
+
+    /// The line codes alone of `update_codes`, for a stone taken back
+    /// whose derived state the undo log restores.
+    fn update_codes_only(&mut self, sq: Sq, c: Color, add: bool) {
+        let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
+        let (black, white) = (digit(Color::Black), digit(Color::White));
+        for di in 0..4 {
+            let d = self.dirs[di];
+            for (idx, off) in (-5isize..=-1).chain(1..=5).enumerate() {
+                let Some(q) = sq.checked_add_signed(-off * d) else {
+                    continue;
+                };
+                let Some([b, w]) = self.codes.get_mut(q) else {
+                    continue;
+                };
+                let step = POW3[idx] as u16;
+                if add {
+                    b[di] += black * step;
+                    w[di] += white * step;
+                } else {
+                    b[di] -= black * step;
+                    w[di] -= white * step;
+                }
+            }
+        }
+    }
+
+    /// Puts back what the last stone's `put` changed, from the undo log.
+    fn restore(&mut self, f: Frame) {
+        let keep = f.cells as usize;
+        while self.undo.cells.len() > keep {
+            let Some(saved) = self.undo.cells.pop() else {
+                break;
+            };
+            let q = saved.sq as usize;
+            if let (Some(sh), Some(pc)) = (self.shapes.get_mut(q), self.pcodes.get_mut(q)) {
+                *sh = saved.shapes;
+                *pc = saved.pcodes;
+            }
+            let bit = 1u64 << (q % 64);
+            for ci in 0..2 {
+                if let Some(w) = self.four_bits[ci].get_mut(q / 64) {
+                    if saved.fours >> ci & 1 != 0 {
+                        *w |= bit;
+                    } else {
+                        *w &= !bit;
+                    }
+                }
+            }
+        }
+        self.totals = f.totals;
+        self.lsums = f.lsums;
+        self.five_cells = f.five_cells;
     }
 
     fn refresh(&mut self, sq: Sq) {
@@ -784,11 +895,18 @@ impl Board {
     }
 
     fn put(&mut self, sq: Sq, c: Color) {
+        self.undo.frames.push(Frame {
+            cells: self.undo.cells.len() as u32,
+            totals: self.totals,
+            lsums: self.lsums,
+            five_cells: self.five_cells,
+        });
         self.bump_near(sq, true);
         self.cells[sq] = c.stone();
-        self.update_codes(sq, c, true);
+        self.update_codes(sq, c, true, true);
         self.hash ^= zobrist(sq, c);
         self.history.push((sq, c));
+        self.save(sq);
         self.refresh_around(sq);
     }
 
@@ -796,10 +914,18 @@ impl Board {
     pub fn unmake(&mut self) {
         if let Some((sq, c)) = self.history.pop() {
             self.cells[sq] = Cell::Empty;
-            self.update_codes(sq, c, false);
+            match self.undo.frames.pop() {
+                Some(f) => {
+                    self.update_codes_only(sq, c, false);
+                    self.restore(f);
+                }
+                None => {
+                    self.update_codes(sq, c, false, false);
+                    self.refresh_around(sq);
+                }
+            }
             self.bump_near(sq, false);
             self.hash ^= zobrist(sq, c);
-            self.refresh_around(sq);
             self.to_move = c;
             self.outcome = Outcome::Ongoing;
         }
@@ -815,8 +941,11 @@ impl Board {
             .rposition(|&(s, _)| s == sq)
             .ok_or_else(|| format!("{p} has no stone"))?;
         let (_, c) = self.history.remove(pos);
+        // The log holds states in stone order; one taken from the middle
+        // breaks it: the older stones are taken back the long way.
+        self.undo = Undo::default();
         self.cells[sq] = Cell::Empty;
-        self.update_codes(sq, c, false);
+        self.update_codes(sq, c, false, false);
         self.bump_near(sq, false);
         self.hash ^= zobrist(sq, c);
         self.refresh_around(sq);
@@ -1009,6 +1138,74 @@ mod tests {
         assert_eq!(b.hash(), fresh.hash());
         for sq in b.squares() {
             assert_eq!(b.shapes[sq], fresh.shapes[sq]);
+        }
+    }
+
+    /// Every piece of derived state equal to that of a board built from
+    /// the same stones in the same order.
+    fn assert_same_as_rebuilt(b: &Board) {
+        let mut fresh = Board::new(b.width, b.height, b.rule).unwrap();
+        fresh.set_learned(b.learned);
+        for (pt, c) in b.history() {
+            fresh.place(pt, c).unwrap();
+        }
+        assert_eq!(b.codes, fresh.codes);
+        assert_eq!(b.shapes, fresh.shapes);
+        assert_eq!(b.pcodes, fresh.pcodes);
+        assert_eq!(b.totals, fresh.totals);
+        assert_eq!(b.lsums, fresh.lsums);
+        assert_eq!(b.five_cells, fresh.five_cells);
+        assert_eq!(b.four_bits, fresh.four_bits);
+        assert_eq!(b.near, fresh.near);
+        assert_eq!(b.hash ^ b.to_move as u64, fresh.hash ^ b.to_move as u64);
+    }
+
+    #[test]
+    fn undo_log_restores_what_recomputation_gives() {
+        // Random walks of makes, unmakes and take-backs (which empty the
+        // log, so that older stones come back the long way), on every
+        // rule, with and without learned tables.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            for learned in [false, true] {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                if !learned {
+                    b.set_learned(None);
+                }
+                for step in 0..400 {
+                    let n = b.stones();
+                    match rand(10) {
+                        0..=5 if b.outcome() == Outcome::Ongoing => {
+                            let near: Vec<Sq> = b.near_squares();
+                            let sq = if near.is_empty() {
+                                b.sq(Point::new(7, 7).unwrap()).unwrap()
+                            } else {
+                                near[rand(near.len())]
+                            };
+                            b.make(sq);
+                        }
+                        6..=8 if n > 0 => b.unmake(),
+                        9 if n > 0 => {
+                            let (pt, _) = b.history().nth(rand(n)).unwrap();
+                            b.take_back(pt).unwrap();
+                        }
+                        _ => continue,
+                    }
+                    if step % 7 == 0 || b.stones() < 3 {
+                        assert_same_as_rebuilt(&b);
+                    }
+                }
+                while b.stones() > 0 {
+                    b.unmake();
+                }
+                assert_same_as_rebuilt(&b);
+            }
         }
     }
 
