@@ -32,6 +32,8 @@ pub struct Board {
     side: Color,
     kings: [Option<Square>; 2],
     key: u64,
+    /// The hands' part of `key` (their Zobrist terms are added to it).
+    hands_key: u64,
     move_number: u32,
 }
 
@@ -52,6 +54,7 @@ impl Board {
             side: Color::Black,
             kings: [None; 2],
             key: 0,
+            hands_key: 0,
             move_number: 1,
         }
     }
@@ -171,13 +174,69 @@ impl Board {
     #[inline]
     fn add_hand(&mut self, c: Color, k: Kind) {
         self.hands[c.index()][k.index()] += 1;
-        self.key = self.key.wrapping_add(zobrist::HAND[c.index()][k.index()]);
+        let z = zobrist::HAND[c.index()][k.index()];
+        self.key = self.key.wrapping_add(z);
+        self.hands_key = self.hands_key.wrapping_add(z);
     }
 
     #[inline]
     fn take_hand(&mut self, c: Color, k: Kind) {
         self.hands[c.index()][k.index()] -= 1;
-        self.key = self.key.wrapping_sub(zobrist::HAND[c.index()][k.index()]);
+        let z = zobrist::HAND[c.index()][k.index()];
+        self.key = self.key.wrapping_sub(z);
+        self.hands_key = self.hands_key.wrapping_sub(z);
+    }
+
+    /// The key with the hands' terms taken out: the pieces on the board
+    /// and the side to move only.
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.key.wrapping_sub(self.hands_key)
+    }
+
+    /// `color`'s hand as seven count bytes, pawn in the lowest.
+    #[inline]
+    pub fn packed_hand(&self, color: Color) -> u64 {
+        let h = &self.hands[color.index()];
+        u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], 0])
+    }
+
+    /// [`Board::key`] and [`Board::board_key`] as they will be after the
+    /// legal move `m`, without making it (the same updates as `do_move`).
+    pub fn keys_after(&self, m: Move) -> (u64, u64) {
+        let us = self.side;
+        let to = m.to();
+        let mut key = self.key;
+        let mut hands = self.hands_key;
+        match m.from() {
+            Some(from) => {
+                if let Some(c) = self.squares[to.index()] {
+                    key ^= zobrist::PIECE_SQUARE[c.index()][to.index()];
+                    let z = zobrist::HAND[us.index()][c.kind().unpromote().index()];
+                    key = key.wrapping_add(z);
+                    hands = hands.wrapping_add(z);
+                }
+                if let Some(p) = self.squares[from.index()] {
+                    key ^= zobrist::PIECE_SQUARE[p.index()][from.index()];
+                    let kind = if m.is_promotion() {
+                        p.kind().promote()
+                    } else {
+                        p.kind()
+                    };
+                    key ^= zobrist::PIECE_SQUARE[Piece::new(us, kind).index()][to.index()];
+                }
+            }
+            None => {
+                if let Some(k) = m.drop_kind() {
+                    let z = zobrist::HAND[us.index()][k.index()];
+                    key = key.wrapping_sub(z);
+                    hands = hands.wrapping_sub(z);
+                    key ^= zobrist::PIECE_SQUARE[Piece::new(us, k).index()][to.index()];
+                }
+            }
+        }
+        key ^= zobrist::SIDE;
+        (key, key.wrapping_sub(hands))
     }
 
     /// Plays a move the caller knows is legal; returns what it captured.
@@ -710,6 +769,50 @@ mod tests {
             let b = Board::from_sfen(s).unwrap();
             assert_eq!(b.to_sfen(), s);
         }
+    }
+
+    /// `keys_after` gives the keys `do_move` leaves; `board_key` is the key
+    /// less the hands' terms and `packed_hand` the counts, on random play
+    /// with captures and drops.
+    #[test]
+    fn keys_after_agree_with_making_the_move() {
+        let mut seed = 11u64;
+        let mut checked = 0;
+        for fen in crate::searchable::BENCH_FENS {
+            let mut b = Board::from_sfen(fen).unwrap();
+            for _ in 0..80 {
+                let mut moves = Vec::new();
+                b.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let mut c = b.clone();
+                    c.do_move(m);
+                    assert_eq!(
+                        b.keys_after(m),
+                        (c.key(), c.board_key()),
+                        "{} {m}",
+                        b.to_sfen()
+                    );
+                    checked += 1;
+                }
+                let mut hands = b.key();
+                for c in Color::BOTH {
+                    for (i, &n) in b.hand(c).iter().enumerate() {
+                        let z = zobrist::HAND[c.index()][i].wrapping_mul(u64::from(n));
+                        hands = hands.wrapping_sub(z);
+                        assert_eq!((b.packed_hand(c) >> (8 * i)) & 0xff, u64::from(n));
+                    }
+                }
+                assert_eq!(b.board_key(), hands);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b.do_move(moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

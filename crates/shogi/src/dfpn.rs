@@ -38,7 +38,6 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::movegen::Evasions;
 use crate::types::{Color, Move};
-use crate::zobrist;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -91,6 +90,7 @@ pub enum TsumeResult {
 }
 
 /// A hand as seven count bytes (pawn first).
+#[cfg(test)]
 fn pack_hand(h: &[u8; 7]) -> u64 {
     h.iter()
         .enumerate()
@@ -149,17 +149,42 @@ struct Key {
 
 impl Key {
     fn of(b: &Board, attacker: Color) -> Key {
-        let mut board = b.key();
-        for c in [Color::Black, Color::White] {
-            for (i, &n) in b.hand(c).iter().enumerate() {
-                board = board.wrapping_sub(zobrist::HAND[c.index()][i].wrapping_mul(u64::from(n)));
-            }
-        }
+        let board = b.board_key();
         Key {
             board,
-            att: pack_hand(b.hand(attacker)),
-            def: pack_hand(b.hand(attacker.flip())),
+            att: b.packed_hand(attacker),
+            def: b.packed_hand(attacker.flip()),
             full: b.key(),
+            plain: board,
+        }
+    }
+
+    /// The key of the position after the legal move `m` of `b`, without
+    /// making it.
+    fn after(b: &Board, m: Move, attacker: Color) -> Key {
+        let (full, board) = b.keys_after(m);
+        let mover = b.side_to_move();
+        let mut moved = b.packed_hand(mover);
+        match (m.from(), m.drop_kind()) {
+            (None, Some(k)) => moved -= 1 << (8 * k.index()),
+            (Some(_), _) => {
+                if let Some(c) = b.piece_at(m.to()) {
+                    moved += 1 << (8 * c.kind().unpromote().index());
+                }
+            }
+            (None, None) => {}
+        }
+        let other = b.packed_hand(mover.flip());
+        let (att, def) = if mover == attacker {
+            (moved, other)
+        } else {
+            (other, moved)
+        };
+        Key {
+            board,
+            att,
+            def,
+            full,
             plain: board,
         }
     }
@@ -643,7 +668,12 @@ impl<'a> Solver<'a> {
     /// The table key of `board` at `ply` plies from the root: in a
     /// depth-bounded search the remaining depth is part of it.
     fn key(&self, board: &Board, ply: u32) -> Key {
-        let mut k = Key::of(board, self.attacker);
+        self.salted(Key::of(board, self.attacker), ply)
+    }
+
+    /// `k` with the remaining depth at `ply` salted into its board part in
+    /// a depth-bounded search.
+    fn salted(&self, mut k: Key, ply: u32) -> Key {
         if self.depth_limit != INF {
             let rem = u64::from(self.depth_limit.saturating_sub(ply)) + 1;
             k.board ^= rem.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) | 1;
@@ -663,28 +693,26 @@ impl<'a> Solver<'a> {
         // The children's keys first, each table cluster prefetched as soon
         // as its key is known: the loads (the search's main cost is
         // waiting for them) then overlap instead of coming one at a time.
+        let ply = self.path.len() as u32;
         let mut keys = Vec::with_capacity(moves.len());
         for &m in &moves {
-            let captured = board.do_move(m);
-            let key = self.key(board, self.path.len() as u32);
+            let key = self.salted(Key::after(board, m, self.attacker), ply);
             self.table.prefetch(key.board);
-            board.undo_move(m, captured);
             keys.push(key);
         }
         let mut kids = Vec::with_capacity(moves.len());
         for (m, key) in moves.into_iter().zip(keys) {
-            let captured = board.do_move(m);
+            let captured = m.from().and(board.piece_at(m.to()));
             let gain = captured.map_or(7, |p| p.kind().unpromote().index());
             let rep = self.repeated(&key).map_or(NO_REP, |i| i as u32);
             let cur = if rep == NO_REP {
-                self.first_value(board, &key, !or_node)
+                self.first_value(board, m, &key, !or_node)
             } else {
                 Res {
                     rep,
                     ..Res::disproven(key.att)
                 }
             };
-            board.undo_move(m, captured);
             kids.push(Child { m, gain, cur });
         }
         kids
@@ -753,7 +781,7 @@ impl<'a> Solver<'a> {
     /// this hand or a dominating one), else its entry or a first estimate,
     /// raised to the bounds that entries for other hands give. A depth-
     /// bounded search also takes the unbounded search's disproofs.
-    fn first_value(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
+    fn first_value(&mut self, board: &mut Board, m: Move, key: &Key, or_node: bool) -> Res {
         if self.depth_limit != INF {
             let plain = Key {
                 board: key.plain,
@@ -767,7 +795,13 @@ impl<'a> Solver<'a> {
         let r = match p.hit {
             Some((r, _)) if r.is_final() => return r,
             Some((r, _)) => r,
-            None => self.initial(board, key, or_node),
+            None => {
+                // Only a new position needs the move made.
+                let captured = board.do_move(m);
+                let r = self.initial(board, key, or_node);
+                board.undo_move(m, captured);
+                r
+            }
         };
         if r.is_final() {
             return r;
@@ -1294,6 +1328,42 @@ mod tests {
         assert_eq!(kx.board, ky.board);
         assert_ne!(kx.full, ky.full);
         assert!(contains(ky.att, kx.att) && contains(kx.def, ky.def));
+    }
+
+    /// A child's key computed without making the move is the key of the
+    /// position after it, for either side attacking.
+    #[test]
+    fn child_keys_agree_with_making_the_move() {
+        let mut checked = 0;
+        for line in include_str!("../tests/tsume_hard.txt").lines() {
+            let Ok(b) = Board::from_sfen(line.split(" ;").next().unwrap_or(line)) else {
+                continue;
+            };
+            let mut moves = Vec::new();
+            b.generate_checks(&mut moves);
+            for m in moves {
+                let mut c = b.clone();
+                c.do_move(m);
+                let mut replies = Vec::new();
+                c.legal_moves(&mut replies);
+                for (pos, m) in [(&b, m)]
+                    .into_iter()
+                    .chain(replies.iter().map(|&r| (&c, r)))
+                {
+                    let mut after = pos.clone();
+                    after.do_move(m);
+                    for attacker in Color::BOTH {
+                        let (x, y) = (Key::after(pos, m, attacker), Key::of(&after, attacker));
+                        assert_eq!(
+                            (x.board, x.att, x.def, x.full),
+                            (y.board, y.att, y.def, y.full)
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

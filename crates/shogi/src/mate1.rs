@@ -5,7 +5,9 @@
 //! always a real mate (the candidate is played and the defender is shown
 //! to have no legal move).
 
-use crate::bitboard::{attacks, king_attacks, step_attacks, Bitboard};
+use crate::bitboard::{
+    attacks, bishop_pseudo, king_attacks, lance_attacks, rook_pseudo, step_attacks, Bitboard,
+};
 use crate::board::Board;
 use crate::geometry::{self, opposite, KNIGHT_TO, NEIGHBOR, NONE};
 use crate::types::{Color, Kind, Move, Square};
@@ -110,7 +112,15 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
             continue;
         };
         let kind = p.kind();
-        let a = if geometry::slides(us, kind) == 0 {
+        // A slider whose lines miss the king's neighbours on an empty
+        // board reaches them only by its steps.
+        let lines = match kind {
+            Kind::Lance => lance_attacks(us, from, Bitboard::EMPTY),
+            Kind::Bishop | Kind::Horse => bishop_pseudo(from),
+            Kind::Rook | Kind::Dragon => rook_pseudo(from),
+            _ => Bitboard::EMPTY,
+        };
+        let a = if (lines & around).is_empty() {
             step_attacks(us, kind, from)
         } else {
             attacks(us, kind, from, occ)
