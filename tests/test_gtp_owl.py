@@ -1,7 +1,8 @@
 """GNU Go's life-and-death commands in tengen (crates/go/src/owl.rs,
-crates/engine/src/gtp/owl.rs), against GNU Go 3.8: `owl_attack`,
-`owl_defend`, `owl_does_attack`, `owl_does_defend`, `analyze_semeai`,
-`tactical_analyze_semeai`.
+crates/go/src/combination.rs, crates/engine/src/gtp/owl.rs), against GNU
+Go 3.8: `owl_attack`, `owl_defend`, `owl_does_attack`, `owl_does_defend`,
+`analyze_semeai`, `tactical_analyze_semeai`, `combination_attack`,
+`combination_defend`.
 
 - errors and the reply format identical;
 - hand-made positions (a semeai, a nakade) answered identically, also
@@ -25,10 +26,13 @@ THRESHOLDS = {
     "analyze_semeai": 0.78,
     "analyze_semeai_move": 0.55,
     "tactical_analyze_semeai": 0.55,
+    "combination_attack": 0.95,
+    "combination_defend": 0.95,
 }
 
 COMMANDS = ["owl_attack", "owl_defend", "owl_does_attack", "owl_does_defend",
-            "analyze_semeai", "tactical_analyze_semeai"]
+            "analyze_semeai", "tactical_analyze_semeai", "combination_attack",
+            "combination_defend"]
 
 
 @needs_gnugo
@@ -43,6 +47,8 @@ def test_errors_and_format_match_gnugo(pair):
     for name in ["analyze_semeai", "tactical_analyze_semeai"]:
         lines += [name, f"{name} E5", f"{name} A1 E5", f"{name} E5 A1", f"{name} pass E5",
                   f"{name} E5 pass", f"{name} E5 Z9"]
+    for name in ["combination_attack", "combination_defend"]:
+        lines += [name, f"{name} x", f"{name} E5", f"{name} b", f"{name} WHITE", f"{name} black x"]
     lines += [f"known_command {c}" for c in COMMANDS]
     for line in lines:
         assert t.cmd(line) == g.cmd(line), line
@@ -180,4 +186,8 @@ def test_game_positions(pair):
                 if name == "analyze_semeai":
                     count(name + "_move", rt == rg,
                           f"{tag} {name} {a} {b} whole: tengen {rt[1]}, gnugo {rg[1]}")
+        for c in ["black", "white"]:
+            for name in ["combination_attack", "combination_defend"]:
+                rt, rg = t.cmd(f"{name} {c}"), g.cmd(f"{name} {c}")
+                count(name, rt == rg, f"{tag} {name} {c}: tengen {rt[1]}, gnugo {rg[1]}")
     tally.check(THRESHOLDS, "owl_attack", 300)

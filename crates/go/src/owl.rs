@@ -56,7 +56,7 @@ use std::rc::Rc;
 
 /// Positions a question estimates by default (each estimate builds an
 /// eye analysis).
-pub const NODE_BUDGET: u64 = 250;
+pub const NODE_BUDGET: u64 = 120;
 /// Positions each tactical question of the estimate may visit.
 const TACTICAL_BUDGET: u64 = 1_000;
 /// Positions each tactical question of the eye analysis may visit.
@@ -66,11 +66,11 @@ const MAX_DEPTH: u32 = 14;
 /// Steps the escape measure looks.
 const ESCAPE_REACH: usize = 4;
 /// Escape (see `escape`) from which a dragon has run out.
-const ESCAPE_ROOM: usize = 12;
+const ESCAPE_ROOM: usize = 6;
 /// Plies from which escape counts.
 const ESCAPE_DEPTH: u32 = 1;
 /// Escape under which a dragon without eyes is dead.
-const DEAD_ROOM: usize = 4;
+const DEAD_ROOM: usize = 2;
 /// Moves tried at the root and below.
 const ROOT_WIDTH: usize = 8;
 
@@ -78,9 +78,10 @@ const ROOT_WIDTH: usize = 8;
 fn width(depth: u32) -> usize {
     match depth {
         0 => ROOT_WIDTH,
-        1 | 2 => 5,
-        3 | 4 => 3,
-        _ => 2,
+        1 | 2 => 6,
+        3 | 4 => 4,
+        5 | 6 => 2,
+        _ => 1,
     }
 }
 
@@ -250,6 +251,12 @@ impl Estimate {
     /// Run out: room to run and no string that can be captured.
     fn escaped(&self, depth: u32) -> bool {
         depth >= ESCAPE_DEPTH && self.room >= ESCAPE_ROOM && !self.weak
+    }
+
+    /// The judgement where reading stops: the dragon lives if it may
+    /// still make two eyes, has some room, or something to capture.
+    fn promising(&self) -> bool {
+        self.eyes.max() >= 2 || self.room >= ESCAPE_ROOM / 2 || self.resources
     }
 
     fn hopeless(&self) -> bool {
@@ -554,7 +561,7 @@ impl Owl {
             return none(WIN);
         }
         if self.nodes >= self.budget || depth >= MAX_DEPTH {
-            return none(LOSS);
+            return none(if est.promising() { LOSS } else { WIN });
         }
         let att = goal.color.opp();
         let mut best = none(LOSS);
@@ -609,7 +616,7 @@ impl Owl {
             return none(LOSS);
         }
         if self.nodes >= self.budget || depth >= MAX_DEPTH {
-            return none(WIN);
+            return none(if est.promising() { WIN } else { LOSS });
         }
         let mut best = none(LOSS);
         let mut tried = 0;
@@ -729,8 +736,9 @@ fn eye_sum(eyes: &Eyes, c: Color, origins: &[Point]) -> EyeValue {
 }
 
 /// How far the stones `stones` (colour `c`) can run: the empty points
-/// within `ESCAPE_REACH` steps of them through empty points, not counting
-/// (nor passing) points next to an opponent stone.
+/// with no opponent stone within two steps (Manhattan distance) that
+/// they reach in `ESCAPE_REACH` steps through empty points next to no
+/// opponent stone.
 fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
     let n = b.size();
     let slots = Point::from_xy(n - 1, n - 1).index() + 1;
@@ -740,10 +748,19 @@ fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
         seen[s.index()] = true;
         frontier.push(s);
     }
-    let near_enemy = |p: Point| {
-        b.neighbors(p)
-            .iter()
-            .any(|&q| b.cell(q).color() == Some(c.opp()))
+    let enemy = |p: Point| b.cell(p).color() == Some(c.opp());
+    let near_enemy = |p: Point| b.neighbors(p).iter().any(|&q| enemy(q));
+    let open = |p: Point| {
+        let (x, y) = (p.x() as isize, p.y() as isize);
+        !(-2isize..=2).any(|dx| {
+            (-2isize..=2).any(|dy| {
+                let (qx, qy) = (x + dx, y + dy);
+                dx.abs() + dy.abs() <= 2
+                    && (0..n as isize).contains(&qx)
+                    && (0..n as isize).contains(&qy)
+                    && enemy(Point::from_xy(qx as usize, qy as usize))
+            })
+        })
     };
     let mut count = 0;
     for _ in 0..ESCAPE_REACH {
@@ -755,7 +772,7 @@ fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
                 }
                 seen[q.index()] = true;
                 if !near_enemy(q) {
-                    count += 1;
+                    count += usize::from(open(q));
                     next.push(q);
                 }
             }

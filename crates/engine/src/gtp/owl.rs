@@ -2,8 +2,9 @@
 //! `owl_does_attack move v`, `owl_does_defend move v`, `analyze_semeai
 //! a b` and `tactical_analyze_semeai a b`, in GNU Go 3.8's output format,
 //! answered by `tengen_go::owl` over tengen's dragons
-//! (`tengen_go::dragon`); see docs/go.md for what agrees with GNU Go and
-//! how often.
+//! (`tengen_go::dragon`), and `combination_attack color` /
+//! `combination_defend color` (`tengen_go::combination`); see docs/go.md
+//! for what agrees with GNU Go and how often.
 //!
 //! Codes as GNU Go prints them: 0 fails, 1 wins, 2 ko (wins by taking
 //! first), 3 ko (needs a threat first). `owl_attack`/`owl_defend` add the
@@ -13,7 +14,8 @@
 
 use super::tactics::BUDGET;
 use super::{Fail, Session};
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Move, Point};
+use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::combination::{combination_attack, combination_defend};
 use tengen_go::dragon::Dragons;
 use tengen_go::owl::{Owl, NODE_BUDGET};
 use tengen_go::reading::gtp_code;
@@ -26,6 +28,8 @@ pub(super) const COMMANDS: &[&str] = &[
     "owl_does_defend",
     "analyze_semeai",
     "tactical_analyze_semeai",
+    "combination_attack",
+    "combination_defend",
 ];
 
 /// Positions a tactical question of the dragon analysis may visit.
@@ -51,6 +55,9 @@ impl Session {
             "owl_does_attack" | "owl_does_defend" => self.owl_does(name == "owl_does_attack", a),
             "analyze_semeai" | "tactical_analyze_semeai" => {
                 self.semeai(name == "analyze_semeai", a)
+            }
+            "combination_attack" | "combination_defend" => {
+                self.combination(name == "combination_attack", a)
             }
             _ => return None,
         })
@@ -136,5 +143,29 @@ impl Session {
             gtp_code(r.b),
             name(r.point)
         ))
+    }
+
+    /// `combination_attack color`: a move capturing something through a
+    /// combination of ataris, or `PASS`; `combination_defend color`: the
+    /// opponent's moves that stop every such combination (`PASS` when
+    /// there is none).
+    fn combination(&self, attack: bool, a: &[String]) -> Result<String, Fail> {
+        let c = a
+            .first()
+            .and_then(|s| Color::parse(s))
+            .ok_or_else(|| Fail::from("invalid color"))?;
+        let b = self.read_board();
+        Ok(if attack {
+            name(combination_attack(b, c))
+        } else {
+            match combination_defend(b, c) {
+                None => "PASS".to_string(),
+                Some(moves) => moves
+                    .into_iter()
+                    .map(vertex_name)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }
+        })
     }
 }
