@@ -517,6 +517,51 @@ impl Default for TsumeLimits<'_> {
     }
 }
 
+/// First estimates of new children, which the table does not keep (it
+/// keeps proofs, disproofs and searched nodes only): a child met again
+/// when its parent is expanded again takes its numbers from here instead
+/// of counting its moves and looking for mates again. Direct-mapped on
+/// the full key; only estimates that depend on the position alone go in.
+struct Estimates {
+    /// The key and `pn << 32 | dn` (never 0: an estimate is not final).
+    slots: Vec<[u64; 2]>,
+}
+
+impl Estimates {
+    const SLOTS: usize = 1 << 18;
+
+    fn slot(key: u64) -> usize {
+        ((key ^ (key >> 40)) as usize) & (Self::SLOTS - 1)
+    }
+
+    fn get(&self, key: u64) -> Option<Res> {
+        let &[k, v] = self.slots.get(Self::slot(key))?;
+        (k == key && v != 0).then(|| Res::new((v >> 32) as u32, v as u32))
+    }
+
+    fn put(&mut self, key: u64, r: Res) {
+        if self.slots.is_empty() {
+            self.slots = vec![[0; 2]; Self::SLOTS];
+        }
+        if let Some(s) = self.slots.get_mut(Self::slot(key)) {
+            *s = [key, (u64::from(r.pn) << 32) | u64::from(r.dn)];
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(s) = self.slots.get(Self::slot(key)) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch is only a hint; it reads nothing and
+            // cannot fault, and the address is that of a live element.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(s).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
 /// A move of an expanded node.
 struct Child {
     m: Move,
@@ -530,6 +575,7 @@ struct Child {
 
 pub struct Solver<'a> {
     table: Table,
+    estimates: Estimates,
     limits: TsumeLimits<'a>,
     start: Instant,
     nodes: u64,
@@ -554,6 +600,7 @@ impl<'a> Solver<'a> {
     pub fn new(limits: TsumeLimits<'a>) -> Solver<'a> {
         Solver {
             table: Table::new(limits.max_entries),
+            estimates: Estimates { slots: Vec::new() },
             limits,
             start: Instant::now(),
             nodes: 0,
@@ -698,6 +745,7 @@ impl<'a> Solver<'a> {
         for &m in &moves {
             let key = self.salted(Key::after(board, m, self.attacker), ply);
             self.table.prefetch(key.board);
+            self.estimates.prefetch(self.estimate_key(&key));
             keys.push(key);
         }
         let mut kids = Vec::with_capacity(moves.len());
@@ -818,10 +866,36 @@ impl<'a> Solver<'a> {
     /// checks as its disproof number. A child with no reply is mate and
     /// one with no check an escape; both go to the table at once.
     fn initial(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
+        // Unbounded, an estimate depends on the position alone (where it
+        // does not, `estimate` leaves it out of the cache).
+        let cache = (self.depth_limit == INF).then(|| self.estimate_key(key));
+        if let Some(r) = cache.and_then(|k| self.estimates.get(k)) {
+            return r;
+        }
+        let (r, path_free) = self.estimate(board, key, or_node);
+        if let Some(k) = cache.filter(|_| path_free && !r.is_final()) {
+            self.estimates.put(k, r);
+        }
+        r
+    }
+
+    /// The cache key of a position's estimate: its full key, told apart by
+    /// which side attacks.
+    fn estimate_key(&self, key: &Key) -> u64 {
+        match self.attacker {
+            Color::Black => key.full,
+            Color::White => key.full ^ 0x6A09_E667_F3BC_C909,
+        }
+    }
+
+    /// `initial`'s numbers, and whether they hold whatever the path (a
+    /// defender's node that `mated_in_two` fails to prove because a reply
+    /// repeats the path might be proven on another).
+    fn estimate(&mut self, board: &Board, key: &Key, or_node: bool) -> (Res, bool) {
         if or_node {
             if let Some(r) = self.mate_in_one(board) {
                 self.table.store(key, r, 1);
-                return r;
+                return (r, true);
             }
         }
         // Counted without listing the moves where the list is not needed:
@@ -829,14 +903,14 @@ impl<'a> Solver<'a> {
         // (`mated_in_two` looks at no more).
         let evasions = if or_node {
             if let Some(checks) = board.count_checks() {
-                return self.checks_estimate(board, key, checks);
+                return (self.checks_estimate(board, key, checks), true);
             }
             None
         } else {
             board.count_evasions()
         };
         if let Some(e) = evasions.filter(|e| e.moves > 8) {
-            return Res::new(evasion_estimate(e), 1);
+            return (Res::new(evasion_estimate(e), 1), true);
         }
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
@@ -845,20 +919,27 @@ impl<'a> Solver<'a> {
         } else {
             board.legal_moves(&mut moves);
         }
+        let mut path_free = true;
         let r = if or_node {
             self.checks_estimate(board, key, moves.len() as u32)
         } else if moves.is_empty() {
             let r = Res::proven(self.mated_hand(board));
             self.table.store(key, r, 1);
             r
-        } else if let Some(r) = self.mated_in_two(board, &moves) {
-            self.table.store(key, r, 1);
-            r
         } else {
-            Res::new(evasions.map_or(moves.len() as u32, evasion_estimate), 1)
+            match self.mated_in_two(board, &moves) {
+                Ok(r) => {
+                    self.table.store(key, r, 1);
+                    r
+                }
+                Err(on_path) => {
+                    path_free = !on_path;
+                    Res::new(evasions.map_or(moves.len() as u32, evasion_estimate), 1)
+                }
+            }
         };
         self.buf = moves;
-        r
+        (r, path_free)
     }
 
     /// First numbers of an attacker's node with `checks` checks.
@@ -899,26 +980,30 @@ impl<'a> Solver<'a> {
     /// most 8) where every reply is met by a mate in one (the fast
     /// finder): its proof, else `None`. A reply that checks back or
     /// repeats a position of the path is left to the search.
-    fn mated_in_two(&self, board: &Board, moves: &[Move]) -> Option<Res> {
+    fn mated_in_two(&self, board: &Board, moves: &[Move]) -> Result<Res, bool> {
         // With many replies one of them nearly always escapes: not worth
         // the finder's time.
         if moves.len() > 8 {
-            return None;
+            return Err(false);
         }
         let ply = self.path.len() as u32 + 1;
         let mut b = board.clone();
         let mut hand = 0;
         for &m in moves {
             let captured = b.do_move(m);
-            let r = if b.in_check() || self.path.contains(&b.key()) {
-                None
+            // The first reply left to the search decides; `Err(true)` when
+            // it was left only for repeating the path.
+            let r = if b.in_check() {
+                Err(false)
+            } else if self.path.contains(&b.key()) {
+                Err(true)
             } else {
-                self.mate_in_one_at(&b, ply)
+                self.mate_in_one_at(&b, ply).ok_or(false)
             };
             b.undo_move(m, captured);
             hand = hand_merge(hand, r?.hand, true);
         }
-        Some(Res {
+        Ok(Res {
             dist: 2,
             ..Res::proven(self.evasion_proof_hand(board, hand))
         })
