@@ -517,6 +517,76 @@ impl Default for TsumeLimits<'_> {
     }
 }
 
+/// The full keys of the positions on the current path, with a count of
+/// them per bucket of keys, so that most repetition questions are
+/// answered without a scan.
+struct Path {
+    keys: Vec<u64>,
+    counts: Box<[u16; Path::BUCKETS]>,
+}
+
+impl Path {
+    const BUCKETS: usize = 4096;
+
+    fn new() -> Path {
+        Path {
+            keys: Vec::new(),
+            counts: Box::new([0; Path::BUCKETS]),
+        }
+    }
+
+    #[inline]
+    fn bucket(key: u64) -> usize {
+        (key >> 52) as usize & (Self::BUCKETS - 1)
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    fn push(&mut self, key: u64) {
+        self.keys.push(key);
+        if let Some(c) = self.counts.get_mut(Self::bucket(key)) {
+            *c += 1;
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            if let Some(c) = self.counts.get_mut(Self::bucket(key)) {
+                *c -= 1;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        while !self.keys.is_empty() {
+            self.pop();
+        }
+    }
+
+    /// The path becomes `keys`.
+    fn set(&mut self, keys: &[u64]) {
+        self.clear();
+        for &k in keys {
+            self.push(k);
+        }
+    }
+
+    /// The index of `key` on the path.
+    #[inline]
+    fn position(&self, key: u64) -> Option<usize> {
+        if self.counts.get(Self::bucket(key)).is_none_or(|&c| c == 0) {
+            return None;
+        }
+        self.keys.iter().position(|&k| k == key)
+    }
+
+    fn contains(&self, key: u64) -> bool {
+        self.position(key).is_some()
+    }
+}
+
 /// First estimates of new children, which the table does not keep (it
 /// keeps proofs, disproofs and searched nodes only): a child met again
 /// when its parent is expanded again takes its numbers from here instead
@@ -583,9 +653,15 @@ pub struct Solver<'a> {
     aborted: bool,
     attacker: Color,
     /// Full keys of the positions on the current path (repetition test).
-    path: Vec<u64>,
+    path: Path,
     /// Scratch move list.
     buf: Vec<Move>,
+    /// `expand`'s move and key lists, kept for the next expansion.
+    expand_moves: Vec<Move>,
+    expand_keys: Vec<Key>,
+    /// Children lists of finished nodes, for the next ones (one is in use
+    /// per node on the path).
+    kid_lists: Vec<Vec<Child>>,
     /// Plies from the root beyond which nothing mates (`INF`: unbounded).
     depth_limit: u32,
     /// Least extra nodes for shortening a mate found; `None`: no shortening.
@@ -607,8 +683,11 @@ impl<'a> Solver<'a> {
             next_check: 0,
             aborted: false,
             attacker: Color::Black,
-            path: Vec::new(),
+            path: Path::new(),
             buf: Vec::with_capacity(256),
+            expand_moves: Vec::with_capacity(256),
+            expand_keys: Vec::with_capacity(256),
+            kid_lists: Vec::new(),
             depth_limit: INF,
             shorten_min: Some(20_000),
             capped: false,
@@ -731,7 +810,8 @@ impl<'a> Solver<'a> {
     /// The moves of a node with their first estimates: checks for the
     /// attacker, everything for the defender.
     fn expand(&mut self, board: &mut Board, or_node: bool) -> Vec<Child> {
-        let mut moves = Vec::with_capacity(128);
+        let mut moves = std::mem::take(&mut self.expand_moves);
+        moves.clear();
         if or_node {
             board.generate_checks(&mut moves);
         } else {
@@ -741,20 +821,22 @@ impl<'a> Solver<'a> {
         // as its key is known: the loads (the search's main cost is
         // waiting for them) then overlap instead of coming one at a time.
         let ply = self.path.len() as u32;
-        let mut keys = Vec::with_capacity(moves.len());
+        let mut keys = std::mem::take(&mut self.expand_keys);
+        keys.clear();
         for &m in &moves {
             let key = self.salted(Key::after(board, m, self.attacker), ply);
             self.table.prefetch(key.board);
             self.estimates.prefetch(self.estimate_key(&key));
             keys.push(key);
         }
-        let mut kids = Vec::with_capacity(moves.len());
-        for (m, key) in moves.into_iter().zip(keys) {
+        let mut kids = self.kid_lists.pop().unwrap_or_default();
+        kids.clear();
+        for (&m, key) in moves.iter().zip(&keys) {
             let captured = m.from().and(board.piece_at(m.to()));
             let gain = captured.map_or(7, |p| p.kind().unpromote().index());
-            let rep = self.repeated(&key).map_or(NO_REP, |i| i as u32);
+            let rep = self.repeated(key).map_or(NO_REP, |i| i as u32);
             let cur = if rep == NO_REP {
-                self.first_value(board, m, &key, !or_node)
+                self.first_value(board, m, key, !or_node)
             } else {
                 Res {
                     rep,
@@ -763,6 +845,8 @@ impl<'a> Solver<'a> {
             };
             kids.push(Child { m, gain, cur });
         }
+        self.expand_moves = moves;
+        self.expand_keys = keys;
         kids
     }
 
@@ -771,7 +855,7 @@ impl<'a> Solver<'a> {
         if self.repetition == RepetitionRule::Ignore {
             return None;
         }
-        self.path.iter().position(|&k| k == key.full)
+        self.path.position(key.full)
     }
 
     /// The proof hand of a mated defender's node.
@@ -843,13 +927,7 @@ impl<'a> Solver<'a> {
         let r = match p.hit {
             Some((r, _)) if r.is_final() => return r,
             Some((r, _)) => r,
-            None => {
-                // Only a new position needs the move made.
-                let captured = board.do_move(m);
-                let r = self.initial(board, key, or_node);
-                board.undo_move(m, captured);
-                r
-            }
+            None => self.initial(board, m, key, or_node),
         };
         if r.is_final() {
             return r;
@@ -865,14 +943,18 @@ impl<'a> Solver<'a> {
     /// number of replies as its proof number, the attacker's number of
     /// checks as its disproof number. A child with no reply is mate and
     /// one with no check an escape; both go to the table at once.
-    fn initial(&mut self, board: &Board, key: &Key, or_node: bool) -> Res {
+    /// `board` is the parent and `m` the child's move: only a child that
+    /// is not in the estimate cache needs the move made.
+    fn initial(&mut self, board: &mut Board, m: Move, key: &Key, or_node: bool) -> Res {
         // Unbounded, an estimate depends on the position alone (where it
         // does not, `estimate` leaves it out of the cache).
         let cache = (self.depth_limit == INF).then(|| self.estimate_key(key));
         if let Some(r) = cache.and_then(|k| self.estimates.get(k)) {
             return r;
         }
+        let captured = board.do_move(m);
         let (r, path_free) = self.estimate(board, key, or_node);
+        board.undo_move(m, captured);
         if let Some(k) = cache.filter(|_| path_free && !r.is_final()) {
             self.estimates.put(k, r);
         }
@@ -995,7 +1077,7 @@ impl<'a> Solver<'a> {
             // it was left only for repeating the path.
             let r = if b.in_check() {
                 Err(false)
-            } else if self.path.contains(&b.key()) {
+            } else if self.path.contains(b.key()) {
                 Err(true)
             } else {
                 self.mate_in_one_at(&b, ply).ok_or(false)
@@ -1044,6 +1126,7 @@ impl<'a> Solver<'a> {
         self.path.push(key.full);
         let mut kids = self.expand(board, or_node);
         if kids.is_empty() {
+            self.kid_lists.push(kids);
             self.path.pop();
             // The attacker has no check: escaped. The defender has no
             // move: mated (every node of the defender is in check).
@@ -1165,6 +1248,7 @@ impl<'a> Solver<'a> {
                 c.cur = r;
             }
         };
+        self.kid_lists.push(kids);
         self.path.pop();
         let path_bound = result.dn == 0
             && result.rep != NO_REP
@@ -1200,7 +1284,7 @@ impl<'a> Solver<'a> {
     /// evicted, with `path` as the path above it, within 2,000,000 nodes
     /// and no time limit (the line is owed once a mate is proven).
     fn reprove(&mut self, board: &Board, path: &[u64]) {
-        self.path = path.to_vec();
+        self.path.set(path);
         self.aborted = false;
         self.limits.time = None;
         self.limits.stop = None;
