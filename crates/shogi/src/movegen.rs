@@ -87,6 +87,17 @@ pub struct Evasions {
     pub unguarded_drops: u32,
 }
 
+/// [`attacks`] with the steppers' table lookup inlined (the sliders'
+/// computation stays a call).
+#[inline]
+fn piece_attacks(color: Color, kind: Kind, sq: Square, occ: Bitboard) -> Bitboard {
+    if geometry::slides(color, kind) == 0 {
+        step_attacks(color, kind, sq)
+    } else {
+        attacks(color, kind, sq, occ)
+    }
+}
+
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Gen {
@@ -268,14 +279,28 @@ impl Board {
         ] {
             direct[kind.index()] = gold;
         }
-        direct[Kind::Lance.index()] = lance_attacks(them, ek, occ);
-        let diag = bishop_attacks(ek, occ);
-        let orth = rook_attacks(ek, occ);
+        // The sliders' sets only for kinds we have (on the board or in
+        // hand): the others are never asked for.
+        let hand = self.hand(us);
+        let have = |kinds: [Kind; 2]| {
+            kinds.iter().any(|&k| {
+                self.pieces_of(us, k).any() || hand.get(k.index()).is_some_and(|&n| n > 0)
+            })
+        };
+        if have([Kind::Lance, Kind::Lance]) {
+            direct[Kind::Lance.index()] = lance_attacks(them, ek, occ);
+        }
         let near = king_attacks(ek);
-        direct[Kind::Bishop.index()] = diag;
-        direct[Kind::Horse.index()] = diag | near;
-        direct[Kind::Rook.index()] = orth;
-        direct[Kind::Dragon.index()] = orth | near;
+        if have([Kind::Bishop, Kind::Horse]) {
+            let diag = bishop_attacks(ek, occ);
+            direct[Kind::Bishop.index()] = diag;
+            direct[Kind::Horse.index()] = diag | near;
+        }
+        if have([Kind::Rook, Kind::Dragon]) {
+            let orth = rook_attacks(ek, occ);
+            direct[Kind::Rook.index()] = orth;
+            direct[Kind::Dragon.index()] = orth | near;
+        }
         Some(CheckFilter {
             direct,
             discoverers: self.blockers(ek, us, us, occ),
@@ -329,7 +354,7 @@ impl Board {
             if reach.is_empty() {
                 continue;
             }
-            reach &= attacks(us, kind, from, occ);
+            reach &= piece_attacks(us, kind, from, occ);
             if pinned.has(from) {
                 if let Some(k) = king {
                     reach &= line(k, from);
@@ -400,17 +425,23 @@ impl Board {
                 unguarded_drops: 0,
             });
         }
-        let pinned = self.pinned(us, k, occ);
         let block = between(k, checker);
         let mut guarded = Bitboard::EMPTY;
         // Captures of the checker and interpositions by pieces: a pinned
         // piece never has one (its line and the check's meet only at the
-        // king).
+        // king). The pins are looked for only once a piece can answer.
+        let mut pinned = None;
+        let others = self.pieces(us).without(k).any();
         for t in block.with(checker) {
-            let movers = self.attackers_to(us, t, occ).without(k);
-            if movers.any() {
-                guarded = guarded.with(t);
+            if !others {
+                break;
             }
+            let movers = self.attackers_to(us, t, occ).without(k);
+            if movers.is_empty() {
+                continue;
+            }
+            guarded = guarded.with(t);
+            let pinned = *pinned.get_or_insert_with(|| self.pinned(us, k, occ));
             for from in movers & !pinned {
                 let Some(p) = self.piece_at(from) else {
                     continue;
@@ -507,7 +538,7 @@ impl Board {
                 continue;
             };
             let kind = p.kind();
-            let mut reach = attacks(us, kind, from, occ) & targets;
+            let mut reach = piece_attacks(us, kind, from, occ) & targets;
             // Where the move may go unpromoted and promoted (with `checks`:
             // where it then gives check).
             let mut plain_ok = Bitboard::ALL;
