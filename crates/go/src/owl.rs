@@ -41,9 +41,11 @@
 //! dragon B. The search plays both sides: a side captures, fills the
 //! other's liberties (outside ones first), plays eye vital points,
 //! extends its own short strings, or passes; two passes in a row leave
-//! both alive (seki). A capture of the string asked for ends it; with
-//! the owl estimate, two eyes against fewer than two (or two against
-//! two) end it too. At the budget's end the liberty counts decide. The
+//! both alive (seki). The capture of every stone one dragon had ends
+//! it; with the owl estimate, two eyes against fewer than two (or two
+//! against two) end it too. At the budget's end (or after twice the
+//! plies of the two dragons' liberties, plus 6) the liberty counts
+//! decide, an eye worth one liberty more. The
 //! result is A's (`WIN`: it lives) and A's against B (`WIN`: B dies),
 //! GNU Go's two codes, and A's first move.
 
@@ -430,7 +432,7 @@ impl Owl {
     }
 
     /// The static estimate of the goal on `b`.
-    fn estimate(&mut self, b: &Board, goal: &Goal, depth: u32) -> Estimate {
+    fn estimate(&mut self, b: &Board, goal: &Goal) -> Estimate {
         self.nodes += 1;
         let eyes = self.eyes_of(b);
         let c = goal.color;
@@ -518,7 +520,6 @@ impl Owl {
             att.add(Some(l), 30 + 4 * open + touching);
             def.add(Some(l), 30 + 4 * open - touching);
         }
-        let _ = depth;
         Estimate {
             eyes: value,
             room,
@@ -553,7 +554,7 @@ impl Owl {
                 return a;
             }
         }
-        let est = self.estimate(b, goal, depth);
+        let est = self.estimate(b, goal);
         if est.alive() || est.escaped(depth) {
             return none(LOSS);
         }
@@ -608,7 +609,7 @@ impl Owl {
                 return a;
             }
         }
-        let est = self.estimate(b, goal, depth);
+        let est = self.estimate(b, goal);
         if est.alive() || est.escaped(depth) {
             return none(WIN);
         }
@@ -870,7 +871,7 @@ impl Race<'_> {
             }
         }
         let max_depth = 2 * (la + lb) as u32 + 6;
-        if self.owl.nodes >= self.owl.budget * 8 || depth >= max_depth.min(40) {
+        if self.owl.nodes >= self.owl.budget || depth >= max_depth.min(40) {
             // The liberty count decides: an eye is worth a liberty more.
             let bonus = |e: EyeValue| usize::from(e.max() >= 1);
             let (ra, rb) = (la + bonus(ea), lb + bonus(eb));
