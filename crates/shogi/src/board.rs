@@ -415,7 +415,15 @@ impl Board {
     /// squares around `sq` (where a king there may step), sliders looked
     /// at only when one of their lines meets those squares.
     pub fn attacks_near(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        let around = king_attacks(sq);
+        self.attacks_among(color, king_attacks(sq), occ)
+    }
+
+    /// The squares of `among` that `color`'s pieces on `occ` attack, the
+    /// occupied squares being `occ`; one attack set per piece, so meant for
+    /// a few squares close together (a king's neighbours), sliders looked
+    /// at only when one of their lines meets them.
+    pub fn attacks_among(&self, color: Color, among: Bitboard, occ: Bitboard) -> Bitboard {
+        let around = among;
         let ours = self.by_color[color.index()] & occ;
         let k = &self.by_kind;
         let pawns = (k[Kind::Pawn.index()] & ours).bits();

@@ -149,7 +149,15 @@ impl Board {
     fn king_steps(&self, k: Square) -> Bitboard {
         let us = self.side_to_move();
         let occ = self.occupied().without(k);
-        king_attacks(k) & !self.pieces(us) & !self.attacks_near(us.flip(), k, occ)
+        let open = king_attacks(k) & !self.pieces(us);
+        if !open.more_than_one() {
+            // None or one square: one attack question at most.
+            return match open.first() {
+                Some(s) if !self.attacked_in(us.flip(), s, occ) => open,
+                _ => Bitboard::EMPTY,
+            };
+        }
+        open & !self.attacks_among(us.flip(), open, occ)
     }
 
     /// `color`'s pieces that stand alone between its king on `k` and an
