@@ -146,8 +146,13 @@ def run_shard(i, n, arena, args, hashes, store):
         # Only whole lines: the record holds at least what they vouch for.
         text = text[: text.rfind(b"\n") + 1]
         if len(text) > sent:
-            with open(pgn, "rb") as f:
-                rec = f.read()
+            try:
+                with open(pgn, "rb") as f:
+                    rec = f.read()
+            except FileNotFoundError:
+                # The journal's header line comes before the first game's
+                # record: nothing to send until the record exists.
+                return
             ray.get(store.push.remote(i, text, rec))
             sent = len(text)
 
