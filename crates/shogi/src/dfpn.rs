@@ -983,23 +983,27 @@ impl<'a> Solver<'a> {
         // Counted without listing the moves where the list is not needed:
         // every attacker's node, and a defender's with more than 8 replies
         // (`mated_in_two` looks at no more).
-        let evasions = if or_node {
-            if let Some(checks) = board.count_checks() {
-                return (self.checks_estimate(board, key, checks), true);
-            }
-            None
-        } else {
-            board.count_evasions()
-        };
-        if let Some(e) = evasions.filter(|e| e.moves > 8) {
-            return (Res::new(evasion_estimate(e), 1), true);
-        }
+        // A defender's replies are listed (in no particular order: only
+        // `mated_in_two` looks at them) where there are at most 8.
         let mut moves = std::mem::take(&mut self.buf);
         moves.clear();
-        if or_node {
+        let evasions = if or_node {
+            if let Some(checks) = board.count_checks() {
+                self.buf = moves;
+                return (self.checks_estimate(board, key, checks), true);
+            }
             board.generate_checks(&mut moves);
+            None
         } else {
-            board.legal_moves(&mut moves);
+            let e = board.list_few_evasions(8, &mut moves);
+            if e.is_none() {
+                board.legal_moves(&mut moves);
+            }
+            e
+        };
+        if let Some(e) = evasions.filter(|e| e.moves > 8) {
+            self.buf = moves;
+            return (Res::new(evasion_estimate(e), 1), true);
         }
         let mut path_free = true;
         let r = if or_node {

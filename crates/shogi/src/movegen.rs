@@ -420,13 +420,38 @@ impl Board {
     /// counted without listing them. `None` when not in check or without
     /// a king.
     pub fn count_evasions(&self) -> Option<Evasions> {
+        self.evasions(None, 0)
+    }
+
+    /// [`Board::count_evasions`], and where there are at most `max` legal
+    /// moves, the moves themselves appended to `out`, in no particular
+    /// order (king steps, then answers by pieces square by square, then
+    /// drops); with more, `out` is left as it was.
+    pub fn list_few_evasions(&self, max: u32, out: &mut Vec<Move>) -> Option<Evasions> {
+        let start = out.len();
+        let e = self.evasions(Some(&mut *out), max);
+        if e.is_none_or(|e| e.moves > max) {
+            out.truncate(start);
+        }
+        e
+    }
+
+    /// `count_evasions`, with the moves pushed on `out` as they are found
+    /// (drops only when all the moves fit in `max`).
+    fn evasions(&self, mut out: Option<&mut Vec<Move>>, max: u32) -> Option<Evasions> {
         let us = self.side_to_move();
         let them = us.flip();
         let k = self.king(us)?;
         let occ = self.occupied();
         let checkers = self.attackers_to(them, k, occ);
         let checker = checkers.first()?;
-        let mut moves = self.king_steps(k).count();
+        let steps = self.king_steps(k);
+        let mut moves = steps.count();
+        if let Some(o) = out.as_deref_mut() {
+            for t in steps {
+                o.push(Move::normal(k, t, false));
+            }
+        }
         if checkers.more_than_one() {
             return Some(Evasions {
                 moves,
@@ -457,15 +482,22 @@ impl Board {
                 let kind = p.kind();
                 if !is_dead_end(us, kind, t) {
                     moves += 1;
+                    if let Some(o) = out.as_deref_mut() {
+                        o.push(Move::normal(from, t, false));
+                    }
                 }
                 if kind.can_promote() && (from.in_zone(us) || t.in_zone(us)) {
                     moves += 1;
+                    if let Some(o) = out.as_deref_mut() {
+                        o.push(Move::normal(from, t, true));
+                    }
                 }
             }
         }
         let hand = self.hand(us);
         let mut unguarded_drops = 0;
         if block.any() && hand.iter().any(|&c| c > 0) {
+            let mut sets = [Bitboard::EMPTY; 7];
             for kind in Kind::HAND {
                 if hand[kind.index()] == 0 {
                     continue;
@@ -484,6 +516,14 @@ impl Board {
                 }
                 moves += set.count();
                 unguarded_drops += (set & !guarded).count();
+                sets[kind.index()] = set;
+            }
+            if let Some(o) = out.filter(|_| moves <= max) {
+                for kind in Kind::HAND {
+                    for t in sets[kind.index()] {
+                        o.push(Move::drop(kind, t));
+                    }
+                }
             }
         }
         Some(Evasions {
@@ -1069,7 +1109,22 @@ mod tests {
                                     .is_empty()
                         })
                         .count() as u32;
+                    let mut listed = Vec::new();
+                    let few = c.list_few_evasions(8, &mut listed).unwrap();
+                    let mut all = Vec::new();
+                    c.list_few_evasions(u32::MAX, &mut all);
+                    let mut want: Vec<u16> = replies.iter().map(|m| m.bits()).collect();
+                    want.sort_unstable();
+                    let mut got_all: Vec<u16> = all.iter().map(|m| m.bits()).collect();
+                    got_all.sort_unstable();
+                    assert_eq!(got_all, want, "{}", c.to_sfen());
+                    if replies.len() <= 8 {
+                        assert_eq!(listed.len(), replies.len(), "{}", c.to_sfen());
+                    } else {
+                        assert!(listed.is_empty(), "{}", c.to_sfen());
+                    }
                     let got = c.count_evasions().unwrap();
+                    assert_eq!(few, got);
                     assert_eq!(
                         got,
                         Evasions {
