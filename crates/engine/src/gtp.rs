@@ -17,7 +17,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 use tengen_core::clock::{Clock, Control, Overtime};
-use tengen_core::timeman::GO;
+use tengen_core::timeman::{TimeControl, GO};
 use tengen_core::TimeManager;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
 use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
@@ -949,7 +949,8 @@ impl Session {
             };
         };
         let ply = self.game.moves().len() as u32 / 2;
-        let tm = TimeManager::new(&clock.time_control(), GO.overhead, ply);
+        let tc = clock.time_control();
+        let tm = TimeManager::new(&tc, overhead(&tc), ply);
         // MCTS has no iterations to finish: the soft limit is the target.
         Limits {
             playouts: None,
@@ -1483,6 +1484,23 @@ fn gogui_commands() -> String {
     .join("\n")
 }
 
+/// The margin kept for latency: the game's (400 ms, for servers and a
+/// busy machine), but at most a fifth of a byo-yomi period that has no
+/// main time before it (and at least 100 ms), so that at one second a
+/// move the search gets about 0.7 s instead of half of it.
+fn overhead(tc: &TimeControl) -> Duration {
+    let period = if tc.byoyomi_moves > 1 {
+        tc.byoyomi / tc.byoyomi_moves
+    } else {
+        tc.byoyomi
+    };
+    if tc.remaining.is_zero() && !period.is_zero() {
+        (period / 5).clamp(Duration::from_millis(100), GO.overhead)
+    } else {
+        GO.overhead
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1512,6 +1530,36 @@ mod tests {
         assert!(clock.charge(s(2), Duration::ZERO).is_err());
         after_overrun(&mut clock);
         assert_eq!(clock.usable(), Duration::ZERO);
+    }
+
+    /// One second a move (`time_settings 0 1 1`, the arena's `st=1`)
+    /// leaves the search about 0.7 s; long periods keep the full margin.
+    #[test]
+    fn short_byo_yomi_periods_keep_a_proportional_margin() {
+        let s = Duration::from_secs;
+        let limit = |control: Option<Control>| {
+            let Some(control) = control else {
+                panic!("a valid control")
+            };
+            let tc = Clock::new(control).time_control();
+            TimeManager::new(&tc, overhead(&tc), 10)
+        };
+        let one = limit(Control::gtp(s(0), s(1), 1));
+        assert!(one.soft >= Duration::from_millis(650), "{one:?}");
+        assert!(one.hard <= Duration::from_millis(850), "{one:?}");
+        let canadian = limit(Control::gtp(s(0), s(30), 5));
+        assert!(
+            canadian.hard <= Duration::from_millis(5_600),
+            "{canadian:?}"
+        );
+        let japanese = limit(Some(Control::kgs_byoyomi(s(0), s(30), 5)));
+        assert!(
+            japanese.hard <= Duration::from_millis(29_600),
+            "{japanese:?}"
+        );
+        // Main time left: the game's margin.
+        let tc = Clock::new(Control::sudden_death(s(60))).time_control();
+        assert_eq!(overhead(&tc), GO.overhead);
     }
 
     fn session() -> Session {
