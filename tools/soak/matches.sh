@@ -52,7 +52,7 @@ case $game in
           -engine cmd="$tengen" name=tengen initstr="tengen-threads 1"
           -engine cmd=/usr/games/gnugo arg=--mode arg=gtp arg=--level arg=1 arg=--chinese-rules
                   arg=--capture-all-dead arg=--positional-superko name=gnugo
-          -each proto=gtp st=0.3 timemargin=500 -openings plies=2)
+          -each proto=gtp st=1 timemargin=500 -openings plies=2)
     ext=sgf ;;
   gomoku)
     pela=$root/tools/gomoku-opponents/bin/pbrain-pela

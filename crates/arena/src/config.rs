@@ -519,6 +519,20 @@ fn finish(
                 n + 1
             ));
         }
+        // GTP's `time_settings` counts whole seconds: a shorter or broken
+        // `st=` would be announced as the next whole second but enforced
+        // as given, so an engine using the time it was told would flag.
+        if e.proto == Protocol::Gtp {
+            if let Some(ms) = tc.as_ref().and_then(|t| t.movetime_ms) {
+                if ms % 1000 != 0 {
+                    return Err(format!(
+                        "engine[{}]: GTP's time_settings counts whole seconds: st= must be one (got {} ms)",
+                        n + 1,
+                        ms
+                    ));
+                }
+            }
+        }
         // CECP has `sd` for depth but no node limit (xboard's node mode
         // is `nps` under a clock, which is another thing).
         if e.proto == Protocol::Cecp && e.nodes.is_some() {
@@ -746,6 +760,22 @@ mod tests {
             .unwrap_err()
             .contains("CECP has no node limit"));
         assert!(cecp("depth=5").is_ok());
+        let gtp = |limit: &str| {
+            from_args(&args(&[
+                "-variant",
+                "go",
+                "-engine",
+                "cmd=a",
+                "-engine",
+                "cmd=b",
+                "-each",
+                "proto=gtp",
+                limit,
+            ]))
+        };
+        assert!(gtp("st=0.3").unwrap_err().contains("whole seconds"));
+        assert!(gtp("st=1.5").unwrap_err().contains("whole seconds"));
+        assert!(gtp("st=1").is_ok() && gtp("st=2").is_ok());
     }
 
     #[test]
