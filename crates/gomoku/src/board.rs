@@ -327,6 +327,17 @@ struct Undo {
     frames: Vec<Frame>,
 }
 
+/// What `update_codes` does for each empty cell whose code it changed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Then {
+    /// Save it in the undo log, then refresh its shapes (`make`).
+    SaveAndRefresh,
+    /// Refresh its shapes (a stone taken back the long way).
+    Refresh,
+    /// Nothing: the undo log restores the shapes (`unmake`).
+    Nothing,
+}
+
 #[derive(Clone, Copy)]
 struct Saved {
     sq: u32,
@@ -635,10 +646,11 @@ impl Board {
     }
 
     /// Adds (or removes) a stone of `c` on `sq` to the line codes of the
-    /// cells whose windows cover it, and refreshes the empty ones among
-    /// them along that line (nothing else of theirs changes). `sq` itself
-    /// is the caller's to refresh.
-    fn update_codes(&mut self, sq: Sq, c: Color, add: bool, log: bool) {
+    /// cells whose windows cover it, and does `then` for the empty ones
+    /// among them: refresh their shapes along that line (nothing else of
+    /// theirs changes), saving them first for `unmake`, or leave that to
+    /// the undo log. `sq` itself is the caller's to refresh.
+    fn update_codes(&mut self, sq: Sq, c: Color, add: bool, then: Then) {
         // The digit the stone has in each colour's view.
         let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
         let (black, white) = (digit(Color::Black), digit(Color::White));
@@ -661,37 +673,11 @@ impl Board {
                     b[di] -= black * step;
                     w[di] -= white * step;
                 }
-                if self.cells.get(q) == Some(&Cell::Empty) {
-                    if log {
+                if then != Then::Nothing && self.cells.get(q) == Some(&Cell::Empty) {
+                    if then == Then::SaveAndRefresh {
                         self.save(q);
                     }
                     self.refresh_one(q, di);
-                }
-            }
-        }
-    }
-
-    /// The line codes alone of `update_codes`, for a stone taken back
-    /// whose derived state the undo log restores.
-    fn update_codes_only(&mut self, sq: Sq, c: Color, add: bool) {
-        let digit = |view: Color| if view == c { 1u16 } else { 2u16 };
-        let (black, white) = (digit(Color::Black), digit(Color::White));
-        for di in 0..4 {
-            let d = self.dirs[di];
-            for (idx, off) in (-5isize..=-1).chain(1..=5).enumerate() {
-                let Some(q) = sq.checked_add_signed(-off * d) else {
-                    continue;
-                };
-                let Some([b, w]) = self.codes.get_mut(q) else {
-                    continue;
-                };
-                let step = POW3[idx] as u16;
-                if add {
-                    b[di] += black * step;
-                    w[di] += white * step;
-                } else {
-                    b[di] -= black * step;
-                    w[di] -= white * step;
                 }
             }
         }
@@ -903,7 +889,7 @@ impl Board {
         });
         self.bump_near(sq, true);
         self.cells[sq] = c.stone();
-        self.update_codes(sq, c, true, true);
+        self.update_codes(sq, c, true, Then::SaveAndRefresh);
         self.hash ^= zobrist(sq, c);
         self.history.push((sq, c));
         self.save(sq);
@@ -916,11 +902,11 @@ impl Board {
             self.cells[sq] = Cell::Empty;
             match self.undo.frames.pop() {
                 Some(f) => {
-                    self.update_codes_only(sq, c, false);
+                    self.update_codes(sq, c, false, Then::Nothing);
                     self.restore(f);
                 }
                 None => {
-                    self.update_codes(sq, c, false, false);
+                    self.update_codes(sq, c, false, Then::Refresh);
                     self.refresh_around(sq);
                 }
             }
@@ -945,7 +931,7 @@ impl Board {
         // breaks it: the older stones are taken back the long way.
         self.undo = Undo::default();
         self.cells[sq] = Cell::Empty;
-        self.update_codes(sq, c, false, false);
+        self.update_codes(sq, c, false, Then::Refresh);
         self.bump_near(sq, false);
         self.hash ^= zobrist(sq, c);
         self.refresh_around(sq);
