@@ -335,24 +335,11 @@ impl Owl {
     /// which is its code for a ko); a pass-alive dragon cannot be killed.
     pub fn attack(&mut self, b: &Board, target: Point, stones: &[Point]) -> Answer {
         let Some(goal) = Goal::new(b, stones) else {
-            return Answer {
-                code: LOSS,
-                point: None,
-            };
+            return Answer::new(LOSS, None);
         };
         match unconditional(b, target, &goal) {
-            Some(Unconditional::Dead) => {
-                return Answer {
-                    code: KO_B,
-                    point: None,
-                }
-            }
-            Some(Unconditional::Alive) => {
-                return Answer {
-                    code: LOSS,
-                    point: None,
-                }
-            }
+            Some(Unconditional::Dead) => return Answer::new(KO_B, None),
+            Some(Unconditional::Alive) => return Answer::new(LOSS, None),
             _ => {}
         }
         self.start();
@@ -364,24 +351,11 @@ impl Owl {
     /// opponent does first.
     pub fn defend(&mut self, b: &Board, target: Point, stones: &[Point]) -> Answer {
         let Some(goal) = Goal::new(b, stones) else {
-            return Answer {
-                code: LOSS,
-                point: None,
-            };
+            return Answer::new(LOSS, None);
         };
         match unconditional(b, target, &goal) {
-            Some(Unconditional::Dead) => {
-                return Answer {
-                    code: LOSS,
-                    point: None,
-                }
-            }
-            Some(Unconditional::Alive) => {
-                return Answer {
-                    code: WIN,
-                    point: None,
-                }
-            }
+            Some(Unconditional::Dead) => return Answer::new(LOSS, None),
+            Some(Unconditional::Alive) => return Answer::new(WIN, None),
             _ => {}
         }
         self.start();

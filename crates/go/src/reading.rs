@@ -87,7 +87,7 @@ pub struct Answer {
 }
 
 impl Answer {
-    fn new(code: u8, point: Option<Point>) -> Answer {
+    pub(crate) fn new(code: u8, point: Option<Point>) -> Answer {
         Answer { code, point }
     }
 }

@@ -77,6 +77,27 @@ struct CheckFilter {
     king: Square,
 }
 
+impl CheckFilter {
+    /// Where a `kind` on `from` gives check, moving unpromoted and
+    /// promoted: its direct checks, and anywhere off the line to the king
+    /// when it uncovers a slider.
+    #[inline]
+    fn targets(&self, kind: Kind, from: Square) -> (Bitboard, Bitboard) {
+        let mut plain = self.direct[kind.index()];
+        let mut promo = if kind.can_promote() {
+            self.direct[kind.promote().index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        if self.discoverers.has(from) {
+            let off_line = !line(self.king, from);
+            plain |= off_line;
+            promo |= off_line;
+        }
+        (plain, promo)
+    }
+}
+
 /// What [`Board::count_evasions`] counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Evasions {
@@ -347,17 +368,7 @@ impl Board {
                 continue;
             };
             let kind = p.kind();
-            let mut plain_ok = f.direct[kind.index()];
-            let mut promo_ok = if kind.can_promote() {
-                f.direct[kind.promote().index()]
-            } else {
-                Bitboard::EMPTY
-            };
-            if f.discoverers.has(from) {
-                let off_line = !line(f.king, from);
-                plain_ok |= off_line;
-                promo_ok |= off_line;
-            }
+            let (plain_ok, promo_ok) = f.targets(kind, from);
             let mut reach = !ours & (plain_ok | promo_ok);
             if reach.is_empty() {
                 continue;
@@ -592,17 +603,7 @@ impl Board {
             let mut plain_ok = Bitboard::ALL;
             let mut promo_ok = Bitboard::ALL;
             if let Some(f) = checks {
-                plain_ok = f.direct[kind.index()];
-                promo_ok = if kind.can_promote() {
-                    f.direct[kind.promote().index()]
-                } else {
-                    Bitboard::EMPTY
-                };
-                if f.discoverers.has(from) {
-                    let off_line = !line(f.king, from);
-                    plain_ok |= off_line;
-                    promo_ok |= off_line;
-                }
+                (plain_ok, promo_ok) = f.targets(kind, from);
                 reach &= plain_ok | promo_ok;
             }
             if pinned.has(from) {
