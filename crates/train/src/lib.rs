@@ -28,6 +28,8 @@
 //! (i16, QB 1024) output weights, which a residual network's small
 //! corrections need ([`Config::wide`]).
 
+pub mod relabel;
+
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};

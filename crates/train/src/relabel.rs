@@ -1,0 +1,473 @@
+//! Relabelling chess training records with another UCI engine's search.
+//!
+//! `tengen datagen` labels each position with tengen's own search at a few
+//! thousand nodes. A stronger engine's score of the same quiet positions is
+//! a better target for the network to learn (the shogi network was first
+//! fitted on Fairy-Stockfish's scores the same way). This module asks a UCI
+//! engine (`position fen …`, `go nodes N`) for each record and writes the
+//! record again with the engine's score; the game result stays.
+//!
+//! Resumable at the granularity of a shard: each input shard becomes one
+//! output shard, written to a temporary name and renamed when complete, so
+//! a run that is killed redoes at most the shards it was working on.
+
+use std::fs;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use tengen_nnue::data::{self, Layout, Sample};
+
+/// What an engine's last `info … score` said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+/// The score of one `info` line, if it has one (`score cp X` or `score
+/// mate M`; a `lowerbound`/`upperbound` qualifier is read as the bound's
+/// value).
+pub fn info_score(line: &str) -> Option<Score> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    while let Some(w) = words.next() {
+        if w == "score" {
+            let kind = words.next()?;
+            let value: i32 = words.next()?.parse().ok()?;
+            return match kind {
+                "cp" => Some(Score::Cp(value)),
+                "mate" => Some(Score::Mate(value)),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
+/// A running UCI engine, one position at a time.
+pub struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    nodes: u64,
+}
+
+impl Engine {
+    /// Starts `cmd` (with `args`), does the handshake and sets `options`
+    /// (`Name=Value`).
+    pub fn start(
+        cmd: &Path,
+        args: &[String],
+        options: &[String],
+        nodes: u64,
+    ) -> io::Result<Engine> {
+        let mut child = Command::new(cmd)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let input = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin"))?;
+        let output = BufReader::new(
+            child
+                .stdout
+                .take()
+                .ok_or_else(|| io::Error::other("no stdout"))?,
+        );
+        let mut e = Engine {
+            child,
+            input,
+            output,
+            nodes,
+        };
+        e.send("uci")?;
+        e.wait_for("uciok")?;
+        for o in options {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| io::Error::other(format!("option '{o}' is not Name=Value")))?;
+            e.send(&format!("setoption name {name} value {value}"))?;
+        }
+        e.send("ucinewgame")?;
+        e.send("isready")?;
+        e.wait_for("readyok")?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.input, "{line}")?;
+        self.input.flush()
+    }
+
+    fn read_line(&mut self) -> io::Result<String> {
+        let mut line = String::new();
+        if self.output.read_line(&mut line)? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the engine closed its output",
+            ));
+        }
+        Ok(line)
+    }
+
+    fn wait_for(&mut self, word: &str) -> io::Result<()> {
+        loop {
+            if self.read_line()?.trim() == word {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The engine's score of `fen` (side to move's view) after `go nodes`.
+    pub fn score(&mut self, fen: &str) -> io::Result<Option<Score>> {
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!("go nodes {}", self.nodes))?;
+        let mut last = None;
+        loop {
+            let line = self.read_line()?;
+            if line.starts_with("bestmove") {
+                return Ok(last);
+            }
+            if let Some(s) = info_score(&line) {
+                last = Some(s);
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// What to do with the engine's scores.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub engine: PathBuf,
+    pub args: Vec<String>,
+    pub options: Vec<String>,
+    pub nodes: u64,
+    /// The engine's centipawns are multiplied by this before they are
+    /// stored (to bring another engine's scale to tengen's).
+    pub scale: f64,
+    /// Records whose new score is beyond this (after scaling) are left out,
+    /// as are mate scores: datagen leaves mates out too.
+    pub max_score: i32,
+}
+
+/// The new score of a record, or `None` if the record is to be left out.
+pub fn new_score(s: Option<Score>, settings: &Settings) -> Option<i16> {
+    match s? {
+        Score::Mate(_) => None,
+        Score::Cp(cp) => {
+            let v = (cp as f64 * settings.scale).round() as i64;
+            (v.abs() <= settings.max_score as i64).then_some(v as i16)
+        }
+    }
+}
+
+/// Counts of one shard's relabelling.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub read: usize,
+    pub written: usize,
+}
+
+/// Relabels one chess shard from `input` into `output` (written as
+/// `output.tmp`, then renamed).
+pub fn relabel_shard(
+    engine: &mut Engine,
+    input: &Path,
+    output: &Path,
+    settings: &Settings,
+) -> io::Result<Counts> {
+    let (layout, samples) = data::read_shard(&mut fs::File::open(input)?)?;
+    if layout != Layout::Chess {
+        return Err(io::Error::other(format!(
+            "{}: {} data (only chess is relabelled)",
+            input.display(),
+            layout.name()
+        )));
+    }
+    let tmp = output.with_extension("tmp");
+    let mut w = BufWriter::new(fs::File::create(&tmp)?);
+    data::write_header(&mut w, layout)?;
+    let mut counts = Counts {
+        read: samples.len(),
+        written: 0,
+    };
+    for s in &samples {
+        let Some(board) = tengen_chess::nnue::board_of(s) else {
+            continue;
+        };
+        let Some(score) = new_score(engine.score(&board.to_fen(false))?, settings) else {
+            continue;
+        };
+        let relabelled = Sample { score, ..s.clone() };
+        let bytes = data::pack(layout, &relabelled).map_err(|e| io::Error::other(e.to_string()))?;
+        w.write_all(&bytes)?;
+        counts.written += 1;
+    }
+    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    fs::rename(&tmp, output)?;
+    Ok(counts)
+}
+
+/// The output name of an input shard: its directory's name and its own, so
+/// that `s1/chess-0.bin` and `s2/chess-0.bin` do not collide.
+pub fn output_name(input: &Path) -> String {
+    let dir = input
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = input
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if dir.is_empty() {
+        file
+    } else {
+        format!("{dir}-{file}")
+    }
+}
+
+/// Relabels every shard of `inputs` (files, or directories of `*.bin`)
+/// into `out` on `threads` engines; shards already in `out` are skipped.
+/// Progress goes to standard error.
+pub fn run(
+    inputs: &[PathBuf],
+    out: &Path,
+    threads: usize,
+    settings: &Settings,
+) -> Result<Counts, String> {
+    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut shards = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "bin"))
+                .collect();
+            found.sort();
+            shards.extend(found);
+        } else {
+            shards.push(p.clone());
+        }
+    }
+    let todo: Vec<(PathBuf, PathBuf)> = shards
+        .into_iter()
+        .map(|s| {
+            let o = out.join(output_name(&s));
+            (s, o)
+        })
+        .filter(|(_, o)| !o.exists())
+        .collect();
+    eprintln!("tengen-relabel: {} shard(s) to relabel", todo.len());
+    let queue = Mutex::new(todo.into_iter());
+    let total = Mutex::new(Counts::default());
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut engine = match Engine::start(&settings.engine, &settings.args, &settings.options, settings.nodes) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        *failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                            Some(format!("{}: {e}", settings.engine.display()));
+                        return;
+                    }
+                };
+                loop {
+                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
+                    let Some((input, output)) = next else { break };
+                    match relabel_shard(&mut engine, &input, &output, settings) {
+                        Ok(c) => {
+                            let mut t = total.lock().unwrap_or_else(|p| p.into_inner());
+                            t.read += c.read;
+                            t.written += c.written;
+                            let secs = started.elapsed().as_secs_f64();
+                            eprintln!(
+                                "tengen-relabel: {} -> {} ({} of {} kept); {} positions in {:.0} s, {:.0}/s",
+                                input.display(),
+                                output.display(),
+                                c.written,
+                                c.read,
+                                t.read,
+                                secs,
+                                t.read as f64 / secs.max(1e-9)
+                            );
+                        }
+                        Err(e) => {
+                            *failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                                Some(format!("{}: {e}", input.display()));
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(f) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(f);
+    }
+    Ok(total.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_scores_from_info_lines() {
+        assert_eq!(
+            info_score("info depth 7 seldepth 9 multipv 1 score cp 31 nodes 1003 pv e2e4"),
+            Some(Score::Cp(31))
+        );
+        assert_eq!(
+            info_score("info depth 3 score cp -12 lowerbound nodes 50"),
+            Some(Score::Cp(-12))
+        );
+        assert_eq!(
+            info_score("info depth 9 score mate -3 pv a1a2"),
+            Some(Score::Mate(-3))
+        );
+        assert_eq!(info_score("info string NNUE evaluation enabled"), None);
+        assert_eq!(info_score("info depth 1 score wdl 1 2 3"), None);
+        assert_eq!(info_score("bestmove e2e4 score cp 5"), None);
+        assert_eq!(info_score("info score cp"), None);
+    }
+
+    fn settings(scale: f64) -> Settings {
+        Settings {
+            engine: PathBuf::new(),
+            args: Vec::new(),
+            options: Vec::new(),
+            nodes: 1,
+            scale,
+            max_score: 3000,
+        }
+    }
+
+    #[test]
+    fn mates_and_huge_scores_are_left_out_and_scale_applies() {
+        let s = settings(0.5);
+        assert_eq!(new_score(Some(Score::Cp(101)), &s), Some(51));
+        assert_eq!(new_score(Some(Score::Cp(-100)), &s), Some(-50));
+        assert_eq!(new_score(Some(Score::Cp(6000)), &s), Some(3000));
+        assert_eq!(new_score(Some(Score::Cp(6002)), &s), None);
+        assert_eq!(new_score(Some(Score::Mate(2)), &s), None);
+        assert_eq!(new_score(None, &s), None);
+    }
+
+    #[test]
+    fn output_names_keep_the_directory() {
+        assert_eq!(
+            output_name(Path::new("nnue-data/chess-n5000-s2/chess-3.bin")),
+            "chess-n5000-s2-chess-3.bin"
+        );
+        assert_eq!(output_name(Path::new("chess-3.bin")), "chess-3.bin");
+    }
+
+    /// A fake engine (a shell script speaking just enough UCI) scores every
+    /// position by its piece count; the relabelled shard must hold the same
+    /// positions with those scores, and a second run must skip it.
+    #[test]
+    fn relabels_a_shard_through_a_uci_engine() {
+        let dir = std::env::temp_dir().join(format!("tengen-relabel-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("in")).unwrap();
+        let script = dir.join("engine.sh");
+        // Score: 10 × the number of letters in the FEN's placement field;
+        // a placement with 3 pieces gets a mate score instead.
+        fs::write(
+            &script,
+            "#!/bin/sh\nwhile read -r cmd a b rest; do case \"$cmd\" in\n\
+             uci) echo 'id name fake'; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             position) n=$(printf '%s' \"$b\" | tr -cd 'a-zA-Z' | wc -c);;\n\
+             go) if [ \"$n\" -eq 3 ]; then echo 'info depth 1 score mate 1'; else echo \"info depth 1 score cp $((n * 10))\"; fi; echo 'bestmove 0000';;\n\
+             quit) exit 0;;\n\
+             esac; done\n",
+        )
+        .unwrap();
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
+            "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1",
+        ];
+        let samples: Vec<Sample> = fens
+            .iter()
+            .map(|f| {
+                let b = tengen_chess::Board::from_fen(f).unwrap();
+                let mut pieces = Vec::new();
+                tengen_chess::nnue::pieces(&b, &mut pieces);
+                Sample {
+                    pieces,
+                    black_to_move: f.contains(" b "),
+                    score: 7,
+                    result: data::Wdl::Draw,
+                    halfmove: 0,
+                    fullmove: 1,
+                    best: 0,
+                }
+            })
+            .collect();
+        let mut shard = Vec::new();
+        data::write_header(&mut shard, Layout::Chess).unwrap();
+        for s in &samples {
+            shard.extend(data::pack(Layout::Chess, s).unwrap());
+        }
+        fs::write(dir.join("in/chess-0.bin"), &shard).unwrap();
+        let settings = Settings {
+            engine: PathBuf::from("sh"),
+            args: vec![script.to_string_lossy().into_owned()],
+            options: vec!["Hash=1".into()],
+            nodes: 10,
+            scale: 1.0,
+            max_score: 3000,
+        };
+        let counts = run(&[dir.join("in")], &dir.join("out"), 2, &settings).unwrap();
+        assert_eq!(
+            counts,
+            Counts {
+                read: 3,
+                written: 2
+            }
+        );
+        let (layout, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
+        assert_eq!(layout, Layout::Chess);
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            got[0],
+            Sample {
+                score: 40,
+                ..samples[0].clone()
+            }
+        );
+        assert_eq!(
+            got[1],
+            Sample {
+                score: 320,
+                ..samples[1].clone()
+            }
+        );
+        // Done shards are skipped.
+        let again = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
+        assert_eq!(again, Counts::default());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
