@@ -4,6 +4,7 @@
 
 pub mod benson;
 pub mod board;
+pub mod breakin;
 pub mod combination;
 pub mod connection;
 pub mod dragon;

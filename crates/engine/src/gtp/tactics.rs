@@ -3,7 +3,8 @@
 //! `attack_either`, `defend_both`, the move stack (`trymove`, `tryko`,
 //! `popgo`), `worm_stones`, `accurate_approxlib`, `invariant_hash` and
 //! `unconditional_status` (Benson's analysis, `tengen_go::benson`),
-//! `connect` and `disconnect` (`tengen_go::connection`), `worm_data` and
+//! `connect` and `disconnect` (`tengen_go::connection`), `break_in` and
+//! `block_off` (`tengen_go::breakin`), `worm_data` and
 //! `worm_cutstone` (`worm.rs`), the dragon commands (`dragon.rs`).
 //! Answers and error strings follow GNU Go 3.8's (checked against
 //! `gnugo --mode gtp`, see tests/test_gtp_reading.py).
@@ -18,6 +19,7 @@
 use super::{Fail, Session};
 use tengen_go::benson::unconditional_status;
 use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::breakin::BreakIn;
 use tengen_go::connection::Connector;
 use tengen_go::reading::{gtp_code, Answer, Reader, LOSS};
 
@@ -26,6 +28,8 @@ pub(super) const BUDGET: u64 = 200_000;
 /// Positions a connection question may visit (each may ask the tactical
 /// reader a few questions of its own).
 const CONNECTION_BUDGET: u64 = 3_000;
+/// Positions a break-in question may visit.
+const BREAKIN_BUDGET: u64 = 2_000;
 
 /// Commands that change the game and therefore drop the move stack.
 pub(super) const MUTATING: &[&str] = &[
@@ -72,6 +76,8 @@ pub(super) const COMMANDS: &[&str] = &[
     "unconditional_status",
     "connect",
     "disconnect",
+    "break_in",
+    "block_off",
     "worm_data",
     "worm_cutstone",
     "dragon_stones",
@@ -150,6 +156,7 @@ impl Session {
             "accurate_approxlib" => self.accurate_approxlib(a),
             "invariant_hash" => Ok(format!("{:016x}", invariant_hash(self.read_board()))),
             "connect" | "disconnect" => self.connection(name == "connect", a),
+            "break_in" | "block_off" => self.break_in(name == "break_in", a),
             "worm_data" => self.worm_data(a),
             "worm_cutstone" => self.worm_cutstone(a),
             "dragon_stones" => self.dragon_stones(a),
@@ -193,6 +200,32 @@ impl Session {
             r.connect(b, s1, s2)
         } else {
             r.disconnect(b, s1, s2)
+        };
+        Ok(code_and_point(ans))
+    }
+
+    /// `break_in s v...` / `block_off s v...`: can the string at `s`
+    /// reach the area of the other vertices, its owner to move
+    /// (`break_in`), or be kept out, the opponent to move (`block_off`)?
+    /// GNU Go's checks in its order: the string's vertex, then every area
+    /// vertex (`pass` included: invalid), then a stone at `s`; an empty
+    /// area is allowed.
+    fn break_in(&self, enter: bool, a: &[String]) -> Result<String, Fail> {
+        let s = self.coord(a.first())?;
+        let goal = a
+            .iter()
+            .skip(1)
+            .map(|v| self.coord(Some(v)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let b = self.read_board();
+        if b.cell(s) == Cell::Empty {
+            return Err("vertex must not be empty".into());
+        }
+        let mut r = BreakIn::new(BREAKIN_BUDGET);
+        let ans = if enter {
+            r.break_in(b, s, &goal)
+        } else {
+            r.block_off(b, s, &goal)
         };
         Ok(code_and_point(ans))
     }
