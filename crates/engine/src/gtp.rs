@@ -34,6 +34,7 @@ mod owl;
 mod search_area;
 mod surround;
 mod tactics;
+mod values;
 mod worm;
 
 const COMMANDS: &[&str] = &[
@@ -157,6 +158,10 @@ struct Session {
     out: Output,
     /// Dead stones estimated for the current position (hash, list).
     dead_cache: Option<(u64, usize, Status, Analysis)>,
+    /// The last search for a move (genmove-likes, `top_moves`,
+    /// `experimental_score`): what GNU Go's move-valuation commands are
+    /// answered from (`values.rs`).
+    last_values: Option<Analysis>,
     started: Instant,
     /// Lines from the reader thread, and those read ahead while a search
     /// watched the input (handled next, in order).
@@ -284,6 +289,7 @@ impl Session {
             clocks: [None, None],
             out,
             dead_cache: None,
+            last_values: None,
             started: Instant::now(),
             input,
             pending: VecDeque::new(),
@@ -336,6 +342,7 @@ impl Session {
             .or_else(|| self.eyes_command(&cmd.name, a))
             .or_else(|| self.surround_command(&cmd.name, a))
             .or_else(|| self.owl_command(&cmd.name, a))
+            .or_else(|| self.values_command(&cmd.name, a))
             .or_else(|| {
                 self.area
                     .command(&cmd.name, a, size, self.game.board().points())
@@ -359,6 +366,7 @@ impl Session {
                         eyes::COMMANDS,
                         surround::COMMANDS,
                         owl::COMMANDS,
+                        values::COMMANDS,
                         search_area::COMMANDS,
                         orientation::COMMANDS,
                     ]
@@ -373,6 +381,7 @@ impl Session {
                 .chain(eyes::COMMANDS)
                 .chain(surround::COMMANDS)
                 .chain(owl::COMMANDS)
+                .chain(values::COMMANDS)
                 .chain(search_area::COMMANDS)
                 .chain(orientation::COMMANDS)
                 .copied()
@@ -628,6 +637,7 @@ impl Session {
     fn reset_search(&mut self) {
         self.searcher.clear();
         self.dead_cache = None;
+        self.last_values = None;
     }
 
     /// Searches the current position for `c` on the background player's
@@ -1054,6 +1064,7 @@ impl Session {
         if let Some(st) = stream {
             self.out.line(&info_line(&a, c, st));
         }
+        self.last_values = Some(a.clone());
         let size = self.game.size();
         let best = a.candidates.first().cloned();
         let Some(best) = best else {
@@ -1229,12 +1240,8 @@ impl Session {
     }
 
     fn top_moves(&mut self, c: Color) -> String {
-        let limits = Limits {
-            playouts: Some(1000 * self.level as u64),
-            time: None,
-            threads: self.threads,
-        };
-        let a = self.search_job(c, limits, RootFilter::default(), Watch::Move, |_| {});
+        let a = self.value_search(c);
+        self.last_values = Some(a.clone());
         a.candidates
             .iter()
             .filter(|k| k.visits > 0)
