@@ -1,4 +1,5 @@
-//! Relabelling chess training records with another UCI engine's search.
+//! Relabelling chess and shogi training records with another engine's
+//! search (UCI for chess, USI for shogi).
 //!
 //! `tengen datagen` labels each position with tengen's own search at a few
 //! thousand nodes. A stronger engine's score of the same quiet positions is
@@ -49,22 +50,24 @@ pub fn info_score(line: &str) -> Option<Score> {
     None
 }
 
-/// A running UCI engine, one position at a time.
+/// A running UCI or USI engine, one position at a time.
 pub struct Engine {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     nodes: u64,
+    usi: bool,
 }
 
 impl Engine {
-    /// Starts `cmd` (with `args`), does the handshake and sets `options`
-    /// (`Name=Value`).
+    /// Starts `cmd` (with `args`), does the UCI handshake (USI if `usi`)
+    /// and sets `options` (`Name=Value`).
     pub fn start(
         cmd: &Path,
         args: &[String],
         options: &[String],
         nodes: u64,
+        usi: bool,
     ) -> io::Result<Engine> {
         let mut child = Command::new(cmd)
             .args(args)
@@ -87,18 +90,24 @@ impl Engine {
             input,
             output,
             nodes,
+            usi,
         };
-        e.send("uci")?;
-        e.wait_for("uciok")?;
+        let (hello, ok, new_game) = if usi {
+            ("usi", "usiok", "usinewgame")
+        } else {
+            ("uci", "uciok", "ucinewgame")
+        };
+        e.send(hello)?;
+        e.wait_for(ok)?;
         for o in options {
             let (name, value) = o
                 .split_once('=')
                 .ok_or_else(|| io::Error::other(format!("option '{o}' is not Name=Value")))?;
             e.send(&format!("setoption name {name} value {value}"))?;
         }
-        e.send("ucinewgame")?;
         e.send("isready")?;
         e.wait_for("readyok")?;
+        e.send(new_game)?;
         Ok(e)
     }
 
@@ -126,9 +135,11 @@ impl Engine {
         }
     }
 
-    /// The engine's score of `fen` (side to move's view) after `go nodes`.
+    /// The engine's score of `fen` (an SFEN under USI; side to move's
+    /// view) after `go nodes`.
     pub fn score(&mut self, fen: &str) -> io::Result<Option<Score>> {
-        self.send(&format!("position fen {fen}"))?;
+        let kind = if self.usi { "sfen" } else { "fen" };
+        self.send(&format!("position {kind} {fen}"))?;
         self.send(&format!("go nodes {}", self.nodes))?;
         let mut last = None;
         loop {
@@ -157,6 +168,8 @@ pub struct Settings {
     pub args: Vec<String>,
     pub options: Vec<String>,
     pub nodes: u64,
+    /// The engine speaks USI (shogi shards) instead of UCI (chess shards).
+    pub usi: bool,
     /// The engine's centipawns are multiplied by this before they are
     /// stored (to bring another engine's scale to tengen's).
     pub scale: f64,
@@ -183,7 +196,20 @@ pub struct Counts {
     pub written: usize,
 }
 
-/// Relabels one chess shard from `input` into `output` (written as
+/// The position of a record as the engine's protocol writes it, or `None`
+/// if the record is no legal position.
+fn position_of(layout: Layout, s: &Sample) -> Option<String> {
+    match layout {
+        Layout::Chess => tengen_chess::nnue::board_of(s).map(|b| b.to_fen(false)),
+        Layout::Shogi => {
+            let sfen = data::shogi_sfen(s)?;
+            tengen_shogi::Board::from_sfen(&sfen).ok().map(|_| sfen)
+        }
+        Layout::Xiangqi => None,
+    }
+}
+
+/// Relabels one shard from `input` into `output` (written as
 /// `output.tmp`, then renamed).
 pub fn relabel_shard(
     engine: &mut Engine,
@@ -192,11 +218,18 @@ pub fn relabel_shard(
     settings: &Settings,
 ) -> io::Result<Counts> {
     let (layout, samples) = data::read_shard(&mut fs::File::open(input)?)?;
-    if layout != Layout::Chess {
+    let wanted = if settings.usi {
+        Layout::Shogi
+    } else {
+        Layout::Chess
+    };
+    if layout != wanted {
         return Err(io::Error::other(format!(
-            "{}: {} data (only chess is relabelled)",
+            "{}: {} data, but the engine speaks {} ({} only)",
             input.display(),
-            layout.name()
+            layout.name(),
+            if settings.usi { "USI" } else { "UCI" },
+            wanted.name()
         )));
     }
     let tmp = output.with_extension("tmp");
@@ -207,10 +240,10 @@ pub fn relabel_shard(
         written: 0,
     };
     for s in &samples {
-        let Some(board) = tengen_chess::nnue::board_of(s) else {
+        let Some(position) = position_of(layout, s) else {
             continue;
         };
-        let Some(score) = new_score(engine.score(&board.to_fen(false))?, settings) else {
+        let Some(score) = new_score(engine.score(&position)?, settings) else {
             continue;
         };
         let relabelled = Sample { score, ..s.clone() };
@@ -266,6 +299,29 @@ pub fn run(
             shards.push(p.clone());
         }
     }
+    // Every shard must be of the engine's game, checked before any engine
+    // starts (an engine asked in the wrong protocol may never answer).
+    let wanted = if settings.usi {
+        Layout::Shogi
+    } else {
+        Layout::Chess
+    };
+    for s in &shards {
+        let mut h = [0u8; data::HEADER_SIZE];
+        fs::File::open(s)
+            .and_then(|mut f| io::Read::read_exact(&mut f, &mut h))
+            .map_err(|e| format!("{}: {e}", s.display()))?;
+        let layout = data::read_header(&h).map_err(|e| format!("{}: {e}", s.display()))?;
+        if layout != wanted {
+            return Err(format!(
+                "{}: {} data, but the engine speaks {} ({} only)",
+                s.display(),
+                layout.name(),
+                if settings.usi { "USI" } else { "UCI" },
+                wanted.name()
+            ));
+        }
+    }
     let todo: Vec<(PathBuf, PathBuf)> = shards
         .into_iter()
         .map(|s| {
@@ -282,7 +338,7 @@ pub fn run(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut engine = match Engine::start(&settings.engine, &settings.args, &settings.options, settings.nodes) {
+                let mut engine = match Engine::start(&settings.engine, &settings.args, &settings.options, settings.nodes, settings.usi) {
                     Ok(e) => e,
                     Err(e) => {
                         *failure.lock().unwrap_or_else(|p| p.into_inner()) =
@@ -356,6 +412,7 @@ mod tests {
             args: Vec::new(),
             options: Vec::new(),
             nodes: 1,
+            usi: false,
             scale,
             max_score: 3000,
         }
@@ -381,28 +438,61 @@ mod tests {
         assert_eq!(output_name(Path::new("chess-3.bin")), "chess-3.bin");
     }
 
-    /// A fake engine (a shell script speaking just enough UCI) scores every
-    /// position by its piece count; the relabelled shard must hold the same
-    /// positions with those scores, and a second run must skip it.
+    /// A fake engine (a shell script speaking just enough UCI or USI)
+    /// scores every position by the letters of its placement field; three
+    /// letters get a mate score instead.
+    fn fake_engine(dir: &Path, usi: bool) -> PathBuf {
+        let script = dir.join("engine.sh");
+        let (hello, ok) = if usi {
+            ("usi", "usiok")
+        } else {
+            ("uci", "uciok")
+        };
+        fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nwhile read -r cmd a b rest; do case \"$cmd\" in\n\
+                 {hello}) echo 'id name fake'; echo {ok};;\n\
+                 isready) echo readyok;;\n\
+                 position) n=$(printf '%s' \"$b\" | tr -cd 'a-zA-Z' | wc -c);;\n\
+                 go) if [ \"$n\" -eq 3 ]; then echo 'info depth 1 score mate 1'; else echo \"info depth 1 score cp $((n * 10))\"; fi; echo 'bestmove 0000';;\n\
+                 quit) exit 0;;\n\
+                 esac; done\n"
+            ),
+        )
+        .unwrap();
+        script
+    }
+
+    fn fake_settings(script: &Path, usi: bool) -> Settings {
+        Settings {
+            engine: PathBuf::from("sh"),
+            args: vec![script.to_string_lossy().into_owned()],
+            options: vec!["Hash=1".into()],
+            nodes: 10,
+            usi,
+            scale: 1.0,
+            max_score: 3000,
+        }
+    }
+
+    fn write_shard(path: &Path, layout: Layout, samples: &[Sample]) {
+        let mut shard = Vec::new();
+        data::write_header(&mut shard, layout).unwrap();
+        for s in samples {
+            shard.extend(data::pack(layout, s).unwrap());
+        }
+        fs::write(path, &shard).unwrap();
+    }
+
+    /// The relabelled chess shard holds the same positions with the fake
+    /// engine's scores (the mate left out), and a second run skips it.
     #[test]
     fn relabels_a_shard_through_a_uci_engine() {
         let dir = std::env::temp_dir().join(format!("tengen-relabel-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(dir.join("in")).unwrap();
-        let script = dir.join("engine.sh");
-        // Score: 10 × the number of letters in the FEN's placement field;
-        // a placement with 3 pieces gets a mate score instead.
-        fs::write(
-            &script,
-            "#!/bin/sh\nwhile read -r cmd a b rest; do case \"$cmd\" in\n\
-             uci) echo 'id name fake'; echo uciok;;\n\
-             isready) echo readyok;;\n\
-             position) n=$(printf '%s' \"$b\" | tr -cd 'a-zA-Z' | wc -c);;\n\
-             go) if [ \"$n\" -eq 3 ]; then echo 'info depth 1 score mate 1'; else echo \"info depth 1 score cp $((n * 10))\"; fi; echo 'bestmove 0000';;\n\
-             quit) exit 0;;\n\
-             esac; done\n",
-        )
-        .unwrap();
+        let script = fake_engine(&dir, false);
         let fens = [
             "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
@@ -425,20 +515,8 @@ mod tests {
                 }
             })
             .collect();
-        let mut shard = Vec::new();
-        data::write_header(&mut shard, Layout::Chess).unwrap();
-        for s in &samples {
-            shard.extend(data::pack(Layout::Chess, s).unwrap());
-        }
-        fs::write(dir.join("in/chess-0.bin"), &shard).unwrap();
-        let settings = Settings {
-            engine: PathBuf::from("sh"),
-            args: vec![script.to_string_lossy().into_owned()],
-            options: vec!["Hash=1".into()],
-            nodes: 10,
-            scale: 1.0,
-            max_score: 3000,
-        };
+        write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &samples);
+        let settings = fake_settings(&script, false);
         let counts = run(&[dir.join("in")], &dir.join("out"), 2, &settings).unwrap();
         assert_eq!(
             counts,
@@ -450,24 +528,91 @@ mod tests {
         let (layout, got) =
             data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
         assert_eq!(layout, Layout::Chess);
-        assert_eq!(got.len(), 2);
         assert_eq!(
-            got[0],
-            Sample {
-                score: 40,
-                ..samples[0].clone()
-            }
-        );
-        assert_eq!(
-            got[1],
-            Sample {
-                score: 320,
-                ..samples[1].clone()
-            }
+            got,
+            vec![
+                Sample {
+                    score: 40,
+                    ..samples[0].clone()
+                },
+                Sample {
+                    score: 320,
+                    ..samples[1].clone()
+                }
+            ]
         );
         // Done shards are skipped.
         let again = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
         assert_eq!(again, Counts::default());
+        // A USI engine refuses chess shards, and writes nothing.
+        let usi = fake_settings(&script, true);
+        let err = run(&[dir.join("in")], &dir.join("out-usi"), 1, &usi).unwrap_err();
+        assert!(err.contains("chess data"), "{err}");
+        assert!(!dir.join("out-usi/in-chess-0.bin").exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Shogi records go out as SFEN (`position sfen`, hands included)
+    /// to a USI engine.
+    #[test]
+    fn relabels_a_shogi_shard_through_a_usi_engine() {
+        let dir = std::env::temp_dir().join(format!("tengen-relabel-usi-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("in")).unwrap();
+        let script = fake_engine(&dir, true);
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
+        ];
+        let samples: Vec<Sample> = sfens
+            .iter()
+            .map(|f| {
+                let b = tengen_shogi::Board::from_sfen(f).unwrap();
+                let mut pieces = Vec::new();
+                tengen_shogi::nnue::pieces(&b, &mut pieces);
+                Sample {
+                    pieces,
+                    black_to_move: false,
+                    score: 7,
+                    result: data::Wdl::Win,
+                    halfmove: 0,
+                    fullmove: 0,
+                    best: 0,
+                }
+            })
+            .collect();
+        // The hands must be in the records for the SFEN to carry them.
+        assert_eq!(
+            data::shogi_sfen(&samples[1]).as_deref(),
+            Some("4k4/9/9/9/9/9/9/9/4K4 b 2P 1")
+        );
+        write_shard(&dir.join("in/shogi-0.bin"), Layout::Shogi, &samples);
+        let counts = run(
+            &[dir.join("in")],
+            &dir.join("out"),
+            1,
+            &fake_settings(&script, true),
+        )
+        .unwrap();
+        // 40 letters in the start position; 2 kings alone are not 3 letters.
+        assert_eq!(
+            counts,
+            Counts {
+                read: 2,
+                written: 2
+            }
+        );
+        let (layout, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out/in-shogi-0.bin")).unwrap()).unwrap();
+        assert_eq!(layout, Layout::Shogi);
+        assert_eq!(got[0].score, 400);
+        assert_eq!(
+            got[1],
+            Sample {
+                score: 20,
+                ..samples[1].clone()
+            }
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }

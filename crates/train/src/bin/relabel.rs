@@ -1,5 +1,5 @@
-//! `tengen-relabel`: chess training records scored again by another UCI
-//! engine (see `tengen_train::relabel`).
+//! `tengen-relabel`: chess or shogi training records scored again by
+//! another UCI or USI engine (see `tengen_train::relabel`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use tengen_train::relabel::{self, Settings};
 #[derive(Parser)]
 #[command(
     name = "tengen-relabel",
-    about = "Score tengen datagen chess shards again with a UCI engine's search (resumable per shard)"
+    about = "Score tengen datagen chess (UCI) or shogi (USI) shards again with another engine's search (resumable per shard)"
 )]
 struct Cli {
     /// Shards, or directories of `*.bin` shards.
@@ -28,6 +28,9 @@ struct Cli {
     /// A UCI option as Name=Value (repeatable).
     #[arg(long = "option")]
     options: Vec<String>,
+    /// The engine speaks USI and the shards are shogi's (default: UCI, chess).
+    #[arg(long)]
+    usi: bool,
     /// `go nodes` for each position.
     #[arg(long, default_value_t = 1000)]
     nodes: u64,
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         args: cli.engine_args,
         options: cli.options,
         nodes: cli.nodes.max(1),
+        usi: cli.usi,
         scale: cli.scale,
         max_score: cli.max_score,
     };
