@@ -973,6 +973,25 @@ pub(crate) mod test_util {
         }
         b
     }
+
+    /// A 9x9 board with `list`'s stones played in order.
+    pub(crate) fn stones(list: &[(Color, &str)]) -> Board {
+        let mut b = Board::new(9);
+        for &(c, s) in list {
+            b.play(c, Move::Play(point(s, 9)));
+        }
+        b
+    }
+
+    /// A reader's answer as GNU Go prints a success code and its move
+    /// (`0`, `1 C3`, `1 PASS`), for answers that are lost or won.
+    pub(crate) fn show(a: crate::reading::Answer) -> String {
+        match (a.code, a.point) {
+            (crate::reading::LOSS, _) => "0".into(),
+            (_, Some(p)) => format!("1 {}", vertex_name(p)),
+            (_, None) => "1 PASS".into(),
+        }
+    }
 }
 
 #[cfg(test)]

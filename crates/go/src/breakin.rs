@@ -456,7 +456,8 @@ fn spread(b: &Board, c: Color, seeds: impl Iterator<Item = (Point, u32)>) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{vertex_name, Move};
+    use crate::board::test_util::{show, stones};
+    use crate::board::Move;
 
     fn v(s: &str) -> Point {
         crate::board::test_util::point(s, 9)
@@ -464,22 +465,6 @@ mod tests {
 
     fn vs(list: &str) -> Vec<Point> {
         list.split_whitespace().map(v).collect()
-    }
-
-    fn stones(list: &[(Color, &str)]) -> Board {
-        let mut b = Board::new(9);
-        for &(c, s) in list {
-            b.play(c, Move::Play(v(s)));
-        }
-        b
-    }
-
-    fn show(a: Answer) -> String {
-        match (a.code, a.point) {
-            (LOSS, _) => "0".into(),
-            (_, Some(p)) => format!("1 {}", vertex_name(p)),
-            (_, None) => "1 PASS".into(),
-        }
     }
 
     const B: Color = Color::Black;

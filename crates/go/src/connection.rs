@@ -250,26 +250,11 @@ fn answer(code: u8, point: Option<Point>) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{vertex_name, Color, Move};
+    use crate::board::test_util::{show, stones};
+    use crate::board::{Color, Move};
 
     fn v(s: &str) -> Point {
         crate::board::test_util::point(s, 9)
-    }
-
-    fn stones(list: &[(Color, &str)]) -> Board {
-        let mut b = Board::new(9);
-        for &(c, s) in list {
-            b.play(c, Move::Play(v(s)));
-        }
-        b
-    }
-
-    fn show(a: Answer) -> String {
-        match (a.code, a.point) {
-            (LOSS, _) => "0".into(),
-            (_, Some(p)) => format!("1 {}", vertex_name(p)),
-            (_, None) => "1 PASS".into(),
-        }
     }
 
     const B: Color = Color::Black;

@@ -209,9 +209,9 @@ pub fn hand_eval(layout: Layout) -> BaseEval {
     }
 }
 
-/// Every record of the shards under `paths` (files, or directories whose
-/// `*.bin` files are read), with their layout.
-pub fn load(paths: &[PathBuf]) -> Result<(Layout, Records), String> {
+/// The shard files `paths` name: files as given, directories as their
+/// `*.bin` files in name order.
+pub fn shard_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -226,6 +226,13 @@ pub fn load(paths: &[PathBuf]) -> Result<(Layout, Records), String> {
             files.push(p.clone());
         }
     }
+    Ok(files)
+}
+
+/// Every record of the shards under `paths` (files, or directories whose
+/// `*.bin` files are read), with their layout.
+pub fn load(paths: &[PathBuf]) -> Result<(Layout, Records), String> {
+    let files = shard_files(paths)?;
     let mut layout = None;
     let mut records: Option<Records> = None;
     for f in &files {

@@ -285,20 +285,7 @@ pub fn run(
     settings: &Settings,
 ) -> Result<Counts, String> {
     fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut shards = Vec::new();
-    for p in inputs {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = fs::read_dir(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "bin"))
-                .collect();
-            found.sort();
-            shards.extend(found);
-        } else {
-            shards.push(p.clone());
-        }
-    }
+    let shards = crate::shard_files(inputs)?;
     // Every shard must be of the engine's game, checked before any engine
     // starts (an engine asked in the wrong protocol may never answer).
     let wanted = if settings.usi {
