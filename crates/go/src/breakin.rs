@@ -30,7 +30,8 @@
 //! ko ban forbids is not made).
 
 use crate::board::{Board, Cell, Color, Point, POINTS};
-use crate::reading::{Answer, Reader, LOSS, WIN};
+use crate::reading::{taken_at_once, Answer, Reader, LOSS, WIN};
+use crate::worm::adjacent_opponents;
 
 /// Plies a line may run.
 const MAX_DEPTH: u32 = 10;
@@ -128,7 +129,7 @@ impl BreakIn {
             return Answer::new(LOSS, None);
         }
         let mut moves = Vec::new();
-        let opposing = opposing_strings(b, &group.stones, c);
+        let opposing = adjacent_opponents(b, &group.stones, c);
         // Captures of opposing strings in atari next to the group.
         for &x in &opposing {
             if let Some(l) = b.atari_liberty(x) {
@@ -163,7 +164,7 @@ impl BreakIn {
                 continue;
             }
             // A stone left in atari that took nothing is taken at once.
-            if after.liberties(m).len() == 1 && after.captures(c) == b.captures(c) {
+            if taken_at_once(b, &after, c, m) {
                 continue;
             }
             if self.block(&after, s, depth + 1).code == LOSS {
@@ -216,7 +217,7 @@ impl BreakIn {
             }
             moves = self.candidates(b, &group, c, &paths);
             // Saving a wall string in atari next to the group.
-            for x in opposing_strings(b, &group.stones, c) {
+            for x in adjacent_opponents(b, &group.stones, c) {
                 if b.in_atari(x) {
                     if let Some(p) = self.tactics.defend(b, x).point {
                         push_new(&mut moves, p);
@@ -236,7 +237,7 @@ impl BreakIn {
             if after.cell(s).color() != Some(c) {
                 return Answer::new(WIN, Some(m));
             }
-            if after.liberties(m).len() == 1 && after.captures(o) == b.captures(o) {
+            if taken_at_once(b, &after, o, m) {
                 continue;
             }
             if self.enter(&after, s, depth + 1).code == LOSS {
@@ -355,21 +356,6 @@ fn push_new(v: &mut Vec<Point>, p: Point) {
     if !v.contains(&p) {
         v.push(p);
     }
-}
-
-/// The opposing strings next to `stones` (one stone of each).
-fn opposing_strings(b: &Board, stones: &[Point], c: Color) -> Vec<Point> {
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for &p in stones {
-        for n in b.neighbors(p) {
-            if b.cell(n).color() == Some(c.opp()) && !seen.contains(&b.chain_id(n)) {
-                seen.push(b.chain_id(n));
-                out.push(n);
-            }
-        }
-    }
-    out
 }
 
 /// Stones of colour `c` needed to join the string to each point (from

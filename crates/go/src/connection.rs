@@ -20,7 +20,7 @@
 //! ko is not read here (a move the ko ban forbids is not made).
 
 use crate::board::{Board, Point};
-use crate::reading::{Answer, Reader, LOSS, WIN};
+use crate::reading::{taken_at_once, Answer, Reader, LOSS, WIN};
 
 /// Plies a connection line may run.
 const MAX_DEPTH: u32 = 8;
@@ -164,7 +164,7 @@ impl Connector {
                 return answer(WIN, Some(m));
             }
             // A wedge left in atari that took nothing is taken back.
-            if after.liberties(m).len() == 1 && after.captures(c.opp()) == b.captures(c.opp()) {
+            if taken_at_once(b, &after, c.opp(), m) {
                 continue;
             }
             if self.join(&after, s1, s2, depth + 1).code == LOSS {

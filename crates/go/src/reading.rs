@@ -544,6 +544,13 @@ fn push_new(v: &mut Vec<Point>, p: Point) {
     }
 }
 
+/// Whether `c`'s stone at `m`, played on `before` to give `after`, is left
+/// in atari having captured nothing: the opponent takes it at once, so the
+/// readers do not try such moves.
+pub fn taken_at_once(before: &Board, after: &Board, c: Color, m: Point) -> bool {
+    after.liberties(m).len() == 1 && after.captures(c) == before.captures(c)
+}
+
 /// Whether the string at `s` (two liberties) is caught in a ladder, with
 /// its opponent to move. A cheap question for playouts and priors.
 pub fn ladder_captures(b: &Board, s: Point, budget: u64) -> bool {

@@ -210,28 +210,15 @@ fn position_of(layout: Layout, s: &Sample) -> Option<String> {
 }
 
 /// Relabels one shard from `input` into `output` (written as
-/// `output.tmp`, then renamed).
-pub fn relabel_shard(
+/// `output.tmp`, then renamed). [`run`] has checked that the shard is of
+/// the engine's game.
+fn relabel_shard(
     engine: &mut Engine,
     input: &Path,
     output: &Path,
     settings: &Settings,
 ) -> io::Result<Counts> {
     let (layout, samples) = data::read_shard(&mut fs::File::open(input)?)?;
-    let wanted = if settings.usi {
-        Layout::Shogi
-    } else {
-        Layout::Chess
-    };
-    if layout != wanted {
-        return Err(io::Error::other(format!(
-            "{}: {} data, but the engine speaks {} ({} only)",
-            input.display(),
-            layout.name(),
-            if settings.usi { "USI" } else { "UCI" },
-            wanted.name()
-        )));
-    }
     let tmp = output.with_extension("tmp");
     let mut w = BufWriter::new(fs::File::create(&tmp)?);
     data::write_header(&mut w, layout)?;
@@ -463,6 +450,19 @@ mod tests {
         }
     }
 
+    /// A record with score 7, a draw, no move.
+    fn sample(pieces: Vec<(u8, u8)>, black_to_move: bool) -> Sample {
+        Sample {
+            pieces,
+            black_to_move,
+            score: 7,
+            result: data::Wdl::Draw,
+            halfmove: 0,
+            fullmove: 0,
+            best: 0,
+        }
+    }
+
     fn write_shard(path: &Path, layout: Layout, samples: &[Sample]) {
         let mut shard = Vec::new();
         data::write_header(&mut shard, layout).unwrap();
@@ -491,15 +491,7 @@ mod tests {
                 let b = tengen_chess::Board::from_fen(f).unwrap();
                 let mut pieces = Vec::new();
                 tengen_chess::nnue::pieces(&b, &mut pieces);
-                Sample {
-                    pieces,
-                    black_to_move: f.contains(" b "),
-                    score: 7,
-                    result: data::Wdl::Draw,
-                    halfmove: 0,
-                    fullmove: 1,
-                    best: 0,
-                }
+                sample(pieces, f.contains(" b "))
             })
             .collect();
         write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &samples);
@@ -557,15 +549,7 @@ mod tests {
                 let b = tengen_shogi::Board::from_sfen(f).unwrap();
                 let mut pieces = Vec::new();
                 tengen_shogi::nnue::pieces(&b, &mut pieces);
-                Sample {
-                    pieces,
-                    black_to_move: false,
-                    score: 7,
-                    result: data::Wdl::Win,
-                    halfmove: 0,
-                    fullmove: 0,
-                    best: 0,
-                }
+                sample(pieces, false)
             })
             .collect();
         // The hands must be in the records for the SFEN to carry them.
