@@ -168,7 +168,8 @@ pub struct Settings {
     pub args: Vec<String>,
     pub options: Vec<String>,
     pub nodes: u64,
-    /// The engine speaks USI (shogi shards) instead of UCI (chess shards).
+    /// The engine speaks USI (shogi shards) instead of UCI (chess and
+    /// xiangqi shards).
     pub usi: bool,
     /// The engine's centipawns are multiplied by this before they are
     /// stored (to bring another engine's scale to tengen's).
@@ -205,7 +206,7 @@ fn position_of(layout: Layout, s: &Sample) -> Option<String> {
             let sfen = data::shogi_sfen(s)?;
             tengen_shogi::Board::from_sfen(&sfen).ok().map(|_| sfen)
         }
-        Layout::Xiangqi => None,
+        Layout::Xiangqi => tengen_xiangqi::nnue::board_of(s).map(|b| b.fen()),
     }
 }
 
@@ -275,25 +276,38 @@ pub fn run(
     let shards = crate::shard_files(inputs)?;
     // Every shard must be of the engine's game, checked before any engine
     // starts (an engine asked in the wrong protocol may never answer).
-    let wanted = if settings.usi {
-        Layout::Shogi
-    } else {
-        Layout::Chess
-    };
+    // Chess and xiangqi go to a UCI engine (Fairy-Stockfish plays xiangqi
+    // under UCI with `UCI_Variant=xiangqi`), shogi to a USI one.
+    let mut wanted: Option<Layout> = None;
     for s in &shards {
         let mut h = [0u8; data::HEADER_SIZE];
         fs::File::open(s)
             .and_then(|mut f| io::Read::read_exact(&mut f, &mut h))
             .map_err(|e| format!("{}: {e}", s.display()))?;
         let layout = data::read_header(&h).map_err(|e| format!("{}: {e}", s.display()))?;
-        if layout != wanted {
+        if (layout == Layout::Shogi) != settings.usi {
             return Err(format!(
                 "{}: {} data, but the engine speaks {} ({} only)",
                 s.display(),
                 layout.name(),
                 if settings.usi { "USI" } else { "UCI" },
-                wanted.name()
+                if settings.usi {
+                    "shogi"
+                } else {
+                    "chess and xiangqi"
+                }
             ));
+        }
+        match wanted {
+            Some(w) if w != layout => {
+                return Err(format!(
+                    "{}: {} data among {} shards (one game a run)",
+                    s.display(),
+                    layout.name(),
+                    w.name()
+                ))
+            }
+            _ => wanted = Some(layout),
         }
     }
     let todo: Vec<(PathBuf, PathBuf)> = shards
@@ -584,6 +598,84 @@ mod tests {
                 ..samples[1].clone()
             }
         );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Xiangqi records go out as FEN to a UCI engine (Fairy-Stockfish's
+    /// `UCI_Variant=xiangqi`); a run of xiangqi and chess shards together,
+    /// or xiangqi shards for a USI engine, is refused before any engine
+    /// starts.
+    #[test]
+    fn relabels_a_xiangqi_shard_and_refuses_mixed_games() {
+        let dir = std::env::temp_dir().join(format!("tengen-relabel-xq-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("in")).unwrap();
+        let script = fake_engine(&dir, false);
+        let fens = [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1",
+        ];
+        let samples: Vec<Sample> = fens
+            .iter()
+            .map(|f| {
+                let b = tengen_xiangqi::Board::from_fen(f).unwrap();
+                let mut pieces = Vec::new();
+                tengen_xiangqi::nnue::pieces(&b, &mut pieces);
+                sample(pieces, f.contains(" b "))
+            })
+            .collect();
+        write_shard(&dir.join("in/xiangqi-0.bin"), Layout::Xiangqi, &samples);
+        let counts = run(
+            &[dir.join("in")],
+            &dir.join("out"),
+            1,
+            &fake_settings(&script, false),
+        )
+        .unwrap();
+        // 32 letters in the start position; 3 (mate score) in the other.
+        assert_eq!(
+            counts,
+            Counts {
+                read: 2,
+                written: 1
+            }
+        );
+        let (layout, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out/in-xiangqi-0.bin")).unwrap())
+                .unwrap();
+        assert_eq!(layout, Layout::Xiangqi);
+        assert_eq!(
+            got,
+            vec![Sample {
+                score: 320,
+                ..samples[0].clone()
+            }]
+        );
+        let err = run(
+            &[dir.join("in")],
+            &dir.join("out-usi"),
+            1,
+            &fake_settings(&script, true),
+        )
+        .unwrap_err();
+        assert!(err.contains("xiangqi data"), "{err}");
+        let b = tengen_chess::Board::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+        let mut pieces = Vec::new();
+        tengen_chess::nnue::pieces(&b, &mut pieces);
+        write_shard(
+            &dir.join("in/chess-0.bin"),
+            Layout::Chess,
+            &[sample(pieces, false)],
+        );
+        let err = run(
+            &[dir.join("in")],
+            &dir.join("out-mixed"),
+            1,
+            &fake_settings(&script, false),
+        )
+        .unwrap_err();
+        assert!(err.contains("one game a run"), "{err}");
+        assert!(!dir.join("out-mixed").join("in-chess-0.bin").exists());
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -1,4 +1,4 @@
-//! `tengen-relabel`: chess or shogi training records scored again by
+//! `tengen-relabel`: chess, xiangqi or shogi training records scored again by
 //! another UCI or USI engine (see `tengen_train::relabel`).
 
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use tengen_train::relabel::{self, Settings};
 #[derive(Parser)]
 #[command(
     name = "tengen-relabel",
-    about = "Score tengen datagen chess (UCI) or shogi (USI) shards again with another engine's search (resumable per shard)"
+    about = "Score tengen datagen chess or xiangqi (UCI) or shogi (USI) shards again with another engine's search (resumable per shard)"
 )]
 struct Cli {
     /// Shards, or directories of `*.bin` shards.
@@ -28,7 +28,7 @@ struct Cli {
     /// A UCI option as Name=Value (repeatable).
     #[arg(long = "option")]
     options: Vec<String>,
-    /// The engine speaks USI and the shards are shogi's (default: UCI, chess).
+    /// The engine speaks USI and the shards are shogi's (default: UCI, chess or xiangqi).
     #[arg(long)]
     usi: bool,
     /// `go nodes` for each position.
