@@ -73,6 +73,8 @@ const COMMANDS: &[&str] = &[
     "final_status",
     "final_status_list",
     "estimate_score",
+    "new_score",
+    "report_uncertainty",
     "loadsgf",
     "printsgf",
     "showboard",
@@ -178,6 +180,9 @@ struct Session {
     area: search_area::SearchArea,
     /// GNU Go's board orientation (see `orientation`): 0..7.
     orient: u8,
+    /// GNU Go's `report_uncertainty`: owl and semeai answers whose
+    /// reading was cut short by a budget say ` uncertain`.
+    report_uncertainty: bool,
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
@@ -298,6 +303,7 @@ impl Session {
             try_stack: Vec::new(),
             area: search_area::SearchArea::default(),
             orient: 0,
+            report_uncertainty: false,
         }
     }
 
@@ -453,7 +459,20 @@ impl Session {
             "kgs-time_settings" => self.kgs_time_settings(a),
             "time_left" => self.time_left(a),
             "final_score" => Ok(self.final_score().to_string()),
-            "estimate_score" => Ok(self.estimate_score()),
+            // GNU Go 3.8 answers `new_score` with its `estimate_score`.
+            "estimate_score" | "new_score" => Ok(self.estimate_score()),
+            // GNU Go compares the argument's first letters only.
+            "report_uncertainty" => match a.first() {
+                Some(v) if v.starts_with("on") => {
+                    self.report_uncertainty = true;
+                    Ok(String::new())
+                }
+                Some(v) if v.starts_with("off") => {
+                    self.report_uncertainty = false;
+                    Ok(String::new())
+                }
+                _ => Err("invalid argument".into()),
+            },
             "final_status" => self.final_status(a),
             "final_status_list" => self.final_status_list(a),
             "loadsgf" => self.loadsgf(a),
@@ -1177,15 +1196,24 @@ impl Session {
         Ok(String::new())
     }
 
+    /// GNU Go's `estimate_score` (and `new_score`) format: the winner
+    /// and margin (`W+` for a jigo, as GNU Go), then the bounds as
+    /// White's lead (`%3.1f`): the playouts' mean margin, plus and minus
+    /// one standard deviation.
     fn estimate_score(&mut self) -> String {
         let (_, a) = self.dead_stones();
-        let mean = a.score_mean;
+        // White's lead, as GNU Go counts; + 0.0 turns -0.0 into 0.0.
+        let white = -a.score_mean + 0.0;
         let sd = a.score_stdev;
+        let lead = if white >= 0.0 {
+            format!("W+{white:.1}")
+        } else {
+            format!("B+{:.1}", -white)
+        };
         format!(
-            "{} (upper bound: {}, lower: {})",
-            Score((mean * 10.0).round() / 10.0),
-            Score(((mean + sd) * 10.0).round() / 10.0),
-            Score(((mean - sd) * 10.0).round() / 10.0)
+            "{lead} (upper bound: {:.1}, lower: {:.1})",
+            white + sd + 0.0,
+            white - sd + 0.0
         )
     }
 

@@ -16,7 +16,7 @@
 //! the reader's defence of it and the attacker goes on, up to
 //! `MAX_ATARIS` ataris in a row.
 
-use crate::board::{Board, Color, Point};
+use crate::board::{Board, Color, Illegal, Move, Point};
 use crate::dragon::Dragons;
 use crate::owl::Owl;
 use crate::reading::{Reader, LOSS};
@@ -64,7 +64,51 @@ fn targets(b: &Board, c: Color, reader: &mut Reader) -> Vec<Point> {
 pub fn combination_attack(b: &Board, color: Color) -> Option<Point> {
     let mut reader = Reader::new(READER_BUDGET);
     let targets = targets(b, color.opp(), &mut reader);
-    search(b, color, &targets, 0, &mut reader)
+    search(b, color, &targets, 0, &mut reader).map(|(m, _)| m)
+}
+
+/// GNU Go's `atari_atari_confirm_safety` without its move reasons: the
+/// stones of `color` that a combination of the opponent's newly wins
+/// after `color` plays `m` (0 when the combination was there before the
+/// move too), and the moves of `color` before `m` (in GNU Go's board
+/// order) after which `m` leaves no combination. `None` when `m` is
+/// illegal (a ko capture is allowed, as GNU Go's `tryko`).
+pub fn blunder(b: &Board, color: Color, m: Point) -> Option<(usize, Vec<Point>)> {
+    let after = play_ko(b, color, m)?;
+    let mut reader = Reader::new(READER_BUDGET);
+    let targets = targets(&after, color, &mut reader);
+    let won = |x: &Board, reader: &mut Reader| {
+        search(x, color.opp(), &targets, 0, reader).map_or(0, |(_, n)| n)
+    };
+    let size = won(&after, &mut reader).saturating_sub(won(b, &mut reader));
+    let mut defenses = Vec::new();
+    if size > 0 {
+        for p in board_order(b) {
+            if p == m {
+                continue;
+            }
+            let Some(next) = b.after(color, p).and_then(|x| play_ko(&x, color, m)) else {
+                continue;
+            };
+            if reader.attack(&next, p).code == LOSS && won(&next, &mut reader) == 0 {
+                defenses.push(p);
+            }
+        }
+    }
+    Some((size, defenses))
+}
+
+/// `m` played by `c` on a copy of `b`, a move forbidden by the ko ban
+/// only allowed.
+fn play_ko(b: &Board, c: Color, m: Point) -> Option<Board> {
+    match b.check(c, Move::Play(m)) {
+        Ok(()) | Err(Illegal::Ko) => {
+            let mut x = b.clone();
+            x.play(c, Move::Play(m));
+            Some(x)
+        }
+        Err(_) => None,
+    }
 }
 
 /// The moves by the opponent of `color` after which `color` has no
@@ -87,13 +131,15 @@ pub fn combination_defend(b: &Board, color: Color) -> Option<Vec<Point>> {
     Some(out)
 }
 
+/// A combination's first move and the stones it wins (what the
+/// defender must give up).
 fn search(
     b: &Board,
     color: Color,
     targets: &[Point],
     depth: u32,
     reader: &mut Reader,
-) -> Option<Point> {
+) -> Option<(Point, usize)> {
     let live: Vec<Point> = targets
         .iter()
         .copied()
@@ -118,9 +164,14 @@ fn search(
         if after.in_atari(m) && after.captures(color) == b.captures(color) {
             continue;
         }
-        if live.iter().any(|&t| after.cell(t) != b.cell(t)) {
+        let taken: usize = live
+            .iter()
+            .filter(|&&t| after.cell(t) != b.cell(t))
+            .map(|&t| b.chain_size(t))
+            .sum();
+        if taken > 0 {
             // Something was captured outright.
-            return Some(m);
+            return Some((m, taken));
         }
         let threatened: Vec<Point> = live
             .iter()
@@ -135,19 +186,19 @@ fn search(
                 }
                 let d = reader.defend(&after, *t);
                 if d.code == LOSS {
-                    return Some(m);
+                    return Some((m, after.chain_size(*t)));
                 }
                 let Some(dp) = d.point else { continue };
                 let Some(next) = after.after(color.opp(), dp) else {
                     continue;
                 };
-                if search(&next, color, targets, depth + 1, reader).is_some() {
-                    return Some(m);
+                if let Some((_, n)) = search(&next, color, targets, depth + 1, reader) {
+                    return Some((m, n));
                 }
             }
             [t1, t2, ..] => {
                 if reader.defend_both(&after, *t1, *t2) == LOSS {
-                    return Some(m);
+                    return Some((m, after.chain_size(*t1).min(after.chain_size(*t2))));
                 }
             }
         }
@@ -181,7 +232,7 @@ mod tests {
         let targets = [point("D5", 9), point("C4", 9)];
         let mut reader = Reader::new(READER_BUDGET);
         assert_eq!(
-            search(&b, Color::Black, &targets, 0, &mut reader),
+            search(&b, Color::Black, &targets, 0, &mut reader).map(|(m, _)| m),
             Some(point("D4", 9))
         );
         // After White takes D4 there is none.

@@ -710,6 +710,83 @@ fn solve_graph(n: usize, edges: &[(usize, usize)], states: &[V]) -> Solved {
     (value, pick(&att, &def), pick(&def, &att))
 }
 
+/// The largest eye graph [`analyze_graph`] reads out (vertices).
+pub const MAX_ANALYZED_GRAPH: usize = 10;
+
+/// A vertex of an eye graph as GNU Go writes them (`analyze_eyegraph`):
+/// a proper point (`.`), a marginal one (`!`), an attacker stone (`X`),
+/// an attacker stone on a margin, joined to the outside (`$`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphVertex {
+    Proper,
+    Marginal,
+    Stone,
+    Outside,
+}
+
+/// An eye graph's value as GNU Go's `analyze_eyegraph` reads it (the
+/// first digit is the attacker's two moves in a row, the last the
+/// owner's; the middle two alternate play, attacker or owner first) and
+/// its vital points: the attacker's moves, then the owner's (vertex
+/// indices, ascending). When the two sides' first moves give different
+/// numbers of eyes, the moves that reach each side's number; otherwise,
+/// when the attacker moving twice gets fewer eyes, its first moves
+/// towards that (ko threats), and when the owner moving twice gets more,
+/// its first moves towards that. `None` for a graph of more than
+/// [`MAX_ANALYZED_GRAPH`] vertices.
+pub fn analyze_graph(
+    edges: &[(usize, usize)],
+    vertices: &[GraphVertex],
+) -> Option<(EyeValue, Vec<usize>, Vec<usize>)> {
+    let n = vertices.len();
+    if n > MAX_ANALYZED_GRAPH {
+        return None;
+    }
+    let states: Vec<V> = vertices
+        .iter()
+        .map(|v| match v {
+            GraphVertex::Proper => V::Dot,
+            GraphVertex::Marginal => V::Bang,
+            GraphVertex::Stone => V::X,
+            GraphVertex::Outside => V::Out,
+        })
+        .collect();
+    let (mut value, _, _) = solve_graph(n, edges, &states);
+    let mut game = Game::new(n, edges);
+    let s = game.normalise(encode(&states));
+    value.a = game.twice(s, Side::Attacker);
+    // The moves of `side` after which `next` moving first gets a
+    // number `keep` accepts.
+    let mut threats = |side: Side, next: Side, keep: &dyn Fn(u8) -> bool| -> Vec<usize> {
+        let mut out = Vec::new();
+        for (i, t) in game.moves(s, side) {
+            if keep(game.value(t, next, Debt::None)) {
+                out.push(i);
+            }
+        }
+        out
+    };
+    let (attacks, defenses) = if value.b < value.c {
+        (
+            threats(Side::Attacker, Side::Owner, &|v| v == value.b),
+            threats(Side::Owner, Side::Attacker, &|v| v == value.c),
+        )
+    } else {
+        let attacks = if value.a < value.b {
+            threats(Side::Attacker, Side::Attacker, &|v| v == value.a)
+        } else {
+            Vec::new()
+        };
+        let defenses = if value.d > value.c {
+            threats(Side::Owner, Side::Owner, &|v| v == value.d)
+        } else {
+            Vec::new()
+        };
+        (attacks, defenses)
+    };
+    Some((value, attacks, defenses))
+}
+
 /// A vertex of the local game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum V {
@@ -1093,5 +1170,27 @@ mod tests {
         let a9 = point("A9", 9);
         assert_eq!(e.half_eye(a9).kind, HalfKind::Half);
         assert_eq!(e.point(Color::Black, a9).value.digits(), "0011");
+    }
+
+    #[test]
+    fn eye_graphs_as_gnu_go_reads_them() {
+        use GraphVertex::{Marginal, Proper};
+        // A straight three: one eye or two, the middle point vital to both.
+        let (v, att, def) = analyze_graph(&[(0, 1), (1, 2)], &[Proper; 3]).expect("small");
+        assert_eq!(
+            (v.digits(), att, def),
+            ("1122".to_string(), vec![1], vec![1])
+        );
+        // A straight four: two eyes, but the attacker's two moves in a row
+        // in the middle leave one.
+        let (v, att, def) = analyze_graph(&[(0, 1), (1, 2), (2, 3)], &[Proper; 4]).expect("small");
+        assert_eq!(
+            (v.digits(), att, def),
+            ("1222".to_string(), vec![1, 2], vec![])
+        );
+        // A lone marginal point: no eye.
+        let (v, _, _) = analyze_graph(&[], &[Marginal]).expect("small");
+        assert_eq!(v.digits(), "0000");
+        assert!(analyze_graph(&[], &[Proper; MAX_ANALYZED_GRAPH + 1]).is_none());
     }
 }

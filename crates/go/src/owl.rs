@@ -292,6 +292,9 @@ type RaceKey = (BoardKey, bool, bool);
 pub struct Owl {
     budget: u64,
     nodes: u64,
+    /// Some line of the last question was judged where the budget or the
+    /// depth ran out (GNU Go's "uncertain" results).
+    cut: bool,
     reader: Reader,
     eyes: HashMap<BoardKey, Rc<Eyes>>,
     memo: HashMap<Key, Answer>,
@@ -303,6 +306,7 @@ impl Owl {
         Owl {
             budget,
             nodes: 0,
+            cut: false,
             reader: Reader::new(TACTICAL_BUDGET),
             eyes: HashMap::new(),
             memo: HashMap::new(),
@@ -311,7 +315,14 @@ impl Owl {
 
     fn start(&mut self) {
         self.nodes = 0;
+        self.cut = false;
         self.memo.clear();
+    }
+
+    /// Whether the last question's answer rests on a line cut short by
+    /// the node budget or the depth (GNU Go's `report_uncertainty`).
+    pub fn uncertain(&self) -> bool {
+        self.cut
     }
 
     fn eyes_of(&mut self, b: &Board) -> Rc<Eyes> {
@@ -403,6 +414,172 @@ impl Owl {
             return LOSS;
         }
         flip(self.attack_node(&after, &g, 1, true).code)
+    }
+
+    /// GNU Go's `owl_threaten_attack`: can the opponent kill the dragon
+    /// of `stones` (asked at `target`) with two moves in a row? The two
+    /// moves; each of the attacker's first candidates is tried, then the
+    /// dragon attacked again. As GNU Go's, when the first move captures
+    /// the stone asked, no move is named (`(None, None)`) if the rest of
+    /// the dragon is gone or can be attacked too.
+    pub fn threaten_attack(
+        &mut self,
+        b: &Board,
+        target: Point,
+        stones: &[Point],
+    ) -> Option<(Option<Point>, Option<Point>)> {
+        let goal = Goal::new(b, stones)?;
+        self.start();
+        let first = self.estimate(b, &goal).attacker;
+        let mut cut = false;
+        for m in first.into_iter().take(ROOT_WIDTH) {
+            let Some((child, _, _)) = Owl::play(b, goal.color.opp(), m, false) else {
+                continue;
+            };
+            let g = goal.after(&child, None);
+            if g.captured(&child) {
+                return Some((None, None));
+            }
+            self.start();
+            let ans = self.attack_node(&child, &g, 0, true);
+            cut |= self.cut;
+            if child.cell(target) == Cell::Empty {
+                if ans.code != LOSS {
+                    return Some((None, None));
+                }
+            } else if ans.code == WIN {
+                return Some((Some(m), ans.point));
+            }
+        }
+        self.cut = cut;
+        None
+    }
+
+    /// GNU Go's `owl_threaten_defense`: can the owner save the dragon of
+    /// `stones` (asked at `target`) with two moves in a row? The two
+    /// moves (the second `None` when one is enough). A dragon in the
+    /// opponent's unconditional territory cannot.
+    pub fn threaten_defense(
+        &mut self,
+        b: &Board,
+        target: Point,
+        stones: &[Point],
+    ) -> Option<(Point, Option<Point>)> {
+        let goal = Goal::new(b, stones)?;
+        if unconditional(b, target, &goal) == Some(Unconditional::Dead) {
+            return None;
+        }
+        self.start();
+        let first = self.estimate(b, &goal).defender;
+        let mut cut = false;
+        for m in first.into_iter().take(ROOT_WIDTH) {
+            let Some((child, _, _)) = Owl::play(b, goal.color, m, false) else {
+                continue;
+            };
+            let g = goal.after(&child, Some(m));
+            if g.captured(&child) {
+                continue;
+            }
+            self.start();
+            let ans = self.defend_node(&child, &g, 0, true);
+            cut |= self.cut;
+            if ans.code == WIN {
+                return Some((m, ans.point));
+            }
+        }
+        self.cut = cut;
+        None
+    }
+
+    /// GNU Go's `owl_connection_defends`: after the owner of the dragons
+    /// of `a` and `b` (one colour) plays `m`, joining them, can the
+    /// opponent not kill the whole? `WIN` or `LOSS` (a ko counts as a
+    /// kill); `LOSS` for an illegal move or a dragon in the opponent's
+    /// unconditional territory.
+    pub fn connection_defends(&mut self, b: &Board, m: Point, a: &[Point], other: &[Point]) -> u8 {
+        let (Some(ga), Some(gb)) = (Goal::new(b, a), Goal::new(b, other)) else {
+            return LOSS;
+        };
+        if ga.color != gb.color
+            || [&ga, &gb].iter().any(|g| {
+                g.original
+                    .first()
+                    .is_some_and(|&s| unconditional(b, s, g) == Some(Unconditional::Dead))
+            })
+        {
+            return LOSS;
+        }
+        let Some(after) = b.after(ga.color, m) else {
+            return LOSS;
+        };
+        let mut joined: Vec<Point> = ga.stones.clone();
+        joined.extend(gb.stones.iter().copied());
+        joined.push(m);
+        let Some(goal) = Goal::new(&after, &joined) else {
+            return LOSS;
+        };
+        self.start();
+        if self.attack_node(&after, &goal, 1, true).code == LOSS {
+            WIN
+        } else {
+            LOSS
+        }
+    }
+
+    /// GNU Go's `owl_substantial`: would capturing the string at `s` give
+    /// its neighbours a living dragon? Strings of more than six stones
+    /// are; strings with more than ten liberties are not; one next to a
+    /// dragon `alive` (asked of a stone) calls is. Otherwise the
+    /// opponent fills the string's liberties (the next one when one is
+    /// illegal; none left to try: not substantial), and the stones that
+    /// took it, with the neighbouring dragons' stones `around`, are read
+    /// as one dragon with the string's colour to move.
+    pub fn substantial(
+        &mut self,
+        b: &Board,
+        s: Point,
+        around: &[Point],
+        alive: impl Fn(Point) -> bool,
+    ) -> bool {
+        let Some(c) = b.cell(s).color() else {
+            return false;
+        };
+        if b.chain_size(s) > 6 {
+            return true;
+        }
+        let mut libs = b.liberties(s);
+        if libs.len() > 10 {
+            return false;
+        }
+        libs.sort_by_key(|&p| rank(b, p));
+        let chain = b.chain_stones(s);
+        if crate::worm::adjacent_opponents(b, &chain, c)
+            .into_iter()
+            .any(alive)
+        {
+            return true;
+        }
+        let mut board = b.clone();
+        let mut filled: Vec<Point> = around.to_vec();
+        let mut k = 0;
+        while k < libs.len() {
+            if board.is_legal(c.opp(), Move::Play(libs[k])) {
+                board.play(c.opp(), Move::Play(libs[k]));
+                filled.push(libs[k]);
+            } else if k + 1 < libs.len() && board.is_legal(c.opp(), Move::Play(libs[k + 1])) {
+                board.play(c.opp(), Move::Play(libs[k + 1]));
+                filled.push(libs[k + 1]);
+                libs.swap(k, k + 1);
+            } else {
+                return false;
+            }
+            k += 1;
+        }
+        let Some(goal) = Goal::new(&board, &filled) else {
+            return false;
+        };
+        self.start();
+        self.attack_node(&board, &goal, 0, true).code == LOSS
     }
 
     /// The static estimate of the goal on `b`.
@@ -536,6 +713,7 @@ impl Owl {
             return none(WIN);
         }
         if self.nodes >= self.budget || depth >= MAX_DEPTH {
+            self.cut = true;
             return none(if est.promising() { LOSS } else { WIN });
         }
         let att = goal.color.opp();
@@ -591,6 +769,7 @@ impl Owl {
             return none(LOSS);
         }
         if self.nodes >= self.budget || depth >= MAX_DEPTH {
+            self.cut = true;
             return none(if est.promising() { WIN } else { LOSS });
         }
         let mut best = none(LOSS);
@@ -627,6 +806,41 @@ impl Owl {
     /// dragons; without it (GNU Go's `tactical_analyze_semeai`) only
     /// captures and liberties count.
     pub fn semeai(&mut self, board: &Board, a: &[Point], b: &[Point], owl: bool) -> SemeaiResult {
+        self.race(board, a, b, owl, true)
+    }
+
+    /// GNU Go's `analyze_semeai_after_move`: `color` plays `m` first (on
+    /// a copy), then B's colour moves and the race is read with the eye
+    /// analysis; the codes are A's, as for [`Owl::semeai`], and the move
+    /// is A's best next move when A lives. `None` when `m` is illegal.
+    pub fn semeai_after_move(
+        &mut self,
+        board: &Board,
+        color: Color,
+        m: Point,
+        a: &[Point],
+        b: &[Point],
+    ) -> Option<SemeaiResult> {
+        let after = board.after(color, m)?;
+        let mut r = self.race(&after, a, b, true, false);
+        let cut = self.cut;
+        r.point = None;
+        if r.a != LOSS {
+            r.point = self.race(&after, a, b, true, true).point;
+        }
+        self.cut |= cut;
+        Some(r)
+    }
+
+    /// The race between A and B, A's colour to move when `a_first`.
+    fn race(
+        &mut self,
+        board: &Board,
+        a: &[Point],
+        b: &[Point],
+        owl: bool,
+        a_first: bool,
+    ) -> SemeaiResult {
         let (Some(ga), Some(gb)) = (Goal::new(board, a), Goal::new(board, b)) else {
             return SemeaiResult {
                 a: LOSS,
@@ -647,7 +861,7 @@ impl Owl {
             use_eyes: owl,
             memo: HashMap::new(),
         };
-        let (v, point) = race.node(board, &ga, &gb, true, 0, false);
+        let (v, point) = race.node(board, &ga, &gb, a_first, 0, false);
         SemeaiResult {
             a: if v >= SEKI { WIN } else { LOSS },
             b: if v == B_DIES { WIN } else { LOSS },
@@ -846,6 +1060,7 @@ impl Race<'_> {
         }
         let max_depth = 2 * (la + lb) as u32 + 6;
         if self.owl.nodes >= self.owl.budget || depth >= max_depth.min(40) {
+            self.owl.cut = true;
             // The liberty count decides: an eye is worth a liberty more.
             let bonus = |e: EyeValue| usize::from(e.max() >= 1);
             let (ra, rb) = (la + bonus(ea), lb + bonus(eb));

@@ -29,6 +29,7 @@ const RAW_ARGS: &[&str] = &[
     "kgs-rules",
     "orientation",
     "query_orientation",
+    "analyze_eyegraph",
 ];
 
 /// Commands whose replies are not lists of vertices: text echoed back,
@@ -48,6 +49,7 @@ const RAW_REPLY: &[&str] = &[
     "gogui-analyze_commands",
     "gogui_analyze_commands",
     "tengen-ownership",
+    "analyze_eyegraph",
 ];
 
 /// GNU Go reads the number with C's `sscanf("%d")`: blanks, a sign, then

@@ -6,17 +6,26 @@
 //! `combination_defend color` (`tengen_go::combination`); see docs/go.md
 //! for what agrees with GNU Go and how often.
 //!
+//! Also `owl_threaten_attack v` / `owl_threaten_defense v` (two moves in
+//! a row), `owl_substantial v`, `owl_connection_defends move a b`,
+//! `analyze_semeai_after_move color move a b` and `aa_confirm_safety
+//! color move [minsize]` (`tengen_go::combination::blunder`).
+//!
 //! Codes as GNU Go prints them: 0 fails, 1 wins, 2 ko (wins by taking
 //! first), 3 ko (needs a threat first). `owl_attack`/`owl_defend` add the
 //! move when the code is not 0 (`PASS` when none is needed); the semeai
 //! commands answer A's code for itself, A's code against B, and A's
-//! move.
+//! move. After `report_uncertainty on`, `owl_attack`, `owl_defend` and
+//! the two owl semeai commands add ` uncertain` when the reading was cut
+//! short by its budget or depth.
 
 use super::tactics::BUDGET;
 use super::{Fail, Session};
+use tengen_go::benson::UnconditionalMap;
 use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
-use tengen_go::combination::{combination_attack, combination_defend};
+use tengen_go::combination::{blunder, combination_attack, combination_defend};
 use tengen_go::dragon::Dragons;
+use tengen_go::dragon::Status;
 use tengen_go::owl::{Owl, NODE_BUDGET};
 use tengen_go::reading::gtp_code;
 
@@ -30,6 +39,12 @@ pub(super) const COMMANDS: &[&str] = &[
     "tactical_analyze_semeai",
     "combination_attack",
     "combination_defend",
+    "owl_threaten_attack",
+    "owl_threaten_defense",
+    "owl_substantial",
+    "owl_connection_defends",
+    "analyze_semeai_after_move",
+    "aa_confirm_safety",
 ];
 
 /// Positions a tactical question of the dragon analysis may visit.
@@ -59,6 +74,13 @@ impl Session {
             "combination_attack" | "combination_defend" => {
                 self.combination(name == "combination_attack", a)
             }
+            "owl_threaten_attack" | "owl_threaten_defense" => {
+                self.owl_threaten(name == "owl_threaten_attack", a)
+            }
+            "owl_substantial" => self.owl_substantial(a),
+            "owl_connection_defends" => self.owl_connection_defends(a),
+            "analyze_semeai_after_move" => self.semeai_after_move(a),
+            "aa_confirm_safety" => self.aa_confirm_safety(a),
             _ => return None,
         })
     }
@@ -71,14 +93,21 @@ impl Session {
         }
     }
 
-    fn owl_read(&self, attack: bool, a: &[String]) -> Result<String, Fail> {
+    /// The stone asked (the first word) and its dragon's stones, with
+    /// GNU Go's errors.
+    fn owl_dragon(&self, a: &[String]) -> Result<(Point, Vec<Point>), Fail> {
         let p = self.owl_point(a.first())?;
         let b = self.read_board();
         if b.cell(p) == Cell::Empty {
             return Err("vertex must not be empty".into());
         }
         let dragons = Dragons::new(b, DRAGON_BUDGET);
-        let stones = dragon_of(b, &dragons, p);
+        Ok((p, dragon_of(b, &dragons, p)))
+    }
+
+    fn owl_read(&self, attack: bool, a: &[String]) -> Result<String, Fail> {
+        let (p, stones) = self.owl_dragon(a)?;
+        let b = self.read_board();
         let mut owl = Owl::new(NODE_BUDGET);
         let ans = if attack {
             owl.attack(b, p, &stones)
@@ -86,11 +115,22 @@ impl Session {
             owl.defend(b, p, &stones)
         };
         let code = gtp_code(ans.code);
-        Ok(if code == 0 {
+        let reply = if code == 0 {
             "0".to_string()
         } else {
             format!("{code} {}", name(ans.point))
-        })
+        };
+        Ok(self.with_uncertainty(reply, &owl))
+    }
+
+    /// `reply`, followed by ` uncertain` when `report_uncertainty` is on
+    /// and `owl`'s last reading was cut short.
+    fn with_uncertainty(&self, reply: String, owl: &Owl) -> String {
+        if self.report_uncertainty && owl.uncertain() {
+            reply + " uncertain"
+        } else {
+            reply
+        }
     }
 
     /// `owl_does_attack move dragon` / `owl_does_defend move dragon`
@@ -120,29 +160,159 @@ impl Session {
     /// `analyze_semeai a b` / `tactical_analyze_semeai a b`: A's code for
     /// its own life, A's code for killing B, A's move (A moves first).
     fn semeai(&self, owl: bool, a: &[String]) -> Result<String, Fail> {
-        let p = self.owl_point(a.first())?;
         let b = self.read_board();
+        let (sa, sb) = self.semeai_dragons(a, "vertex must not be empty")?;
+        let mut reader = Owl::new(NODE_BUDGET);
+        let r = reader.semeai(b, &sa, &sb, owl);
+        let reply = semeai_reply(r);
+        Ok(if owl {
+            self.with_uncertainty(reply, &reader)
+        } else {
+            reply
+        })
+    }
+
+    /// The stones of the two dragons of a semeai command (its first two
+    /// words): GNU Go's checks in its order, each vertex then its stone
+    /// (`empty` is GNU Go's wording for an empty one); dragons of one
+    /// colour are refused (GNU Go 3.8 aborts on an assertion).
+    fn semeai_dragons(&self, a: &[String], empty: &str) -> Result<(Vec<Point>, Vec<Point>), Fail> {
+        let b = self.read_board();
+        let p = self.owl_point(a.first())?;
         if b.cell(p) == Cell::Empty {
-            return Err("vertex must not be empty".into());
+            return Err(empty.into());
         }
         let q = self.owl_point(a.get(1))?;
         if b.cell(q) == Cell::Empty {
-            return Err("vertex must not be empty".into());
+            return Err(empty.into());
         }
         if b.cell(p) == b.cell(q) {
-            // GNU Go 3.8 aborts on an assertion here.
             return Err("dragons must have different colors".into());
         }
         let dragons = Dragons::new(b, DRAGON_BUDGET);
-        let sa = dragon_of(b, &dragons, p);
-        let sb = dragon_of(b, &dragons, q);
-        let r = Owl::new(NODE_BUDGET).semeai(b, &sa, &sb, owl);
-        Ok(format!(
-            "{} {} {}",
-            gtp_code(r.a),
-            gtp_code(r.b),
-            name(r.point)
-        ))
+        Ok((dragon_of(b, &dragons, p), dragon_of(b, &dragons, q)))
+    }
+
+    /// `owl_threaten_attack v` / `owl_threaten_defense v`: `0`, or a code
+    /// (`3` for a kill, `1` for a save, as GNU Go prints them) and the two
+    /// moves in a row that kill or save the dragon (`PASS` for a move not
+    /// needed or not named).
+    fn owl_threaten(&self, attack: bool, a: &[String]) -> Result<String, Fail> {
+        let (p, stones) = self.owl_dragon(a)?;
+        let b = self.read_board();
+        let mut owl = Owl::new(NODE_BUDGET);
+        // GNU Go's `owl_threaten_attack` returns 1 for a kill, which its
+        // table of codes prints as 3; `owl_threaten_defense` returns its
+        // WIN, printed 1.
+        let found = if attack {
+            owl.threaten_attack(b, p, &stones)
+                .map(|(m1, m2)| format!("3 {} {}", name(m1), name(m2)))
+        } else {
+            owl.threaten_defense(b, p, &stones)
+                .map(|(m1, m2)| format!("1 {} {}", vertex_name(m1), name(m2)))
+        };
+        Ok(found.unwrap_or_else(|| "0".to_string()))
+    }
+
+    /// `owl_substantial v`: `1` when capturing the string at `v` would
+    /// give its neighbours a living dragon, else `0`.
+    fn owl_substantial(&self, a: &[String]) -> Result<String, Fail> {
+        let p = self.owl_point(a.first())?;
+        let b = self.read_board();
+        let Some(c) = b.cell(p).color() else {
+            return Err("vertex must not be empty".into());
+        };
+        let dragons = Dragons::new(b, DRAGON_BUDGET);
+        let unconditional = UnconditionalMap::new(b);
+        let alive = |q: Point| {
+            dragons.index_of(q).is_some_and(|i| {
+                dragons.verdict(b, i, &unconditional, DRAGON_BUDGET).status == Status::Alive
+            })
+        };
+        let mut around: Vec<Point> = Vec::new();
+        for q in tengen_go::worm::adjacent_opponents(b, &b.chain_stones(p), c) {
+            for s in dragon_of(b, &dragons, q) {
+                if !around.contains(&s) {
+                    around.push(s);
+                }
+            }
+        }
+        let mut owl = Owl::new(NODE_BUDGET);
+        Ok(u8::from(owl.substantial(b, p, &around, alive)).to_string())
+    }
+
+    /// `owl_connection_defends move a b` (GNU Go's checks in its order:
+    /// the move's vertex, empty, the two dragons' vertices, stones, one
+    /// colour).
+    fn owl_connection_defends(&self, a: &[String]) -> Result<String, Fail> {
+        let m = self.owl_point(a.first())?;
+        let b = self.read_board();
+        if b.cell(m) != Cell::Empty {
+            return Err("move vertex must be empty".into());
+        }
+        let p = self.owl_point(a.get(1))?;
+        let q = self.owl_point(a.get(2))?;
+        if b.cell(p) == Cell::Empty || b.cell(q) == Cell::Empty {
+            return Err("dragon vertex must not be empty".into());
+        }
+        if b.cell(p) != b.cell(q) {
+            return Err("dragon vertices must have the same color".into());
+        }
+        let dragons = Dragons::new(b, DRAGON_BUDGET);
+        let (sa, sb) = (dragon_of(b, &dragons, p), dragon_of(b, &dragons, q));
+        let code = Owl::new(NODE_BUDGET).connection_defends(b, m, &sa, &sb);
+        Ok(gtp_code(code).to_string())
+    }
+
+    /// `analyze_semeai_after_move color move a b`: the move is played
+    /// (on a copy), then B's colour moves; A's codes and A's next move.
+    fn semeai_after_move(&self, a: &[String]) -> Result<String, Fail> {
+        let bad = || Fail::from("invalid color or coordinate");
+        let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
+        let m = match a.get(1).and_then(|v| parse_vertex(v, self.game.size())) {
+            Some(Move::Play(m)) => m,
+            _ => return Err(bad()),
+        };
+        let b = self.read_board();
+        if b.cell(m) != Cell::Empty {
+            return Err("move vertex is not empty".into());
+        }
+        let (sa, sb) =
+            self.semeai_dragons(a.get(2..).unwrap_or(&[]), "dragon vertex must not be empty")?;
+        let mut owl = Owl::new(NODE_BUDGET);
+        // An illegal move leaves the position as it is (GNU Go reads on
+        // without it).
+        let r = owl
+            .semeai_after_move(b, c, m, &sa, &sb)
+            .unwrap_or_else(|| owl.semeai(b, &sa, &sb, true));
+        Ok(self.with_uncertainty(semeai_reply(r), &owl))
+    }
+
+    /// `aa_confirm_safety color move [minsize]`: `1` when the opponent
+    /// wins at least `minsize` stones (0 unless given, so always `1`, as
+    /// GNU Go's comparison makes it) by a combination the move allows;
+    /// otherwise `0` and a move that would have prevented it (`PASS`
+    /// when there is none).
+    fn aa_confirm_safety(&self, a: &[String]) -> Result<String, Fail> {
+        let bad = || Fail::from("invalid color or coordinate");
+        let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
+        let m = match a.get(1).and_then(|v| parse_vertex(v, self.game.size())) {
+            Some(Move::Play(m)) => m,
+            _ => return Err(bad()),
+        };
+        // GNU Go reads the number with `sscanf("%d")`: its leading
+        // integer, 0 when there is none.
+        let minsize = a
+            .get(2)
+            .and_then(|s| super::orientation::parse_c_int(s))
+            .unwrap_or(0);
+        let b = self.read_board();
+        let (size, defenses) = blunder(b, c, m).ok_or_else(|| Fail::from("invalid move"))?;
+        Ok(if size as i64 >= i64::from(minsize) {
+            "1".to_string()
+        } else {
+            format!("0 {}", name(defenses.first().copied()))
+        })
     }
 
     /// `combination_attack color`: a move capturing something through a
@@ -168,4 +338,9 @@ impl Session {
             }
         })
     }
+}
+
+/// A semeai's reply: A's two codes and A's move.
+fn semeai_reply(r: tengen_go::owl::SemeaiResult) -> String {
+    format!("{} {} {}", gtp_code(r.a), gtp_code(r.b), name(r.point))
 }

@@ -73,6 +73,7 @@ pub(super) const COMMANDS: &[&str] = &[
     "worm_stones",
     "accurate_approxlib",
     "invariant_hash",
+    "invariant_hash_for_moves",
     "unconditional_status",
     "connect",
     "disconnect",
@@ -155,6 +156,7 @@ impl Session {
             "worm_stones" => Ok(self.worm_stones(a)),
             "accurate_approxlib" => self.accurate_approxlib(a),
             "invariant_hash" => Ok(format!("{:016x}", invariant_hash(self.read_board()))),
+            "invariant_hash_for_moves" => self.invariant_hash_for_moves(a),
             "connect" | "disconnect" => self.connection(name == "connect", a),
             "break_in" | "block_off" => self.break_in(name == "break_in", a),
             "worm_data" => self.worm_data(a),
@@ -338,6 +340,29 @@ impl Session {
         Ok(join(&gnugo_order(libs_of_move(self.read_board(), c, p))))
     }
 
+    /// `invariant_hash_for_moves color`: each legal move of `color`, in
+    /// GNU Go's board order, with the invariant hash of the position
+    /// after it, one pair a line.
+    fn invariant_hash_for_moves(&self, a: &[String]) -> Result<String, Fail> {
+        let c = a
+            .first()
+            .and_then(|s| Color::parse(s))
+            .ok_or_else(|| Fail::from("invalid color"))?;
+        let b = self.read_board();
+        let lines: Vec<String> = gnugo_order(b.points().collect())
+            .into_iter()
+            .filter_map(|p| {
+                let after = b.after(c, p)?;
+                Some(format!(
+                    "{} {:016x}",
+                    vertex_name(p),
+                    invariant_hash(&after)
+                ))
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
     /// `color vertex` with the vertex empty, GNU Go's wording for failures.
     pub(super) fn color_and_empty_point(&self, a: &[String]) -> Result<(Color, Point), Fail> {
         let bad = || -> Fail { "invalid color or coordinate".into() };
@@ -366,9 +391,24 @@ pub(super) fn libs_of_move(b: &Board, c: Color, p: Point) -> Vec<Point> {
 
 /// A hash of the position that is the same under the board's eight
 /// symmetries: the smallest of the Zobrist-like hashes of the eight
-/// transformed boards (GNU Go's numbers differ: its keys are its own).
+/// transformed boards, the ko point (where a recapture is forbidden)
+/// included as GNU Go's is (GNU Go's numbers differ: its keys are its
+/// own).
 pub(super) fn invariant_hash(b: &Board) -> u64 {
     let n = b.size();
+    let turn = |p: Point, sym: u8| {
+        let (mut x, mut y) = (p.x(), p.y());
+        if sym & 1 != 0 {
+            x = n - 1 - x;
+        }
+        if sym & 2 != 0 {
+            y = n - 1 - y;
+        }
+        if sym & 4 != 0 {
+            std::mem::swap(&mut x, &mut y);
+        }
+        (x, y)
+    };
     let mut best = u64::MAX;
     for sym in 0..8 {
         let mut h = 0u64;
@@ -376,27 +416,22 @@ pub(super) fn invariant_hash(b: &Board) -> u64 {
             let Some(c) = b.cell(p).color() else {
                 continue;
             };
-            let (mut x, mut y) = (p.x(), p.y());
-            if sym & 1 != 0 {
-                x = n - 1 - x;
-            }
-            if sym & 2 != 0 {
-                y = n - 1 - y;
-            }
-            if sym & 4 != 0 {
-                std::mem::swap(&mut x, &mut y);
-            }
-            h ^= point_key(c, x, y);
+            let (x, y) = turn(p, sym);
+            h ^= point_key(c.index() as u64, x, y);
+        }
+        if let Some((k, _)) = b.ko() {
+            let (x, y) = turn(k, sym);
+            h ^= point_key(2, x, y);
         }
         best = best.min(h);
     }
     best
 }
 
-fn point_key(c: Color, x: usize, y: usize) -> u64 {
-    // splitmix64 of (colour, x, y).
-    let mut z =
-        ((c.index() as u64) << 16 | (x as u64) << 8 | y as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+/// The key of a black (0) or white (1) stone, or of the ko point (2).
+fn point_key(kind: u64, x: usize, y: usize) -> u64 {
+    // splitmix64 of (kind, x, y).
+    let mut z = (kind << 16 | (x as u64) << 8 | y as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
