@@ -477,6 +477,36 @@ mod tests {
         }
     }
 
+    fn chess_sample(fen: &str) -> Sample {
+        let b = tengen_chess::Board::from_fen(fen).unwrap();
+        let mut pieces = Vec::new();
+        tengen_chess::nnue::pieces(&b, &mut pieces);
+        sample(pieces, fen.contains(" b "))
+    }
+
+    fn xiangqi_sample(fen: &str) -> Sample {
+        let b = tengen_xiangqi::Board::from_fen(fen).unwrap();
+        let mut pieces = Vec::new();
+        tengen_xiangqi::nnue::pieces(&b, &mut pieces);
+        sample(pieces, fen.contains(" b "))
+    }
+
+    /// Black to move in every test SFEN.
+    fn shogi_sample(sfen: &str) -> Sample {
+        let b = tengen_shogi::Board::from_sfen(sfen).unwrap();
+        let mut pieces = Vec::new();
+        tengen_shogi::nnue::pieces(&b, &mut pieces);
+        sample(pieces, false)
+    }
+
+    /// An empty working directory with an `in` folder for shards.
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("in")).unwrap();
+        dir
+    }
+
     fn write_shard(path: &Path, layout: Layout, samples: &[Sample]) {
         let mut shard = Vec::new();
         data::write_header(&mut shard, layout).unwrap();
@@ -490,24 +520,14 @@ mod tests {
     /// engine's scores (the mate left out), and a second run skips it.
     #[test]
     fn relabels_a_shard_through_a_uci_engine() {
-        let dir = std::env::temp_dir().join(format!("tengen-relabel-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("in")).unwrap();
+        let dir = fresh_dir("tengen-relabel");
         let script = fake_engine(&dir, false);
         let fens = [
             "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
             "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1",
         ];
-        let samples: Vec<Sample> = fens
-            .iter()
-            .map(|f| {
-                let b = tengen_chess::Board::from_fen(f).unwrap();
-                let mut pieces = Vec::new();
-                tengen_chess::nnue::pieces(&b, &mut pieces);
-                sample(pieces, f.contains(" b "))
-            })
-            .collect();
+        let samples: Vec<Sample> = fens.iter().map(|f| chess_sample(f)).collect();
         write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &samples);
         let settings = fake_settings(&script, false);
         let counts = run(&[dir.join("in")], &dir.join("out"), 2, &settings).unwrap();
@@ -549,23 +569,13 @@ mod tests {
     /// to a USI engine.
     #[test]
     fn relabels_a_shogi_shard_through_a_usi_engine() {
-        let dir = std::env::temp_dir().join(format!("tengen-relabel-usi-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("in")).unwrap();
+        let dir = fresh_dir("tengen-relabel-usi");
         let script = fake_engine(&dir, true);
         let sfens = [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
         ];
-        let samples: Vec<Sample> = sfens
-            .iter()
-            .map(|f| {
-                let b = tengen_shogi::Board::from_sfen(f).unwrap();
-                let mut pieces = Vec::new();
-                tengen_shogi::nnue::pieces(&b, &mut pieces);
-                sample(pieces, false)
-            })
-            .collect();
+        let samples: Vec<Sample> = sfens.iter().map(|f| shogi_sample(f)).collect();
         // The hands must be in the records for the SFEN to carry them.
         assert_eq!(
             data::shogi_sfen(&samples[1]).as_deref(),
@@ -607,23 +617,13 @@ mod tests {
     /// starts.
     #[test]
     fn relabels_a_xiangqi_shard_and_refuses_mixed_games() {
-        let dir = std::env::temp_dir().join(format!("tengen-relabel-xq-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("in")).unwrap();
+        let dir = fresh_dir("tengen-relabel-xq");
         let script = fake_engine(&dir, false);
         let fens = [
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
             "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1",
         ];
-        let samples: Vec<Sample> = fens
-            .iter()
-            .map(|f| {
-                let b = tengen_xiangqi::Board::from_fen(f).unwrap();
-                let mut pieces = Vec::new();
-                tengen_xiangqi::nnue::pieces(&b, &mut pieces);
-                sample(pieces, f.contains(" b "))
-            })
-            .collect();
+        let samples: Vec<Sample> = fens.iter().map(|f| xiangqi_sample(f)).collect();
         write_shard(&dir.join("in/xiangqi-0.bin"), Layout::Xiangqi, &samples);
         let counts = run(
             &[dir.join("in")],
@@ -659,14 +659,8 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("xiangqi data"), "{err}");
-        let b = tengen_chess::Board::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
-        let mut pieces = Vec::new();
-        tengen_chess::nnue::pieces(&b, &mut pieces);
-        write_shard(
-            &dir.join("in/chess-0.bin"),
-            Layout::Chess,
-            &[sample(pieces, false)],
-        );
+        let chess = chess_sample("4k3/8/8/8/8/8/8/R3K2R w - - 0 1");
+        write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &[chess]);
         let err = run(
             &[dir.join("in")],
             &dir.join("out-mixed"),
