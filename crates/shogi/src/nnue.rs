@@ -7,9 +7,12 @@
 //! when it is made (the engine makes one per search). The built-in
 //! network, embedded in the binary, is current until `EvalFile` says
 //! otherwise: a residual network (the hand-made evaluation plus the
-//! network's correction) with wide (i16) output weights, converted
-//! exactly from the file shogi's own implementation read before it moved
-//! onto the shared crate (`examples/nnue_convert.rs`, `docs/shogi.md`).
+//! network's correction) with wide (i16) output weights, `70b02772`:
+//! the earlier built-in `984aab0f` (converted exactly from the file
+//! shogi's own implementation read before it moved onto the shared crate,
+//! `examples/nnue_convert.rs`, `docs/shogi.md`) trained further by
+//! `tengen-train --init` on Fairy-Stockfish-scored self-play positions
+//! (`docs/nnue.md`, "Twentieth session").
 
 use crate::board::Board;
 use crate::types::{Color, Kind, Move, Square};
@@ -20,7 +23,7 @@ use tengen_nnue::network::{Network, DEFAULT_SCALE, QB_WIDE};
 use tengen_nnue::slot::Slot;
 
 /// The built-in network's file.
-pub const BUILTIN_NET: &[u8] = include_bytes!("../nets/shogi-residual-h256-984aab0f.nnue");
+pub const BUILTIN_NET: &[u8] = include_bytes!("../nets/shogi-residual-h256-70b02772.nnue");
 
 static CURRENT: Slot<Shogi> = Slot::with_builtin(BUILTIN_NET);
 
@@ -263,16 +266,18 @@ mod tests {
         tengen_nnue::network::checksum(&bytes)
     }
 
-    /// The built-in network evaluates 480 positions exactly as shogi's
-    /// own implementation evaluated its `TGSNNUE3` original: the values
-    /// below are what that implementation gave (the test
-    /// `the_converted_network_evaluates_as_the_old_one` of commit
+    /// The converted network `984aab0f` (built in until the twentieth
+    /// session, kept beside the current one) evaluates 480 positions
+    /// exactly as shogi's own implementation evaluated its `TGSNNUE3`
+    /// original: the values below are what that implementation gave (the
+    /// test `the_converted_network_evaluates_as_the_old_one` of commit
     /// `d1636dca` compared the two position by position before the old
     /// code was deleted).
     #[test]
-    fn the_builtin_network_evaluates_as_the_old_implementation_did() {
+    fn the_converted_network_evaluates_as_the_old_implementation_did() {
+        const CONVERTED: &[u8] = include_bytes!("../nets/shogi-residual-h256-984aab0f.nnue");
         let net =
-            Arc::new(Network::from_bytes::<Shogi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}")));
+            Arc::new(Network::from_bytes::<Shogi>(CONVERTED).unwrap_or_else(|e| panic!("{e}")));
         assert!(net.residual && net.wide && net.hidden == 256);
         assert_eq!(net.id(), 0x984a_ab0f);
         let evals: Vec<i32> = sample_positions().iter().map(|b| fresh(&net, b)).collect();
