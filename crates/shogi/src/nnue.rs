@@ -266,6 +266,16 @@ mod tests {
         tengen_nnue::network::checksum(&bytes)
     }
 
+    /// The built-in network is `70b02772` and is current until told
+    /// otherwise (no test of this crate changes the global).
+    #[test]
+    fn the_builtin_network_loads_and_is_the_default() {
+        let net = Network::from_bytes::<Shogi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}"));
+        assert!(net.residual && net.wide);
+        assert_eq!((net.hidden, net.id()), (256, 0x70b0_2772));
+        assert_eq!(current_network().map(|n| n.id()), Some(0x70b0_2772));
+    }
+
     /// The converted network `984aab0f` (built in until the twentieth
     /// session, kept beside the current one) evaluates 480 positions
     /// exactly as shogi's own implementation evaluated its `TGSNNUE3`
