@@ -8,12 +8,18 @@
 //! engine (`position fen …`, `go nodes N`) for each record and writes the
 //! record again with the engine's score; the game result stays.
 //!
-//! Resumable at the granularity of a shard: each input shard becomes one
-//! output shard, written to a temporary name and renamed when complete, so
-//! a run that is killed redoes at most the shards it was working on.
+//! Resumable: each input shard becomes one output shard, written to a
+//! temporary name (`.tmp`) and renamed when complete. A run that is killed
+//! leaves the shards it was working on as `.tmp` files of whole records
+//! and perhaps a cut one; the next run keeps their whole records and goes
+//! on from the input record after the last one kept, so nothing scored is
+//! scored twice. A run given a time budget (`Settings::seconds`) instead
+//! finishes cleanly when it runs out: each shard being worked on is
+//! written out with the records scored so far, as if it were complete, so
+//! that a machine lent for a fixed time leaves only usable shards.
 
 use std::fs;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
@@ -177,6 +183,9 @@ pub struct Settings {
     /// Records whose new score is beyond this (after scaling) are left out,
     /// as are mate scores: datagen leaves mates out too.
     pub max_score: i32,
+    /// Stop after this many seconds, writing each shard being worked on
+    /// with the records scored so far (a shard cut short is not resumed).
+    pub seconds: Option<f64>,
 }
 
 /// The new score of a record, or `None` if the record is to be left out.
@@ -190,11 +199,64 @@ pub fn new_score(s: Option<Score>, settings: &Settings) -> Option<i16> {
     }
 }
 
-/// Counts of one shard's relabelling.
+/// Counts of one shard's relabelling, or of a run: the records scored in
+/// this run (read) and written by it (records kept from an earlier run's
+/// `.tmp` file are in neither).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub read: usize,
     pub written: usize,
+}
+
+/// Progress is logged every this many records of a shard.
+const PROGRESS_EVERY: usize = 10_000;
+
+/// The records of an earlier run's `.tmp` file that can be kept, and the
+/// index of the input record to go on from: the kept records must be, in
+/// order, input records with only their scores changed. `None` when the
+/// file is no such thing (another input's, or unreadable): start afresh.
+fn resume_point(layout: Layout, samples: &[Sample], tmp: &Path) -> Option<(usize, usize)> {
+    let (tmp_layout, kept) = data::read_shard(&mut fs::File::open(tmp).ok()?).ok()?;
+    if tmp_layout != layout {
+        return None;
+    }
+    let mut next = 0;
+    for k in &kept {
+        let offset = samples.get(next..)?.iter().position(|s| {
+            Sample {
+                score: k.score,
+                ..s.clone()
+            } == *k
+        })?;
+        next += offset + 1;
+    }
+    Some((kept.len(), next))
+}
+
+/// Opens the `.tmp` file of `output` for writing: appending after the
+/// whole records an earlier run left (a cut last record is dropped), or
+/// afresh. Returns the writer and the input record to start at.
+fn open_tmp(layout: Layout, samples: &[Sample], tmp: &Path) -> io::Result<(fs::File, usize)> {
+    if tmp.exists() {
+        if let Some((kept, next)) = resume_point(layout, samples, tmp) {
+            let mut f = fs::OpenOptions::new().write(true).open(tmp)?;
+            f.set_len((data::HEADER_SIZE + kept * layout.record_size()) as u64)?;
+            f.seek(io::SeekFrom::End(0))?;
+            eprintln!(
+                "tengen-relabel: {}: resuming after {kept} kept record(s), at input record {next} of {}",
+                tmp.display(),
+                samples.len()
+            );
+            return Ok((f, next));
+        }
+        eprintln!(
+            "tengen-relabel: {}: not a partial relabelling of its input, starting it afresh",
+            tmp.display()
+        );
+    }
+    let mut f = fs::File::create(tmp)?;
+    data::write_header(&mut f, layout)?;
+    Ok((f, 0))
 }
 
 /// The position of a record as the engine's protocol writes it, or `None`
@@ -218,16 +280,30 @@ fn relabel_shard(
     input: &Path,
     output: &Path,
     settings: &Settings,
+    deadline: Option<Instant>,
 ) -> io::Result<Counts> {
     let (layout, samples) = data::read_shard(&mut fs::File::open(input)?)?;
     let tmp = output.with_extension("tmp");
-    let mut w = BufWriter::new(fs::File::create(&tmp)?);
-    data::write_header(&mut w, layout)?;
-    let mut counts = Counts {
-        read: samples.len(),
-        written: 0,
-    };
-    for s in &samples {
+    let (file, start) = open_tmp(layout, &samples, &tmp)?;
+    let mut w = BufWriter::new(file);
+    let mut counts = Counts::default();
+    for (i, s) in samples.iter().enumerate().skip(start) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            eprintln!(
+                "tengen-relabel: {}: out of time at input record {i} of {}; the shard is written as it stands",
+                input.display(),
+                samples.len()
+            );
+            break;
+        }
+        if i > start && i % PROGRESS_EVERY == 0 {
+            eprintln!(
+                "tengen-relabel: {}: {i} of {} records",
+                input.display(),
+                samples.len()
+            );
+        }
+        counts.read += 1;
         let Some(position) = position_of(layout, s) else {
             continue;
         };
@@ -323,6 +399,9 @@ pub fn run(
     let total = Mutex::new(Counts::default());
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let started = Instant::now();
+    let deadline = settings
+        .seconds
+        .map(|secs| started + std::time::Duration::from_secs_f64(secs.max(0.0)));
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -335,9 +414,12 @@ pub fn run(
                     }
                 };
                 loop {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
                     let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
                     let Some((input, output)) = next else { break };
-                    match relabel_shard(&mut engine, &input, &output, settings) {
+                    match relabel_shard(&mut engine, &input, &output, settings, deadline) {
                         Ok(c) => {
                             let mut t = total.lock().unwrap_or_else(|p| p.into_inner());
                             t.read += c.read;
@@ -403,6 +485,7 @@ mod tests {
             usi: false,
             scale,
             max_score: 3000,
+            seconds: None,
         }
     }
 
@@ -461,6 +544,7 @@ mod tests {
             usi,
             scale: 1.0,
             max_score: 3000,
+            seconds: None,
         }
     }
 
@@ -562,6 +646,141 @@ mod tests {
         let err = run(&[dir.join("in")], &dir.join("out-usi"), 1, &usi).unwrap_err();
         assert!(err.contains("chess data"), "{err}");
         assert!(!dir.join("out-usi/in-chess-0.bin").exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A `.tmp` file left by a killed run is continued: its whole records
+    /// are kept as they are (not scored again), a cut last record is
+    /// dropped, and scoring goes on after the last kept input record.
+    #[test]
+    fn a_killed_runs_partial_shard_is_continued() {
+        let dir = fresh_dir("tengen-relabel-resume");
+        let script = fake_engine(&dir, false);
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1",
+            "4k3/8/8/8/8/8/P7/R3K2R w - - 0 1",
+        ];
+        let samples: Vec<Sample> = fens.iter().map(|f| chess_sample(f)).collect();
+        write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &samples);
+        fs::create_dir_all(dir.join("out")).unwrap();
+        // The killed run scored records 0 (999, a score the fake engine
+        // never gives) and 1 (a mate, left out) and was cut while writing
+        // record 2.
+        let mut tmp = Vec::new();
+        data::write_header(&mut tmp, Layout::Chess).unwrap();
+        let first = Sample {
+            score: 999,
+            ..samples[0].clone()
+        };
+        tmp.extend(data::pack(Layout::Chess, &first).unwrap());
+        tmp.extend(&data::pack(Layout::Chess, &samples[2]).unwrap()[..10]);
+        fs::write(dir.join("out/in-chess-0.tmp"), &tmp).unwrap();
+        let settings = fake_settings(&script, false);
+        let counts = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
+        // Records 1 to 3 were scored in this run; 2 and 3 written.
+        assert_eq!(
+            counts,
+            Counts {
+                read: 3,
+                written: 2
+            }
+        );
+        let (_, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
+        let expected = vec![
+            first,
+            Sample {
+                score: 320,
+                ..samples[2].clone()
+            },
+            Sample {
+                score: 50,
+                ..samples[3].clone()
+            },
+        ];
+        assert_eq!(got, expected);
+        assert!(!dir.join("out/in-chess-0.tmp").exists());
+        // A `.tmp` that is not this input's (a record the input lacks)
+        // is started afresh.
+        let mut stranger = Vec::new();
+        data::write_header(&mut stranger, Layout::Chess).unwrap();
+        let other = chess_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
+        stranger.extend(data::pack(Layout::Chess, &other).unwrap());
+        fs::create_dir_all(dir.join("out2")).unwrap();
+        fs::write(dir.join("out2/in-chess-0.tmp"), &stranger).unwrap();
+        run(&[dir.join("in")], &dir.join("out2"), 1, &settings).unwrap();
+        let (_, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out2/in-chess-0.bin")).unwrap())
+                .unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Sample {
+                    score: 40,
+                    ..samples[0].clone()
+                },
+                expected[1].clone(),
+                expected[2].clone()
+            ]
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Out of time, a shard is written with the records scored so far and
+    /// counts as done; a run whose budget is spent takes no new shard.
+    #[test]
+    fn out_of_time_a_shard_is_written_as_it_stands() {
+        let dir = fresh_dir("tengen-relabel-deadline");
+        let script = fake_engine(&dir, false);
+        let fens = [
+            "4k3/8/8/8/8/8/8/R3K2R w - - 0 1",
+            "4k3/8/8/8/8/8/P7/R3K2R w - - 0 1",
+        ];
+        let samples: Vec<Sample> = fens.iter().map(|f| chess_sample(f)).collect();
+        write_shard(&dir.join("in/chess-0.bin"), Layout::Chess, &samples);
+        write_shard(&dir.join("in/chess-1.bin"), Layout::Chess, &samples);
+        let mut settings = fake_settings(&script, false);
+        settings.seconds = Some(0.0);
+        let counts = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
+        assert_eq!(counts, Counts::default());
+        assert!(!dir.join("out/in-chess-0.bin").exists());
+        // A shard whose deadline passes after its first record.
+        let mut tmp = Vec::new();
+        data::write_header(&mut tmp, Layout::Chess).unwrap();
+        tmp.extend(data::pack(Layout::Chess, &samples[0]).unwrap());
+        fs::write(dir.join("out/in-chess-0.tmp"), &tmp).unwrap();
+        settings.seconds = None;
+        let mut engine = Engine::start(
+            &settings.engine,
+            &settings.args,
+            &settings.options,
+            settings.nodes,
+            false,
+        )
+        .unwrap();
+        let counts = relabel_shard(
+            &mut engine,
+            &dir.join("in/chess-0.bin"),
+            &dir.join("out/in-chess-0.bin"),
+            &settings,
+            Some(Instant::now()),
+        )
+        .unwrap();
+        assert_eq!(counts, Counts::default());
+        let (_, got) =
+            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
+        assert_eq!(got, vec![samples[0].clone()]);
+        // It is done: the next run relabels only the other shard.
+        let counts = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
+        assert_eq!(
+            counts,
+            Counts {
+                read: 2,
+                written: 2
+            }
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -43,6 +43,11 @@ struct Cli {
     /// Engines run in parallel, one shard each.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Stop after this many seconds, writing each shard being worked on
+    /// with the records scored so far (without it, a killed run leaves
+    /// `.tmp` files that the next run continues).
+    #[arg(long)]
+    seconds: Option<f64>,
 }
 
 fn main() -> ExitCode {
@@ -50,6 +55,10 @@ fn main() -> ExitCode {
     let scale_ok = cli.scale.is_finite() && cli.scale > 0.0;
     if !scale_ok || !(1..=i16::MAX as i32).contains(&cli.max_score) {
         eprintln!("tengen-relabel: --scale must be positive and --max-score from 1 to 32767");
+        return ExitCode::from(2);
+    }
+    if cli.seconds.is_some_and(|s| !s.is_finite() || s < 0.0) {
+        eprintln!("tengen-relabel: --seconds must be a number of seconds, 0 or more");
         return ExitCode::from(2);
     }
     let settings = Settings {
@@ -60,6 +69,7 @@ fn main() -> ExitCode {
         usi: cli.usi,
         scale: cli.scale,
         max_score: cli.max_score,
+        seconds: cli.seconds,
     };
     match relabel::run(&cli.data, &cli.out, cli.threads, &settings) {
         Ok(c) => {
