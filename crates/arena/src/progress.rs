@@ -36,16 +36,22 @@ enum Sink {
 pub struct Progress {
     sink: Sink,
     started: Instant,
+    /// Games a resumed match had played before this run: they took none
+    /// of this run's time, so the pace counts only the games after them.
+    already: usize,
 }
 
 impl Progress {
-    /// A bar when stderr is a terminal, plain lines otherwise.
-    pub fn new(total: usize) -> Progress {
-        if std::io::stderr().is_terminal() {
+    /// A bar when stderr is a terminal, plain lines otherwise; `already`
+    /// games were played before this run (a resumed match).
+    pub fn new(total: usize, already: usize) -> Progress {
+        let mut p = if std::io::stderr().is_terminal() {
             Progress::bar(total)
         } else {
             Progress::plain(Box::new(std::io::stderr()), PLAIN_EVERY)
-        }
+        };
+        p.already = already;
+        p
     }
 
     fn bar(total: usize) -> Progress {
@@ -61,6 +67,7 @@ impl Progress {
         Progress {
             sink: Sink::Bar(bar),
             started: Instant::now(),
+            already: 0,
         }
     }
 
@@ -73,6 +80,7 @@ impl Progress {
                 last: None,
             },
             started: Instant::now(),
+            already: 0,
         }
     }
 
@@ -88,10 +96,11 @@ impl Progress {
     /// Reports a finished game, `now` being the time it arrived.
     pub fn update(&mut self, s: &Snapshot<'_>, now: Instant) {
         let elapsed = now.saturating_duration_since(self.started);
+        let already = self.already;
         match &mut self.sink {
             Sink::Bar(bar) => {
                 bar.set_position(u64::try_from(s.done).unwrap_or(u64::MAX));
-                bar.set_message(figures(s, elapsed));
+                bar.set_message(figures(s, already, elapsed));
             }
             Sink::Plain { out, every, last } => {
                 let due = last.is_none_or(|t| now.saturating_duration_since(t) >= *every);
@@ -99,7 +108,7 @@ impl Progress {
                     *last = Some(now);
                     // Progress is a courtesy: a closed stderr must not stop
                     // the run.
-                    let line = figures(s, elapsed);
+                    let line = figures(s, already, elapsed);
                     let _ = writeln!(out, "progress: {}/{} games, {line}", s.done, s.total);
                     let _ = out.flush();
                 }
@@ -115,8 +124,9 @@ impl Progress {
     }
 }
 
-/// Score, Elo and time left, as one line.
-fn figures(s: &Snapshot<'_>, elapsed: Duration) -> String {
+/// Score, Elo and time left, as one line; `already` of the games done
+/// were played before this run.
+fn figures(s: &Snapshot<'_>, already: usize, elapsed: Duration) -> String {
     let w = &s.wdl;
     let e = w.elo();
     let elo = if e.elo.is_finite() {
@@ -140,14 +150,20 @@ fn figures(s: &Snapshot<'_>, elapsed: Duration) -> String {
         w.draws,
         w.score(),
         clock_text(elapsed),
-        match time_left(s.done, s.total, elapsed) {
+        match time_left(
+            s.done.saturating_sub(already),
+            s.total.saturating_sub(already),
+            elapsed
+        ) {
             Some(left) => format!("about {} left", clock_text(left)),
             None => "time left unknown".into(),
         }
     )
 }
 
-/// The rest of the run at the pace so far (`None` before the first game).
+/// The rest of the run at the pace so far: `done` of `total` games in
+/// `elapsed`, both counted from this run's start (`None` before its first
+/// game).
 fn time_left(done: usize, total: usize, elapsed: Duration) -> Option<Duration> {
     if done == 0 {
         return None;
@@ -239,12 +255,21 @@ mod tests {
     fn figures_match_the_statistics() {
         let s = snap(4, 3, 0, 1);
         let e = s.wdl.elo();
-        let text = figures(&s, Duration::from_secs(130));
+        let text = figures(&s, 0, Duration::from_secs(130));
         let want = format!("Elo {:+.1} +/- {:.1}", e.elo, e.margin());
         assert!(text.contains(&want), "{text} lacks {want}");
         assert!(text.contains("2m 10s elapsed, about 3m 15s left"), "{text}");
-        assert!(figures(&snap(0, 0, 0, 0), Duration::ZERO).ends_with("time left unknown"));
-        assert!(figures(&snap(1, 0, 0, 1), Duration::ZERO).contains("Elo -inf +/- inf"));
+        assert!(figures(&snap(0, 0, 0, 0), 0, Duration::ZERO).ends_with("time left unknown"));
+        assert!(figures(&snap(1, 0, 0, 1), 0, Duration::ZERO).contains("Elo -inf +/- inf"));
+        // Resumed after 6 games: 2 more in 60 s leave 2 at 30 s each, and
+        // the score is the whole match's.
+        let text = figures(&snap(8, 5, 1, 2), 6, Duration::from_secs(60));
+        assert!(text.contains("5-2-1 [0.688]"), "{text}");
+        assert!(
+            text.ends_with("1m 00s elapsed, about 1m 00s left"),
+            "{text}"
+        );
+        assert!(figures(&snap(6, 3, 1, 2), 6, Duration::ZERO).ends_with("time left unknown"));
     }
 
     #[test]

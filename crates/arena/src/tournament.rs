@@ -415,7 +415,7 @@ impl Tournament {
             None => None,
         };
 
-        let mut progress = Progress::new(total);
+        let mut progress = Progress::new(total, done as usize);
         let remaining = jobs.len();
         let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
         let stop = Arc::new(AtomicBool::new(false));
