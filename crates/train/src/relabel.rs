@@ -16,7 +16,8 @@
 //! scored twice. A run given a time budget (`Settings::seconds`) instead
 //! finishes cleanly when it runs out: each shard being worked on is
 //! written out with the records scored so far, as if it were complete, so
-//! that a machine lent for a fixed time leaves only usable shards.
+//! that a machine lent for a fixed time leaves only usable shards (one it
+//! scored nothing of stays as it was, for a later run).
 
 use std::fs;
 use std::io::{self, BufRead, BufReader, BufWriter, Seek, Write};
@@ -274,21 +275,31 @@ fn position_of(layout: Layout, s: &Sample) -> Option<String> {
 
 /// Relabels one shard from `input` into `output` (written as
 /// `output.tmp`, then renamed). [`run`] has checked that the shard is of
-/// the engine's game.
+/// the engine's game. Past the `deadline`, the shard is written out as it
+/// stands if this call scored any of it; `None` if it scored none (out of
+/// time at once: the shard is left untouched, or as the `.tmp` it was,
+/// for a later run).
 fn relabel_shard(
     engine: &mut Engine,
     input: &Path,
     output: &Path,
     settings: &Settings,
     deadline: Option<Instant>,
-) -> io::Result<Counts> {
+) -> io::Result<Option<Counts>> {
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    if out_of_time() {
+        return Ok(None);
+    }
     let (layout, samples) = data::read_shard(&mut fs::File::open(input)?)?;
     let tmp = output.with_extension("tmp");
     let (file, start) = open_tmp(layout, &samples, &tmp)?;
     let mut w = BufWriter::new(file);
     let mut counts = Counts::default();
     for (i, s) in samples.iter().enumerate().skip(start) {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if out_of_time() {
+            if counts.read == 0 {
+                return Ok(None);
+            }
             eprintln!(
                 "tengen-relabel: {}: out of time at input record {i} of {}; the shard is written as it stands",
                 input.display(),
@@ -317,7 +328,7 @@ fn relabel_shard(
     }
     w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     fs::rename(&tmp, output)?;
-    Ok(counts)
+    Ok(Some(counts))
 }
 
 /// The output name of an input shard: its directory's name and its own, so
@@ -414,13 +425,12 @@ pub fn run(
                     }
                 };
                 loop {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
                     let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
                     let Some((input, output)) = next else { break };
                     match relabel_shard(&mut engine, &input, &output, settings, deadline) {
-                        Ok(c) => {
+                        // Out of time: no new shard.
+                        Ok(None) => break,
+                        Ok(Some(c)) => {
                             let mut t = total.lock().unwrap_or_else(|p| p.into_inner());
                             t.read += c.read;
                             t.written += c.written;
@@ -591,13 +601,22 @@ mod tests {
         dir
     }
 
-    fn write_shard(path: &Path, layout: Layout, samples: &[Sample]) {
+    /// A shard's bytes: the header, then each record.
+    fn shard_bytes(layout: Layout, samples: &[Sample]) -> Vec<u8> {
         let mut shard = Vec::new();
         data::write_header(&mut shard, layout).unwrap();
         for s in samples {
             shard.extend(data::pack(layout, s).unwrap());
         }
-        fs::write(path, &shard).unwrap();
+        shard
+    }
+
+    fn write_shard(path: &Path, layout: Layout, samples: &[Sample]) {
+        fs::write(path, shard_bytes(layout, samples)).unwrap();
+    }
+
+    fn read_out(path: &Path) -> (Layout, Vec<Sample>) {
+        data::read_shard(&mut fs::File::open(path).unwrap()).unwrap()
     }
 
     /// The relabelled chess shard holds the same positions with the fake
@@ -622,8 +641,7 @@ mod tests {
                 written: 2
             }
         );
-        let (layout, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
+        let (layout, got) = read_out(&dir.join("out/in-chess-0.bin"));
         assert_eq!(layout, Layout::Chess);
         assert_eq!(
             got,
@@ -668,13 +686,11 @@ mod tests {
         // The killed run scored records 0 (999, a score the fake engine
         // never gives) and 1 (a mate, left out) and was cut while writing
         // record 2.
-        let mut tmp = Vec::new();
-        data::write_header(&mut tmp, Layout::Chess).unwrap();
         let first = Sample {
             score: 999,
             ..samples[0].clone()
         };
-        tmp.extend(data::pack(Layout::Chess, &first).unwrap());
+        let mut tmp = shard_bytes(Layout::Chess, std::slice::from_ref(&first));
         tmp.extend(&data::pack(Layout::Chess, &samples[2]).unwrap()[..10]);
         fs::write(dir.join("out/in-chess-0.tmp"), &tmp).unwrap();
         let settings = fake_settings(&script, false);
@@ -687,8 +703,7 @@ mod tests {
                 written: 2
             }
         );
-        let (_, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
+        let (_, got) = read_out(&dir.join("out/in-chess-0.bin"));
         let expected = vec![
             first,
             Sample {
@@ -704,16 +719,11 @@ mod tests {
         assert!(!dir.join("out/in-chess-0.tmp").exists());
         // A `.tmp` that is not this input's (a record the input lacks)
         // is started afresh.
-        let mut stranger = Vec::new();
-        data::write_header(&mut stranger, Layout::Chess).unwrap();
-        let other = chess_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
-        stranger.extend(data::pack(Layout::Chess, &other).unwrap());
+        let stranger = chess_sample("8/8/8/8/8/8/8/K6k w - - 0 1");
         fs::create_dir_all(dir.join("out2")).unwrap();
-        fs::write(dir.join("out2/in-chess-0.tmp"), &stranger).unwrap();
+        write_shard(&dir.join("out2/in-chess-0.tmp"), Layout::Chess, &[stranger]);
         run(&[dir.join("in")], &dir.join("out2"), 1, &settings).unwrap();
-        let (_, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out2/in-chess-0.bin")).unwrap())
-                .unwrap();
+        let (_, got) = read_out(&dir.join("out2/in-chess-0.bin"));
         assert_eq!(
             got,
             vec![
@@ -729,7 +739,8 @@ mod tests {
     }
 
     /// Out of time, a shard is written with the records scored so far and
-    /// counts as done; a run whose budget is spent takes no new shard.
+    /// counts as done; a run whose budget is spent takes no new shard, and
+    /// a `.tmp` it reaches with no time left stays as it was.
     #[test]
     fn out_of_time_a_shard_is_written_as_it_stands() {
         let dir = fresh_dir("tengen-relabel-deadline");
@@ -746,10 +757,9 @@ mod tests {
         let counts = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
         assert_eq!(counts, Counts::default());
         assert!(!dir.join("out/in-chess-0.bin").exists());
-        // A shard whose deadline passes after its first record.
-        let mut tmp = Vec::new();
-        data::write_header(&mut tmp, Layout::Chess).unwrap();
-        tmp.extend(data::pack(Layout::Chess, &samples[0]).unwrap());
+        assert!(!dir.join("out/in-chess-0.tmp").exists());
+        // With no time left a killed run's `.tmp` is left for later.
+        let tmp = shard_bytes(Layout::Chess, &samples[..1]);
         fs::write(dir.join("out/in-chess-0.tmp"), &tmp).unwrap();
         settings.seconds = None;
         let mut engine = Engine::start(
@@ -760,18 +770,43 @@ mod tests {
             false,
         )
         .unwrap();
-        let counts = relabel_shard(
-            &mut engine,
-            &dir.join("in/chess-0.bin"),
-            &dir.join("out/in-chess-0.bin"),
-            &settings,
-            Some(Instant::now()),
+        let (input, output) = (dir.join("in/chess-0.bin"), dir.join("out/in-chess-0.bin"));
+        let past = Some(Instant::now());
+        let got = relabel_shard(&mut engine, &input, &output, &settings, past).unwrap();
+        assert_eq!(got, None);
+        assert_eq!(fs::read(dir.join("out/in-chess-0.tmp")).unwrap(), tmp);
+        // A shard whose deadline passes after its first record (an
+        // engine that takes 2 s a position, a deadline 1 s away: wide
+        // margins, so that a loaded machine cannot turn the outcome).
+        let slow = dir.join("slow.sh");
+        let text = fs::read_to_string(&script).unwrap();
+        fs::write(&slow, text.replace("go) ", "go) sleep 2; ")).unwrap();
+        let mut slow_engine = Engine::start(
+            Path::new("sh"),
+            &[slow.to_string_lossy().into_owned()],
+            &[],
+            10,
+            false,
         )
         .unwrap();
-        assert_eq!(counts, Counts::default());
-        let (_, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out/in-chess-0.bin")).unwrap()).unwrap();
-        assert_eq!(got, vec![samples[0].clone()]);
+        fs::remove_file(dir.join("out/in-chess-0.tmp")).unwrap();
+        let soon = Some(Instant::now() + std::time::Duration::from_secs(1));
+        let counts = relabel_shard(&mut slow_engine, &input, &output, &settings, soon).unwrap();
+        assert_eq!(
+            counts,
+            Some(Counts {
+                read: 1,
+                written: 1
+            })
+        );
+        let (_, got) = read_out(&output);
+        assert_eq!(
+            got,
+            vec![Sample {
+                score: 40,
+                ..samples[0].clone()
+            }]
+        );
         // It is done: the next run relabels only the other shard.
         let counts = run(&[dir.join("in")], &dir.join("out"), 1, &settings).unwrap();
         assert_eq!(
@@ -816,8 +851,7 @@ mod tests {
                 written: 2
             }
         );
-        let (layout, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out/in-shogi-0.bin")).unwrap()).unwrap();
+        let (layout, got) = read_out(&dir.join("out/in-shogi-0.bin"));
         assert_eq!(layout, Layout::Shogi);
         assert_eq!(got[0].score, 400);
         assert_eq!(
@@ -859,9 +893,7 @@ mod tests {
                 written: 1
             }
         );
-        let (layout, got) =
-            data::read_shard(&mut fs::File::open(dir.join("out/in-xiangqi-0.bin")).unwrap())
-                .unwrap();
+        let (layout, got) = read_out(&dir.join("out/in-xiangqi-0.bin"));
         assert_eq!(layout, Layout::Xiangqi);
         assert_eq!(
             got,
