@@ -87,6 +87,20 @@ impl SearchParams {
     };
 }
 
+/// Mixes words into one well-spread 64-bit key (each step a SplitMix64
+/// finalizer), for [`Position::correction_key`]: bitboards of a few
+/// pieces are poor keys as they are, with most bits alike.
+pub fn mix_key(words: &[u64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64;
+    for &w in words {
+        let mut z = (h ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h = z ^ (z >> 31);
+    }
+    h
+}
+
 /// A game position the alpha-beta searcher can work on.
 ///
 /// `make`/`unmake` keep the game history inside the position so that
@@ -102,6 +116,14 @@ pub trait Position: Clone + Send + 'static {
 
     /// Zobrist key of the position (side to move and hands included).
     fn key(&self) -> u64;
+    /// A key of the position's slow-changing structure (chess's pawns,
+    /// say), side to move included, under which the searcher's correction
+    /// history learns how far the static evaluation misses. `None`: the
+    /// game keeps no correction history.
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
     fn in_check(&self) -> bool;
 
     /// Appends legal moves of `kind` to `moves` (the caller clears it).

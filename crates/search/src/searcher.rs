@@ -768,14 +768,20 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         }
 
         let in_check = self.pos.in_check();
-        let static_eval = if in_check {
-            -INF
+        let correction_key = self.pos.correction_key();
+        // `raw_eval` is the evaluation as the table keeps it;
+        // `static_eval` adds what the correction history has learned.
+        let (raw_eval, static_eval) = if in_check {
+            (-INF, -INF)
         } else if excluded.is_some() {
-            self.frames[ply].static_eval
-        } else if let Some(h) = tt_hit.filter(|h| h.bound != Bound::None || h.eval != 0) {
-            h.eval
+            // Not stored: a singular search writes no table entry.
+            (self.frames[ply].static_eval, self.frames[ply].static_eval)
         } else {
-            self.evaluate()
+            let raw = match tt_hit.filter(|h| h.bound != Bound::None || h.eval != 0) {
+                Some(h) => h.eval,
+                None => self.evaluate(),
+            };
+            (raw, self.corrected(raw, correction_key))
         };
         // A TT score is a better estimate than the static eval when its
         // bound points the right way.
@@ -1110,12 +1116,43 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 key,
                 code,
                 Score(best_score).to_tt(ply as i32),
-                if in_check { 0 } else { static_eval },
+                if in_check { 0 } else { raw_eval },
                 depth,
                 bound,
             );
+            // Learn the evaluation's error where the result says
+            // something about it: not after a capture (the exchange, not
+            // the structure, decided), not when a bound points away from
+            // the evaluation (a fail-high below it, a fail-low above it),
+            // not for mate scores.
+            if let (Some(ck), false) = (correction_key, in_check) {
+                let informative = match bound {
+                    Bound::Lower => best_score > static_eval,
+                    Bound::Upper => best_score < static_eval,
+                    _ => true,
+                };
+                if informative
+                    && best_score.abs() < Score::MATE_BOUND
+                    && !best_move.is_some_and(|m| self.pos.is_tactical(m))
+                {
+                    self.state
+                        .history
+                        .correction
+                        .update(ck, best_score - static_eval, depth);
+                }
+            }
         }
         best_score
+    }
+
+    /// `raw` plus the correction history's entry for `key`, kept off the
+    /// mate scores.
+    fn corrected(&self, raw: i32, key: Option<u64>) -> i32 {
+        match key {
+            Some(k) => (raw + self.state.history.correction.get(k))
+                .clamp(-Score::MATE_BOUND + 1, Score::MATE_BOUND - 1),
+            None => raw,
+        }
     }
 
     fn update_cutoff_stats(
@@ -1208,15 +1245,18 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         let in_check = self.pos.in_check();
         let params = self.params();
         let mut best_score;
+        let raw_eval;
         let static_eval;
         if in_check {
             best_score = -INF;
+            raw_eval = -INF;
             static_eval = -INF;
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.bound != Bound::None || h.eval != 0 => h.eval,
                 _ => self.evaluate(),
             };
+            static_eval = self.corrected(raw_eval, self.pos.correction_key());
             best_score = static_eval;
             if let Some(h) = tt_hit {
                 let s = Score::from_tt(h.score, ply as i32).0;
@@ -1312,7 +1352,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             key,
             best_move.map(P::encode).unwrap_or(0),
             Score(best_score).to_tt(ply as i32),
-            if in_check { 0 } else { static_eval },
+            if in_check { 0 } else { raw_eval },
             0,
             bound,
         );

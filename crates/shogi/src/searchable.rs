@@ -6,7 +6,7 @@ use crate::eval::{board_value, hand_value, Eval};
 use crate::game::{Game, Repetition};
 use crate::movegen::Gen;
 use crate::nnue;
-use crate::types::{Kind, Move};
+use crate::types::{Color, Kind, Move};
 use std::sync::Arc;
 use tengen_core::Score;
 use tengen_nnue::accumulator::Accumulators;
@@ -56,6 +56,22 @@ impl tengen_search::Position for Game {
     #[inline]
     fn key(&self) -> u64 {
         self.board().key()
+    }
+
+    /// The pawns on the board (shogi's slowest-changing structure) and
+    /// the side to move.
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        let b = self.board();
+        let s = b.pieces_of(Color::Black, Kind::Pawn).bits();
+        let g = b.pieces_of(Color::White, Kind::Pawn).bits();
+        Some(tengen_search::mix_key(&[
+            s as u64,
+            (s >> 64) as u64,
+            g as u64,
+            (g >> 64) as u64,
+            b.side_to_move() as u64,
+        ]))
     }
 
     #[inline]
