@@ -116,7 +116,7 @@ pub trait Position: Clone + Send + 'static {
 
     /// Zobrist key of the position (side to move and hands included).
     fn key(&self) -> u64;
-    /// A key of the position's slow-changing structure (chess's pawns,
+    /// A key of the position's slow-changing structure (its pawns,
     /// say), side to move included, under which the searcher's correction
     /// history learns how far the static evaluation misses. `None`: the
     /// game keeps no correction history.
