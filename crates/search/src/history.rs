@@ -22,6 +22,7 @@ pub struct History<P: Position> {
     pub continuation: Vec<i16>,
     /// Capture history per history index.
     pub captures: Vec<i16>,
+    /// How far the static evaluation missed, per structure.
     pub correction: Correction,
 }
 
@@ -103,8 +104,8 @@ impl<P: Position> History<P> {
 }
 
 /// Correction history: per [`crate::Position::correction_key`] slot, a
-/// running average of (search result − static evaluation), in
-/// 1/[`CORRECTION_GRAIN`] evaluation units. The searcher adds it to the
+/// running average of (search result − static evaluation), in 1/256
+/// evaluation units. The searcher adds it to the
 /// static evaluation, so that an evaluation that keeps misjudging a
 /// structure (a pawn chain, a material balance) is corrected within the
 /// search that finds out.
@@ -164,7 +165,7 @@ const CORRECTION_WEIGHT: i32 = 256;
 const CORRECTION_MAX: i32 = 64;
 
 fn correction_slot(key: u64) -> usize {
-    // The high bits: the low ones are what games mix least.
+    // The top bits of a well-spread key (what `mix_key` makes).
     (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 

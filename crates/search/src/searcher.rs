@@ -768,7 +768,13 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         }
 
         let in_check = self.pos.in_check();
-        let correction_key = self.pos.correction_key();
+        // Only a node that evaluates and may store reads or teaches the
+        // correction history (not in check, not a singular search).
+        let correction_key = if in_check || excluded.is_some() {
+            None
+        } else {
+            self.pos.correction_key()
+        };
         // `raw_eval` is the evaluation as the table keeps it;
         // `static_eval` adds what the correction history has learned.
         let (raw_eval, static_eval) = if in_check {
@@ -1125,7 +1131,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             // the structure, decided), not when a bound points away from
             // the evaluation (a fail-high below it, a fail-low above it),
             // not for mate scores.
-            if let (Some(ck), false) = (correction_key, in_check) {
+            if let Some(ck) = correction_key {
                 let informative = match bound {
                     Bound::Lower => best_score > static_eval,
                     Bound::Upper => best_score < static_eval,
