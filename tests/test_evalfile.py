@@ -162,7 +162,7 @@ def test_ucci_empty_goes_back_to_the_hand_made_evaluation(tengen_bin):
 
 
 SHOGI_NET = (pathlib.Path(__file__).resolve().parent.parent
-             / "crates" / "shogi" / "nets" / "shogi-residual-h256-9458a5be.nnue")
+             / "crates" / "shogi" / "nets" / "shogi-residual-h256-8ab3b86b.nnue")
 
 
 def _usi_nodes(r, go="go depth 5"):
@@ -203,7 +203,7 @@ def test_usi_evalfile_refuses_other_games_and_loads_shogi_networks(tengen_bin, n
         assert hand != default, "shogi has a built-in network, not the hand-made evaluation"
         r.send(f"setoption name EvalFile value {SHOGI_NET}")
         line, _ = r.expect(lambda l: l.startswith("info string"))
-        assert "residual network" in line and "2344 inputs" in line and "9458a5be" in line, line
+        assert "residual network" in line and "2344 inputs" in line and "8ab3b86b" in line, line
         assert _usi_nodes(r) == default
         r.send("setoption name EvalFile value <empty>")
         r.expect(lambda l: l.startswith("info string"))
