@@ -1,35 +1,8 @@
-//! A small seeded generator (SplitMix64) so openings and their order are
-//! reproducible from `-srand` on every platform.
+//! The arena's seeded generator: SplitMix64 from `tengen-core`, so that
+//! openings and their order are reproducible from `-srand` on every
+//! platform (and a `-resume`d match draws what the first run drew).
 
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0), without modulo bias worth caring about
-    /// at these sizes.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
+pub use tengen_core::splitmix::SplitMix64 as Rng;
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,6 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
+use tengen_core::splitmix::step as splitmix;
 
 pub struct Keys {
     pub piece: [[u64; 64]; 12],

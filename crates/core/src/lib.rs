@@ -11,6 +11,7 @@ pub mod options;
 pub mod report;
 pub mod score;
 pub mod signals;
+pub mod splitmix;
 pub mod timeman;
 pub mod tt;
 pub mod workers;

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+use tengen_core::splitmix::{self, SplitMix64};
 use tengen_core::{SearchLimits, Signals};
 use tengen_nnue::data::{self, Layout, Sample, Wdl, HEADER_SIZE};
 use tengen_search::{Evaluator, Position, Searcher};
@@ -255,24 +256,22 @@ impl DataGame for tengen_shogi::Game {
     }
 }
 
-/// SplitMix64: small, seedable, and the same on every machine.
-struct Rng(u64);
+/// A game's generator: SplitMix64, seeded from the run's seed and the
+/// game's number, so that a resumed run replays the same openings.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn new(seed: u64, game: u64) -> Rng {
-        let mut r = Rng(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut r = Rng(SplitMix64::new(seed ^ game.wrapping_mul(splitmix::GAMMA)));
         r.next();
         r
     }
 
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
+    /// Modulo, not multiply-shift: the draws of earlier runs stay the same.
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }

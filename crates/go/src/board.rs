@@ -8,6 +8,7 @@
 //! `n * sum_sq == sum * sum`, and that point is then `sum / n`.
 
 use std::fmt;
+use tengen_core::splitmix;
 
 /// Largest board side: GTP letters run out at 25 (no `I`).
 pub const MAX_SIZE: usize = 25;
@@ -195,12 +196,9 @@ const fn zobrist() -> [[u64; POINTS]; 2] {
     while c < 2 {
         let mut i = 0;
         while i < POINTS {
-            // splitmix64
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            keys[c][i] = z ^ (z >> 31);
+            let (next, key) = splitmix::step(state);
+            state = next;
+            keys[c][i] = key;
             i += 1;
         }
         c += 1;

@@ -22,18 +22,15 @@
 use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
+use tengen_core::splitmix::SplitMix64;
 use tengen_gomoku::search::{Limits, Searcher, PROVEN};
 use tengen_gomoku::{learned, threat, Board, Color, Outcome, Point, Rule};
 
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -101,7 +98,9 @@ fn main() {
     let mut played = 0u64;
     let mut positions = 0u64;
     for i in (0..games).filter(|i| i % shards == shard && !done.contains(i)) {
-        let mut rng = Rng(seed.wrapping_mul(0x1000_0000_01B3) ^ i.wrapping_mul(0x9E37_79B9));
+        let mut rng = Rng(SplitMix64::new(
+            seed.wrapping_mul(0x1000_0000_01B3) ^ i.wrapping_mul(0x9E37_79B9),
+        ));
         rng.next();
         let mut b = Board::new(15, 15, rule).unwrap();
         if hand {

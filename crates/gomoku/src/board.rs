@@ -247,11 +247,8 @@ const DIGIT_WEIGHT: [isize; 4] = [1, 9, 81, 729];
 pub type Sq = usize;
 
 fn zobrist(sq: Sq, c: Color) -> u64 {
-    // SplitMix64 of the (square, colour) pair: no table to share or build.
-    let mut z = (sq as u64 * 2 + c as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    // A hash of the (square, colour) pair: no table to share or build.
+    tengen_core::splitmix::hash(sq as u64 * 2 + c as u64)
 }
 
 /// Weight of a shape in the running evaluation totals.

@@ -9,5 +9,5 @@ pub mod picker;
 pub mod position;
 pub mod searcher;
 
-pub use position::{mix_key, Evaluator, GenKind, Position, Ruling, SearchParams};
+pub use position::{Evaluator, GenKind, Position, Ruling, SearchParams};
 pub use searcher::{Probe, SearchResult, Searcher};

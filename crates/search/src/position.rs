@@ -87,20 +87,6 @@ impl SearchParams {
     };
 }
 
-/// Mixes words into one well-spread 64-bit key (each step a SplitMix64
-/// finalizer), for [`Position::correction_key`]: bitboards of a few
-/// pieces are poor keys as they are, with most bits alike.
-pub fn mix_key(words: &[u64]) -> u64 {
-    let mut h = 0x9e37_79b9_7f4a_7c15u64;
-    for &w in words {
-        let mut z = (h ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h = z ^ (z >> 31);
-    }
-    h
-}
-
 /// A game position the alpha-beta searcher can work on.
 ///
 /// `make`/`unmake` keep the game history inside the position so that

@@ -65,7 +65,7 @@ impl tengen_search::Position for Game {
         let b = self.board();
         let s = b.pieces_of(Color::Black, Kind::Pawn).bits();
         let g = b.pieces_of(Color::White, Kind::Pawn).bits();
-        Some(tengen_search::mix_key(&[
+        Some(tengen_core::splitmix::hash_words(&[
             s as u64,
             (s >> 64) as u64,
             g as u64,

@@ -1,13 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed seed so that keys
 //! (and therefore bench signatures) are the same on every build.
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use tengen_core::splitmix::step as splitmix;
 
 const fn build() -> ([[u64; 81]; 28], [[u64; 7]; 2], u64) {
     let mut board = [[0u64; 81]; 28];

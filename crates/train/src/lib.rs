@@ -34,6 +34,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tengen_core::splitmix::SplitMix64;
 use tengen_nnue::data::{self, Layout, Sample};
 use tengen_nnue::features::{self, FeatureSet};
 use tengen_nnue::network::{Network, QA, QB, QB_WIDE};
@@ -439,16 +440,12 @@ fn backward(w: &Params, hidden: usize, p: &Prepared, s: &mut Scratch, g: &mut Pa
     err * err
 }
 
-/// SplitMix64.
-struct Rng(u64);
+/// The trainer's generator (initial weights, shuffles).
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn uniform(&mut self, a: f32) -> f32 {
         ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a
@@ -554,7 +551,7 @@ impl<F: FeatureSet> Trainer<F> {
         );
         let h = cfg.hidden;
         let mut w = Params::zeros(train_rows::<F>(), h, F::OUTPUT_BUCKETS);
-        let mut rng = Rng(cfg.seed ^ 0x5eed);
+        let mut rng = Rng(SplitMix64::new(cfg.seed ^ 0x5eed));
         // (32 for chess and xiangqi as always; shogi's 40.)
         let ft_scale = 1.0 / (F::MAX_ACTIVE as f32).sqrt();
         w.ft_w.iter_mut().for_each(|x| *x = rng.uniform(ft_scale));
@@ -620,7 +617,9 @@ impl<F: FeatureSet> Trainer<F> {
         let h = self.cfg.hidden;
         let threads = self.cfg.threads.clamp(1, 64);
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
-        let mut rng = Rng(self.cfg.seed ^ (self.epoch as u64).wrapping_mul(0x9e37_79b9));
+        let mut rng = Rng(SplitMix64::new(
+            self.cfg.seed ^ (self.epoch as u64).wrapping_mul(0x9e37_79b9),
+        ));
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
             order.swap(i, j);

@@ -8,7 +8,7 @@ use tengen_nnue::features::Chess;
 /// pawns on the back ranks) scored by material from the side to move's
 /// view, with the result following the score's sign.
 fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let value = [100, 300, 320, 500, 900, 0];
     (0..n)
         .map(|_| {
@@ -322,7 +322,7 @@ fn active_inputs_fit_the_fixed_arrays() {
 /// the score's sign.
 fn shogi_samples(n: usize, seed: u64) -> Vec<Sample> {
     use tengen_shogi::{Board, Gen};
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut b = Board::startpos();

@@ -218,13 +218,7 @@ pub static HORSE_ATTACKERS: [[(u8, u8); 8]; 90] = build_horse_attackers();
 pub static PAWN_STEPS: [[[u8; 3]; 90]; 2] = build_pawn();
 pub static RAYS: [[[u8; 9]; 4]; 90] = build_rays();
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use tengen_core::splitmix::step as splitmix;
 
 const fn build_zobrist() -> [[u64; 90]; 14] {
     let mut t = [[0u64; 90]; 14];

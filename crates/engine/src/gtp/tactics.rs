@@ -430,9 +430,5 @@ pub(super) fn invariant_hash(b: &Board) -> u64 {
 
 /// The key of a black (0) or white (1) stone, or of the ko point (2).
 fn point_key(kind: u64, x: usize, y: usize) -> u64 {
-    // splitmix64 of (kind, x, y).
-    let mut z = (kind << 16 | (x as u64) << 8 | y as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    tengen_core::splitmix::hash(kind << 16 | (x as u64) << 8 | y as u64)
 }
