@@ -67,6 +67,13 @@ impl Node {
         }
     }
 
+    /// Starts the AMAF value at the prior's win rate with `rave_visits`
+    /// virtual samples (Gelly and Silver 2007).
+    fn seed_rave(&mut self, rave_visits: u32) {
+        self.rave_visits = rave_visits;
+        self.rave_wins = self.prior_wins / self.prior_visits.max(1) as f64 * rave_visits as f64;
+    }
+
     fn value(&self) -> f64 {
         if self.visits == 0 {
             0.5
@@ -570,15 +577,30 @@ const LEARNED_VISITS: u32 = 20;
 /// few dozen playouts. `TENGEN_GO_PRIOR_RAVE=n` overrides it (tuning).
 fn learned_rave_visits() -> u32 {
     static N: OnceLock<u32> = OnceLock::new();
-    *N.get_or_init(|| {
-        std::env::var("TENGEN_GO_PRIOR_RAVE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(LEARNED_RAVE_VISITS)
-    })
+    *N.get_or_init(|| env_count("TENGEN_GO_PRIOR_RAVE", LEARNED_RAVE_VISITS))
 }
 
 const LEARNED_RAVE_VISITS: u32 = 20;
+
+/// Virtual AMAF visits of a hand-made prior, at its win rate: the same
+/// start as the learned priors get. 0 (the default until games show
+/// otherwise) leaves AMAF to the playouts alone, and the hand priors then
+/// count only in the real value, which AMAF outweighs early.
+/// `TENGEN_GO_HAND_RAVE=n` sets it (tuning).
+fn hand_rave_visits() -> u32 {
+    static N: OnceLock<u32> = OnceLock::new();
+    *N.get_or_init(|| env_count("TENGEN_GO_HAND_RAVE", HAND_RAVE_VISITS))
+}
+
+const HAND_RAVE_VISITS: u32 = 0;
+
+/// A tuning count from the environment, `default` when unset or unreadable.
+fn env_count(name: &str, default: u32) -> u32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 /// The learned prior of a move whose strength is `gamma` among siblings
 /// whose strongest has `best`: (virtual visits, virtual wins). The win
@@ -619,16 +641,18 @@ fn expand(
             total += pr;
             kids.push(nodes.len() as u32);
             let mut node = Node::new(m, color, v, w, pr);
-            node.rave_visits = rv;
-            node.rave_wins = w / v.max(1) as f64 * rv as f64;
+            node.seed_rave(rv);
             nodes.push(node);
         }
     } else {
+        let rv = hand_rave_visits();
         for &m in moves {
             let (v, w, pr) = prior_for(b, color, m);
             total += pr;
             kids.push(nodes.len() as u32);
-            nodes.push(Node::new(m, color, v, w, pr));
+            let mut node = Node::new(m, color, v, w, pr);
+            node.seed_rave(rv);
+            nodes.push(node);
         }
     }
     if total > 0.0 {
@@ -909,6 +933,16 @@ mod tests {
     fn play(g: &mut Game, c: Color, v: &str) {
         let m = parse_vertex(v, g.size()).unwrap_or(Move::Pass);
         assert!(g.play(c, m).is_ok(), "{v}");
+    }
+
+    #[test]
+    fn seeded_amaf_starts_at_the_prior_win_rate() {
+        let mut n = Node::new(Move::Pass, Color::Black, 20, 15.0, 1.0);
+        n.seed_rave(10);
+        assert_eq!(n.rave_visits, 10);
+        assert!((n.rave_wins - 7.5).abs() < 1e-12);
+        n.seed_rave(0);
+        assert_eq!((n.rave_visits, n.rave_wins), (0, 0.0));
     }
 
     #[test]
