@@ -17,7 +17,6 @@ pub mod process;
 pub mod progress;
 pub mod record;
 pub mod referee;
-pub mod rng;
 pub mod stats;
 pub mod swap2;
 pub mod tournament;

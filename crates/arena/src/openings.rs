@@ -4,7 +4,9 @@
 
 use crate::record::Opening;
 use crate::referee::Referee;
-use crate::rng::Rng;
+// SplitMix64: `-srand` draws the same openings on every platform, and a
+// `-resume`d match draws what its first run drew.
+use tengen_core::splitmix::SplitMix64 as Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -279,7 +281,7 @@ pub fn for_pair(
         opening.in_record_notation = false;
     }
     if plies > 0 {
-        let mut rng = Rng::new(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = Rng::new(seed ^ pair.wrapping_mul(tengen_core::splitmix::GAMMA));
         let base = opening.clone();
         if add_random_plies(referee, &mut opening, plies, &mut rng).is_err() {
             opening = base;

@@ -348,9 +348,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // The flood keeps coming after the cut line: a whole queue's worth
-        // is taken without waiting for a deadline (polled, so that a loaded
-        // machine's slow shell is not a failure; the queue's bound is the
-        // `sync_channel`'s).
+        // arrives before the deadline (polled, not after a fixed sleep, so
+        // that a loaded machine's slow shell is no failure; the queue's
+        // bound is the `sync_channel`'s).
         let mut waiting = 0;
         while waiting < QUEUE && Instant::now() < deadline {
             match p.rx.try_recv() {

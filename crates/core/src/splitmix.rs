@@ -91,7 +91,13 @@ mod tests {
     }
 
     #[test]
-    fn below_stays_in_range_and_shuffle_permutes() {
+    fn reproducible_below_stays_in_range_and_shuffle_permutes() {
+        let (mut a, mut b) = (SplitMix64::new(7), SplitMix64::new(7));
+        for _ in 0..100 {
+            assert_eq!(a.next_u64(), b.next_u64());
+            assert!(a.below(10) < 10);
+            b.below(10);
+        }
         let mut g = SplitMix64::new(7);
         for n in 1..50 {
             assert!(g.below(n) < n);

@@ -165,7 +165,7 @@ const CORRECTION_WEIGHT: i32 = 256;
 const CORRECTION_MAX: i32 = 64;
 
 fn correction_slot(key: u64) -> usize {
-    // The top bits of a well-spread key (what `tengen_core::splitmix::hash_words` makes).
+    // The top bits of a well-spread key (`splitmix::hash_words` makes one).
     (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
 }
 
