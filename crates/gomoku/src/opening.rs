@@ -208,6 +208,36 @@ mod tests {
         assert_eq!(after.outcome(), crate::board::Outcome::Ongoing);
     }
 
+    /// Swap2 decisions where the right answer is plain: Black's two
+    /// stones joined at the centre against White's one in a corner (take
+    /// Black), and Black's two stones in the corners against White's at
+    /// the centre (stay White and play next to the centre).
+    #[test]
+    fn swap2_decisions_on_clear_positions() {
+        let black_ahead = three_stones(&[(7, 7), (0, 14), (8, 8)]);
+        assert_eq!(
+            swap2_choose(&black_ahead, Duration::from_millis(300)),
+            Swap2Choice::Swap
+        );
+        let white_ahead = three_stones(&[(0, 0), (7, 7), (14, 14)]);
+        match swap2_choose(&white_ahead, Duration::from_millis(300)) {
+            Swap2Choice::Play(p) => {
+                assert!(p.x.abs_diff(7) <= 2 && p.y.abs_diff(7) <= 2, "{p:?}")
+            }
+            other => panic!("white stands well and should play on, not {other:?}"),
+        }
+    }
+
+    /// One stone: a central first stone is always swapped (every rule is
+    /// a first-player win), one on the edge is not.
+    #[test]
+    fn swap_after_the_first_stone_depends_on_where_it_stands() {
+        let centre = three_stones(&[(7, 7)]);
+        assert!(should_swap(&centre, Duration::from_millis(100)));
+        let edge = three_stones(&[(0, 0)]);
+        assert!(!should_swap(&edge, Duration::from_millis(100)));
+    }
+
     #[test]
     fn swap2_choice_is_always_playable() {
         for pts in [

@@ -65,13 +65,22 @@ pub fn level(s: [Shape; 4]) -> Level {
 }
 
 /// The empty squares within two king steps of some stone (every four
-/// and three point is among them); the centre on an empty board.
+/// and three point is among them); the centre on an empty board, and
+/// beside the others while at most two stones stand.
 pub fn near(b: &Board) -> Vec<Sq> {
+    let centre = crate::board::Point::new(b.width() / 2, b.height() / 2).and_then(|p| b.sq(p));
     if b.stones() == 0 {
-        let c = crate::board::Point::new(b.width() / 2, b.height() / 2);
-        return c.and_then(|p| b.sq(p)).into_iter().collect();
+        return centre.into_iter().collect();
     }
-    b.near_squares()
+    let mut v = b.near_squares();
+    // With a stone or two far from the centre (an edge opening, a swap
+    // decision on one), the centre is still the natural move.
+    if b.stones() <= 2 {
+        if let Some(c) = centre.filter(|&c| b.is_empty(c) && !v.contains(&c)) {
+            v.push(c);
+        }
+    }
+    v
 }
 
 /// Whether `c` may play the empty `sq` (black's forbidden points under
