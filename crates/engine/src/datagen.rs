@@ -12,6 +12,14 @@
 //! game ends (shogi: also by an entering-king declaration) each kept
 //! position gets its result.
 //!
+//! With `--engine`, an outside engine (UCI; USI for shogi) plays and
+//! scores instead, one process per thread: it is told the position after
+//! the opening and the moves since (so it sees repetitions), searches
+//! `--nodes` nodes a move and starts every game and opening with
+//! `ucinewgame`/`usinewgame`, so a single-threaded engine plays the same
+//! game again for the same index. Its move must be legal here, or the run
+//! stops with the move named.
+//!
 //! Game `i` of a run depends only on the seed and `i`, so a run is
 //! reproducible, and resumable: every thread appends finished games to
 //! its own shard `DIR/<game>-<thread>.bin` and then logs
@@ -35,6 +43,7 @@ use tengen_core::splitmix::{self, SplitMix64};
 use tengen_core::{SearchLimits, Signals};
 use tengen_nnue::data::{self, Layout, Sample, Wdl, HEADER_SIZE};
 use tengen_search::{Evaluator, Position, Searcher};
+use tengen_train::relabel::{Engine, Score};
 
 #[derive(Args, Clone, Debug)]
 pub struct DatagenArgs {
@@ -61,6 +70,15 @@ pub struct DatagenArgs {
     /// Hash per thread, MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: usize,
+    /// An outside engine that plays and scores the games instead of
+    /// tengen's search, at `--nodes` nodes a move: UCI for chess and
+    /// xiangqi (Fairy-Stockfish with `UCI_Variant=xiangqi`), USI for
+    /// shogi. One process per thread.
+    #[arg(long)]
+    pub engine: Option<PathBuf>,
+    /// An option for `--engine`, `Name=Value` (may be repeated).
+    #[arg(long = "engine-option")]
+    pub engine_options: Vec<String>,
 }
 
 /// Openings where a search finds one side this far ahead are redrawn.
@@ -93,6 +111,12 @@ pub trait DataGame: Position {
     fn second_to_move(&self) -> bool;
     /// The position as a sample (score, result left for the caller).
     fn sample(&self, best: Self::Move) -> Sample;
+    /// Whether an outside engine for this game speaks USI (else UCI).
+    const USI: bool = false;
+    /// The position as an outside engine reads it (FEN; SFEN in shogi).
+    fn fen(&self) -> String;
+    /// An outside engine's move, if it is legal here.
+    fn parse_external(&self, text: &str) -> Option<Self::Move>;
 }
 
 fn blank_sample(pieces: Vec<(u8, u8)>, second: bool) -> Sample {
@@ -151,6 +175,14 @@ impl DataGame for tengen_chess::Board {
             ..blank_sample(pieces, self.second_to_move())
         }
     }
+
+    fn fen(&self) -> String {
+        self.to_fen(false)
+    }
+
+    fn parse_external(&self, text: &str) -> Option<Self::Move> {
+        self.parse_uci_move(text, false).ok()
+    }
 }
 
 impl DataGame for tengen_xiangqi::Board {
@@ -204,6 +236,16 @@ impl DataGame for tengen_xiangqi::Board {
             ..blank_sample(pieces, self.second_to_move())
         }
     }
+
+    fn fen(&self) -> String {
+        tengen_xiangqi::Board::fen(self)
+    }
+
+    /// Fairy-Stockfish numbers ranks 1..10 under UCI.
+    fn parse_external(&self, text: &str) -> Option<Self::Move> {
+        tengen_xiangqi::notation::parse_move(self, text, tengen_xiangqi::notation::Notation::Uci)
+            .ok()
+    }
 }
 
 impl DataGame for tengen_shogi::Game {
@@ -254,6 +296,16 @@ impl DataGame for tengen_shogi::Game {
             ..blank_sample(pieces, self.second_to_move())
         }
     }
+
+    const USI: bool = true;
+
+    fn fen(&self) -> String {
+        self.board().to_sfen()
+    }
+
+    fn parse_external(&self, text: &str) -> Option<Self::Move> {
+        self.board().parse_move(text).ok()
+    }
 }
 
 /// A game's generator: SplitMix64, seeded from the run's seed and the
@@ -282,27 +334,108 @@ struct Played {
     records: Vec<Vec<u8>>,
 }
 
-fn search_once<G: DataGame>(
-    searcher: &mut Searcher<G, G::Eval>,
-    eval: &G::Eval,
-    pos: &G,
-    nodes: u64,
-) -> tengen_search::SearchResult<G::Move> {
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        multipv: 1,
-        ..Default::default()
-    };
-    searcher.search(pos, eval, &limits, &Signals::new(), None, &mut |_| {})
+/// Who plays and scores the games: tengen's searcher, or an outside
+/// engine (`--engine`).
+enum Player<G: DataGame> {
+    Own(Box<Searcher<G, G::Eval>>, G::Eval),
+    External(Engine),
 }
 
-/// A random opening that a search calls roughly level.
+/// A move and its score, side to move's view.
+struct Thought<M> {
+    best: Option<M>,
+    /// The move as an outside engine wrote it.
+    text: Option<String>,
+    score: i32,
+    /// A mate score (or none given): the position is not kept.
+    mate: bool,
+}
+
+/// What an outside engine's mate score stands for in the adjudication.
+const EXTERNAL_MATE: i32 = 30_000;
+
+/// The game so far as an outside engine is told it: the position after
+/// the random opening and the moves since, in the engine's own words, so
+/// that it sees repetitions.
+#[derive(Default)]
+struct Line {
+    fen: String,
+    moves: Vec<String>,
+}
+
+impl<G: DataGame> Player<G> {
+    fn start(args: &DatagenArgs) -> Result<Self, String> {
+        match &args.engine {
+            None => Ok(Player::Own(
+                Box::new(Searcher::new(args.hash)),
+                G::Eval::default(),
+            )),
+            Some(cmd) => Engine::start(cmd, &[], &args.engine_options, args.nodes, G::USI)
+                .map(Player::External)
+                .map_err(|e| format!("{}: {e}", cmd.display())),
+        }
+    }
+
+    /// Forgets what earlier searches learned (a new game or opening).
+    fn clear(&mut self) -> Result<(), String> {
+        match self {
+            Player::Own(searcher, _) => {
+                searcher.clear();
+                Ok(())
+            }
+            Player::External(engine) => engine.new_game().map_err(|e| format!("engine: {e}")),
+        }
+    }
+
+    fn think(&mut self, pos: &G, line: &Line, nodes: u64) -> Result<Thought<G::Move>, String> {
+        match self {
+            Player::Own(searcher, eval) => {
+                let limits = SearchLimits {
+                    nodes: Some(nodes),
+                    multipv: 1,
+                    ..Default::default()
+                };
+                let r = searcher.search(pos, eval, &limits, &Signals::new(), None, &mut |_| {});
+                Ok(Thought {
+                    best: r.best,
+                    text: None,
+                    score: r.score.0,
+                    mate: r.score.is_mate(),
+                })
+            }
+            Player::External(engine) => {
+                let (text, score) = engine
+                    .search(&line.fen, &line.moves)
+                    .map_err(|e| format!("engine: {e}"))?;
+                let best = match &text {
+                    None => None,
+                    Some(t) => Some(pos.parse_external(t).ok_or_else(|| {
+                        format!("engine: '{t}' is not a legal move in {}", pos.fen())
+                    })?),
+                };
+                let (score, mate) = match score {
+                    Some(Score::Cp(cp)) => (cp, false),
+                    Some(Score::Mate(m)) if m > 0 => (EXTERNAL_MATE, true),
+                    Some(Score::Mate(_)) => (-EXTERNAL_MATE, true),
+                    None => (0, true),
+                };
+                Ok(Thought {
+                    best,
+                    text,
+                    score,
+                    mate,
+                })
+            }
+        }
+    }
+}
+
+/// A random opening that the player calls roughly level.
 fn opening<G: DataGame>(
     rng: &mut Rng,
     args: &DatagenArgs,
-    searcher: &mut Searcher<G, G::Eval>,
-    eval: &G::Eval,
-) -> G {
+    player: &mut Player<G>,
+) -> Result<G, String> {
     loop {
         let mut pos = G::start();
         let plies = args.random_plies + (rng.next() & 1) as u32;
@@ -319,10 +452,14 @@ fn opening<G: DataGame>(
         if !ok || pos.ending().is_some() {
             continue;
         }
-        searcher.clear();
-        let r = search_once(searcher, eval, &pos, args.nodes);
-        if r.best.is_some() && r.score.0.abs() <= OPENING_MARGIN {
-            return pos;
+        player.clear()?;
+        let line = Line {
+            fen: pos.fen(),
+            moves: Vec::new(),
+        };
+        let t = player.think(&pos, &line, args.nodes)?;
+        if t.best.is_some() && !t.mate && t.score.abs() <= OPENING_MARGIN {
+            return Ok(pos);
         }
     }
 }
@@ -331,12 +468,15 @@ fn opening<G: DataGame>(
 fn play_game<G: DataGame>(
     index: u64,
     args: &DatagenArgs,
-    searcher: &mut Searcher<G, G::Eval>,
-) -> Played {
-    let eval = G::Eval::default();
+    player: &mut Player<G>,
+) -> Result<Played, String> {
     let mut rng = Rng::new(args.seed, index);
-    let mut pos = opening::<G>(&mut rng, args, searcher, &eval);
-    searcher.clear();
+    let mut pos = opening::<G>(&mut rng, args, player)?;
+    player.clear()?;
+    let mut line = Line::default();
+    if matches!(player, Player::External(_)) {
+        line.fen = pos.fen();
+    }
     let mut kept: Vec<Sample> = Vec::new();
     let mut ply = 0u32;
     let (mut white_ahead, mut black_ahead, mut level) = (0u32, 0u32, 0u32);
@@ -347,11 +487,11 @@ fn play_game<G: DataGame>(
         if ply >= MAX_PLIES {
             break None;
         }
-        let r = search_once(searcher, &eval, &pos, args.nodes);
-        let Some(best) = r.best else {
+        let t = player.think(&pos, &line, args.nodes)?;
+        let Some(best) = t.best else {
             break pos.ending().unwrap_or(None);
         };
-        let stm = r.score.0;
+        let stm = t.score;
         let white = if pos.second_to_move() { -stm } else { stm };
         white_ahead = if white >= WIN_SCORE {
             white_ahead + 1
@@ -368,7 +508,7 @@ fn play_game<G: DataGame>(
         } else {
             0
         };
-        if !r.score.is_mate() && !pos.in_check() && !pos.is_tactical(best) {
+        if !t.mate && !pos.in_check() && !pos.is_tactical(best) {
             let mut s = pos.sample(best);
             s.score = stm.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             kept.push(s);
@@ -381,6 +521,9 @@ fn play_game<G: DataGame>(
         }
         if level >= DRAW_PLIES {
             break None;
+        }
+        if let Some(text) = t.text {
+            line.moves.push(text);
         }
         pos.play(best);
         ply += 1;
@@ -401,7 +544,7 @@ fn play_game<G: DataGame>(
             data::pack(G::LAYOUT, &s).ok()
         })
         .collect();
-    Played { records }
+    Ok(Played { records })
 }
 
 /// The settings that must match for a directory to be resumed.
@@ -416,7 +559,13 @@ fn manifest(args: &DatagenArgs, network: Option<u32>) -> String {
         args.nodes,
         args.random_plies
     );
-    if let Some(id) = network {
+    if let Some(cmd) = &args.engine {
+        // The outside engine plays and scores; tengen's network does not.
+        m.push_str(&format!("engine {}\n", cmd.display()));
+        for o in &args.engine_options {
+            m.push_str(&format!("engine-option {o}\n"));
+        }
+    } else if let Some(id) = network {
         m.push_str(&format!("network {id:08x}\n"));
     }
     m
@@ -580,13 +729,13 @@ fn generate<G: DataGame>(args: &DatagenArgs) -> Result<String, String> {
                         .create(true)
                         .open(&log)
                         .map_err(|e| format!("{}: {e}", log.display()))?;
-                    let mut searcher: Searcher<G, G::Eval> = Searcher::new(args.hash);
+                    let mut player = Player::<G>::start(args)?;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&game) = todo.get(i) else {
                             return Ok(());
                         };
-                        let played = play_game::<G>(game, args, &mut searcher);
+                        let played = play_game::<G>(game, args, &mut player)?;
                         let bytes: Vec<u8> = played.records.concat();
                         shard
                             .write_all(&bytes)
@@ -652,6 +801,8 @@ mod tests {
             seed: 7,
             random_plies: 8,
             hash: 1,
+            engine: None,
+            engine_options: Vec::new(),
         }
     }
 

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 use tengen_core::report::Event;
+use tengen_core::timeman::GameTime;
 use tengen_core::TranspositionTable;
 use tengen_core::{SearchLimits, Signals};
 use tengen_search::{Evaluator, Position, Probe, SearchResult, Searcher};
@@ -37,6 +38,8 @@ pub struct Flags {
 pub trait AbGame: Send + 'static {
     type Pos: Position;
     type Eval: Evaluator<Self::Pos> + Default;
+    /// The game's time parameters (increment horizon, default margin).
+    const TIME: GameTime;
 
     fn startpos() -> Self::Pos;
     /// Parses a FEN/SFEN, naming what is wrong on failure.

@@ -23,7 +23,6 @@ use tengen_core::clock::Credit;
 use tengen_core::options::{OptionError, OptionKind, OptionValue, Options};
 use tengen_core::report::{Bound, Event, Report};
 use tengen_core::score::wdl;
-use tengen_core::timeman::{SHOGI, XIANGQI};
 use tengen_core::{Score, SearchLimits, TimeControl};
 use tengen_protocol::grammar::{self, Dialect, Info, OptionType};
 use tengen_protocol::{ucci, uci, usi};
@@ -923,7 +922,10 @@ impl<G: AbGame> Frontend<G> {
         let time = mine.map(|t| TimeControl {
             remaining: ms(t),
             increment: ms(mine_inc.unwrap_or(0)),
-            moves_to_go: go.movestogo.filter(|&m| m > 0),
+            moves_to_go: go
+                .movestogo
+                .filter(|&m| m > 0)
+                .or_else(|| G::TIME.horizon(ms(mine_inc.unwrap_or(0)))),
             opponent_remaining: theirs.map(ms),
             ..Default::default()
         });
@@ -977,7 +979,7 @@ impl<G: AbGame> Frontend<G> {
             moves_to_go: go
                 .movestogo
                 .filter(|&m| m > 0)
-                .or_else(|| SHOGI.horizon(ms(inc.unwrap_or(0)))),
+                .or_else(|| G::TIME.horizon(ms(inc.unwrap_or(0)))),
             opponent_remaining: theirs.map(ms),
             credit: Credit::BeforeMove,
         });
@@ -1042,7 +1044,7 @@ impl<G: AbGame> Frontend<G> {
             infinite: go.infinite,
             depth: go.depth,
             nodes: go.nodes,
-            overhead: XIANGQI.overhead,
+            overhead: G::TIME.overhead,
             game_ply: G::game_ply(&self.pos),
             ..SearchLimits::default()
         };
@@ -1051,7 +1053,7 @@ impl<G: AbGame> Frontend<G> {
             limits.time = Some(TimeControl {
                 remaining: unit(t),
                 increment,
-                moves_to_go: go.movestogo.or_else(|| XIANGQI.horizon(increment)),
+                moves_to_go: go.movestogo.or_else(|| G::TIME.horizon(increment)),
                 opponent_remaining: go.opptime.map(unit),
                 ..TimeControl::default()
             });
@@ -1184,7 +1186,7 @@ fn ucci_final<M>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_core::timeman::TimeManager;
+    use tengen_core::timeman::{TimeManager, SHOGI, XIANGQI};
     use tengen_xiangqi::HORSE_VALUE;
 
     fn result(score: i32, depth: u32) -> SearchResult<u16> {

@@ -145,19 +145,48 @@ impl Engine {
     /// The engine's score of `fen` (an SFEN under USI; side to move's
     /// view) after `go nodes`.
     pub fn score(&mut self, fen: &str) -> io::Result<Option<Score>> {
+        Ok(self.search(fen, &[])?.1)
+    }
+
+    /// The engine's best move (as it wrote it; `None` for `bestmove
+    /// (none)`, `resign` or `win`) and last score after `go nodes`, from
+    /// `fen` (an SFEN under USI) and then `moves`, so that the engine
+    /// sees the game's history.
+    pub fn search(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+    ) -> io::Result<(Option<String>, Option<Score>)> {
         let kind = if self.usi { "sfen" } else { "fen" };
-        self.send(&format!("position {kind} {fen}"))?;
+        if moves.is_empty() {
+            self.send(&format!("position {kind} {fen}"))?;
+        } else {
+            self.send(&format!("position {kind} {fen} moves {}", moves.join(" ")))?;
+        }
         self.send(&format!("go nodes {}", self.nodes))?;
         let mut last = None;
         loop {
             let line = self.read_line()?;
-            if line.starts_with("bestmove") {
-                return Ok(last);
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                let best = rest
+                    .split_whitespace()
+                    .next()
+                    .filter(|m| !matches!(*m, "(none)" | "0000" | "resign" | "win"))
+                    .map(str::to_string);
+                return Ok((best, last));
             }
             if let Some(s) = info_score(&line) {
                 last = Some(s);
             }
         }
+    }
+
+    /// Starts a new game (`ucinewgame`/`usinewgame`) and waits until the
+    /// engine is ready, so that each game starts from an empty table.
+    pub fn new_game(&mut self) -> io::Result<()> {
+        self.send(if self.usi { "usinewgame" } else { "ucinewgame" })?;
+        self.send("isready")?;
+        self.wait_for("readyok")
     }
 }
 

@@ -9,6 +9,7 @@ pub struct ChessGame;
 
 impl AbGame for ChessGame {
     type Pos = Board;
+    const TIME: tengen_core::timeman::GameTime = tengen_core::timeman::CHESS;
     /// The network loaded with `--eval-file` or UCI `EvalFile`, else the
     /// hand-made evaluation.
     type Eval = ChessEval;

@@ -13,6 +13,7 @@ pub struct ShogiGame;
 impl AbGame for ShogiGame {
     type Pos = Game;
     type Eval = SearchEval;
+    const TIME: tengen_core::timeman::GameTime = tengen_core::timeman::SHOGI;
 
     fn load_eval_file(path: &str) -> Result<String, String> {
         tengen_shogi::nnue::load_eval_file(path)

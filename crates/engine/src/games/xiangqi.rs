@@ -22,6 +22,7 @@ fn notation(flags: Flags) -> Notation {
 
 impl AbGame for XiangqiGame {
     type Pos = Board;
+    const TIME: tengen_core::timeman::GameTime = tengen_core::timeman::XIANGQI;
     /// The network loaded with `--eval-file` or `EvalFile` (UCI, UCCI),
     /// else the hand-made one.
     type Eval = XiangqiNetEval;
