@@ -19,7 +19,11 @@ from math import comb
 def scores(path, name):
     """Game number -> tengen's score (1, 0.5, 0) in one run."""
     out = {}
-    for g in json.load(open(path))["games"]:
+    games = json.load(open(path))["games"]
+    names = {g["first"] for g in games} | {g["second"] for g in games}
+    if games and name not in names:
+        sys.exit(f"{path}: no engine named {name!r} (its engines: {', '.join(sorted(names))})")
+    for g in games:
         if g["result"] == "1/2-1/2":
             out[g["game"]] = 0.5
         else:
