@@ -10,6 +10,7 @@ MODE is what goes wrong once AFTER good moves (default 0) have been played:
   slow     answers, but only after its clock has run out
   garbage  prints non-UTF-8 bytes and junk lines, then a legal move (not a fault)
   nomove   answers `bestmove (none)` in a position with legal moves
+  resign   answers `bestmove resign` (a score first)
   startcrash   exits at start, before the handshake
   nohandshake  answers `uci` with its name but never `uciok`
   flood    before each move prints megabytes of `info` lines and one very
@@ -119,6 +120,9 @@ for raw in sys.stdin:
             out("bestmove " + legal[0].uci())
         elif broken and mode == "nomove":
             out("bestmove (none)")
+        elif broken and mode == "resign":
+            out("info depth 1 score cp -500")
+            out("bestmove resign")
         elif broken and mode == "flood":
             chunk = "".join("info depth %d nodes %d score cp 0 pv %s\n" % (d, d * 1000, legal[0].uci())
                             for d in range(1000))

@@ -82,10 +82,24 @@ def test_stockfish_plays_and_scores_the_games(tengen_bin, tmp_path):
     assert sorted(_records(tmp_path / "two")) == sorted(recs)
 
 
-def test_an_illegal_move_from_the_engine_stops_the_run(tengen_bin, tmp_path):
-    wrapper = tmp_path / "illegal.sh"
-    wrapper.write_text("#!/bin/sh\nexec %s %s illegal 3\n" % (sys.executable, os.path.join(HERE, "broken_engine.py")))
+def _broken(tmp_path, mode, after):
+    wrapper = tmp_path / (mode + ".sh")
+    wrapper.write_text("#!/bin/sh\nexec %s %s %s %d\n" % (sys.executable, os.path.join(HERE, "broken_engine.py"), mode, after))
     wrapper.chmod(0o755)
-    r = _datagen(tengen_bin, tmp_path / "bad", str(wrapper), 1, options=(), games=2)
+    return str(wrapper)
+
+
+def test_an_illegal_move_from_the_engine_stops_the_run(tengen_bin, tmp_path):
+    r = _datagen(tengen_bin, tmp_path / "bad", _broken(tmp_path, "illegal", 3), 1, options=(), games=2)
     assert r.returncode != 0
     assert "is not a legal move" in r.stderr
+
+
+def test_a_resignation_loses_the_game(tengen_bin, tmp_path):
+    # The engine plays one move of each game, then resigns: the only
+    # position kept (the first) was the winner's to move.
+    r = _datagen(tengen_bin, tmp_path / "resign", _broken(tmp_path, "resign", 1), 1, options=(), games=8)
+    assert r.returncode == 0, r.stderr
+    recs = _records(tmp_path / "resign")
+    assert recs
+    assert all(rec[26] & 3 == 2 for rec in recs)

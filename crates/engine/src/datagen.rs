@@ -344,6 +344,9 @@ enum Player<G: DataGame> {
 /// A move and its score, side to move's view.
 struct Thought<M> {
     best: Option<M>,
+    /// An outside engine gave the game up (`resign`, `Some(false)`) or
+    /// declared it won (USI `win`, `Some(true)`), side to move's view.
+    verdict: Option<bool>,
     /// The move as an outside engine wrote it.
     text: Option<String>,
     score: i32,
@@ -398,6 +401,7 @@ impl<G: DataGame> Player<G> {
                 let r = searcher.search(pos, eval, &limits, &Signals::new(), None, &mut |_| {});
                 Ok(Thought {
                     best: r.best,
+                    verdict: None,
                     text: None,
                     score: r.score.0,
                     mate: r.score.is_mate(),
@@ -407,11 +411,16 @@ impl<G: DataGame> Player<G> {
                 let (text, score) = engine
                     .search(&line.fen, &line.moves)
                     .map_err(|e| format!("engine: {e}"))?;
-                let best = match &text {
-                    None => None,
-                    Some(t) => Some(pos.parse_external(t).ok_or_else(|| {
-                        format!("engine: '{t}' is not a legal move in {}", pos.fen())
-                    })?),
+                let (best, verdict) = match text.as_deref() {
+                    None | Some("(none)" | "0000") => (None, None),
+                    Some("resign") => (None, Some(false)),
+                    Some("win") => (None, Some(true)),
+                    Some(t) => (
+                        Some(pos.parse_external(t).ok_or_else(|| {
+                            format!("engine: '{t}' is not a legal move in {}", pos.fen())
+                        })?),
+                        None,
+                    ),
                 };
                 let (score, mate) = match score {
                     Some(Score::Cp(cp)) => (cp, false),
@@ -421,6 +430,7 @@ impl<G: DataGame> Player<G> {
                 };
                 Ok(Thought {
                     best,
+                    verdict,
                     text,
                     score,
                     mate,
@@ -488,6 +498,9 @@ fn play_game<G: DataGame>(
             break None;
         }
         let t = player.think(&pos, &line, args.nodes)?;
+        if let Some(stm_wins) = t.verdict {
+            break Some(stm_wins != pos.second_to_move());
+        }
         let Some(best) = t.best else {
             break pos.ending().unwrap_or(None);
         };

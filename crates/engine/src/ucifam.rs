@@ -919,13 +919,14 @@ impl<G: AbGame> Frontend<G> {
         } else {
             (go.btime, go.binc, go.wtime)
         };
+        let increment = ms(mine_inc.unwrap_or(0));
         let time = mine.map(|t| TimeControl {
             remaining: ms(t),
-            increment: ms(mine_inc.unwrap_or(0)),
+            increment,
             moves_to_go: go
                 .movestogo
                 .filter(|&m| m > 0)
-                .or_else(|| G::TIME.horizon(ms(mine_inc.unwrap_or(0)))),
+                .or_else(|| G::TIME.horizon(increment)),
             opponent_remaining: theirs.map(ms),
             ..Default::default()
         });

@@ -148,8 +148,9 @@ impl Engine {
         Ok(self.search(fen, &[])?.1)
     }
 
-    /// The engine's best move (as it wrote it; `None` for `bestmove
-    /// (none)`, `resign` or `win`) and last score after `go nodes`, from
+    /// The engine's `bestmove` word as it wrote it (a move, or `(none)`,
+    /// `0000`, `resign`, USI's `win`; `None` if the line is bare) and its
+    /// last score after `go nodes`, from
     /// `fen` (an SFEN under USI) and then `moves`, so that the engine
     /// sees the game's history.
     pub fn search(
@@ -168,11 +169,7 @@ impl Engine {
         loop {
             let line = self.read_line()?;
             if let Some(rest) = line.strip_prefix("bestmove") {
-                let best = rest
-                    .split_whitespace()
-                    .next()
-                    .filter(|m| !matches!(*m, "(none)" | "0000" | "resign" | "win"))
-                    .map(str::to_string);
+                let best = rest.split_whitespace().next().map(str::to_string);
                 return Ok((best, last));
             }
             if let Some(s) = info_score(&line) {
