@@ -106,7 +106,7 @@ def median_time(times, n):
         return "-"
     t = sorted(times) + [float("inf")] * (n - len(times))
     m = statistics.median(t)
-    return "never" if m == float("inf") else f"{m:.3f} s"
+    return "never" if m == float("inf") else f"{m:.4f} s"
 
 
 def main():
