@@ -15,11 +15,16 @@ moves, every attacker move a check, mate at the end).
   python3 scripts/tsume_bench.py --bin /work/target-dfpn/release/examples/tsume \\
       --budget 1 10 crates/shogi/tests/tsume.txt crates/shogi/tests/tsume_hard.txt
 
-The solvers take turns problem by problem (tengen's example is started once
-per problem), so a loaded machine slows both alike. Several --bin binaries
-are compared in the same run. The summary gives, per solver, the mates
-found within the budget, those among mates labelled --long plies or more,
-and the median time to a mate over all mate problems (an unsolved problem
+The solvers take turns problem by problem, so a loaded machine slows both
+alike. tengen's example runs as one process per binary and budget that is
+sent the problems one at a time (`--stdin`, after solving two small
+positions of its own, `--warm`), as cshogi runs in this process: both are
+timed warm, as an engine answers one `go mate` after another, not through
+a fresh process's first pass through its code and memory (a mate in one
+took 60-70 us that way against 10-20 us warm). Several --bin binaries are
+compared in the same run. The summary gives, per solver, the mates found
+within the budget, those among mates labelled --long plies or more, and
+the median time to a mate over all mate problems (an unsolved problem
 counts as never solved).
 """
 import argparse
@@ -56,18 +61,28 @@ def is_mate_line(sfen, usi_moves):
 
 
 def run_tengen(binary, path, budget, extra):
-    out = subprocess.run([binary, "--file", path, "--ms", str(int(budget * 1000))] + extra,
+    out = subprocess.run([binary, "--file", path, "--ms", str(int(budget * 1000)), "--warm"] + extra,
                          capture_output=True, text=True, check=True).stdout
     return parse_tengen(out)
 
 
+_SOLVERS = {}
+
+
 def run_tengen_one(binary, sfen, budget, extra):
-    """One problem in its own process (so that the two solvers alternate
-    problem by problem on a loaded machine)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
-        f.write(f"{sfen} ;?\n")
-        f.flush()
-        res = run_tengen(binary, f.name, budget, extra)
+    """One problem, sent to a tengen process kept open for this binary and
+    budget (`--stdin`), so that the two solvers alternate problem by
+    problem on a loaded machine and both solve warm, as an engine answers
+    `go mate` after `go mate`."""
+    key = (binary, budget, tuple(extra))
+    p = _SOLVERS.get(key)
+    if p is None:
+        p = subprocess.Popen([binary, "--stdin", "--warm", "--ms", str(int(budget * 1000))] + extra,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        _SOLVERS[key] = p
+    p.stdin.write(f"{sfen} ;?\n")
+    p.stdin.flush()
+    res = parse_tengen(p.stdout.readline())
     return res.get(sfen, ("skip", 0.0, 0))
 
 
@@ -106,7 +121,7 @@ def median_time(times, n):
         return "-"
     t = sorted(times) + [float("inf")] * (n - len(times))
     m = statistics.median(t)
-    return "never" if m == float("inf") else f"{m:.4f} s"
+    return "never" if m == float("inf") else f"{m:.5f} s"
 
 
 def main():

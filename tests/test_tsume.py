@@ -74,3 +74,31 @@ def test_mate_lines_are_forced_and_resist_longest(tsume_bin, path):
         assert b.is_game_over(), (sfen, pv)
         mates += 1
     assert mates >= 10
+
+
+def test_stdin_mode_answers_each_problem_as_it_comes(tsume_bin):
+    """`--stdin` (what scripts/tsume_bench.py drives) answers every line,
+    one line each, in order, the same as `--file` does, and a line that
+    does not read as a position is answered `error`, not skipped."""
+    problems = [l for l in open(os.path.join(ROOT, FILES[0])) if l.strip() and not l.startswith("#")][:6]
+    p = subprocess.Popen([tsume_bin, "--stdin", "--warm", "--nodes", "200000"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    got = []
+    try:
+        for line in problems + ["not a position ;x\n"]:
+            p.stdin.write(line)
+            p.stdin.flush()
+            got.append(p.stdout.readline())
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    assert len(got) == len(problems) + 1
+    assert got[-1].split()[:2] == ["x", "error"], got[-1]
+    for asked, answer in zip(problems, got):
+        sfen = asked.split(" ;")[0]
+        assert answer.split(";")[1] == sfen, (asked, answer)
+        label, result = answer.split()[:2]
+        if label == "nomate":
+            assert result in ("nomate", "timeout"), answer
+        else:
+            assert result.isdigit(), answer

@@ -14,6 +14,16 @@
 //!   --after SFEN  solve SFEN first with the same solver, each time (its
 //!                 table kept for the problem: what one solve leaves
 //!                 behind for the next, gen_rep.py)
+//!   --stdin       read problem lines from standard input and answer each
+//!                 one as it comes (one line, flushed), so that one process
+//!                 solves problem after problem as an engine does
+//!                 (scripts/tsume_bench.py); a line that does not read
+//!                 is answered `error`
+//!   --warm        before the problems, solve two small positions that are
+//!                 in no problem set (a mate in one and a no-mate), untimed
+//!                 and with their own solvers, so that a process started
+//!                 for one problem (scripts/tsume_bench.py) times the
+//!                 solver, not its first run through the program's code
 use tengen_shogi::dfpn::{RepetitionRule, Solver, TsumeLimits, TsumeResult};
 use tengen_shogi::Game;
 
@@ -54,7 +64,29 @@ fn main() {
         }),
         None => include_str!("../tests/tsume.txt").to_string(),
     };
-    for line in text.lines() {
+    if args.iter().any(|a| a == "--warm") {
+        for sfen in [
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+            "4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1",
+        ] {
+            if let Ok(pos) = Game::from_usi(sfen, &[]) {
+                Solver::new(TsumeLimits::default()).solve(&pos);
+            }
+        }
+    }
+    let from_stdin = args.iter().any(|a| a == "--stdin");
+    let lines: Box<dyn Iterator<Item = String>> = if from_stdin {
+        Box::new(std::io::stdin().lines().map_while(Result::ok))
+    } else {
+        Box::new(
+            text.lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+                .into_iter(),
+        )
+    };
+    for line in lines {
+        let line = line.as_str();
         if line.starts_with('#') || line.trim().is_empty() {
             if check {
                 println!("{line}");
@@ -63,6 +95,9 @@ fn main() {
         }
         let (sfen, label) = line.split_once(" ;").unwrap_or((line, "?"));
         let Ok(pos) = Game::from_usi(sfen, &[]) else {
+            if from_stdin {
+                println!("{label:>7}   error         0 nodes   0.00000s ;{sfen};");
+            }
             continue;
         };
         if check {
@@ -100,8 +135,12 @@ fn main() {
             TsumeResult::Timeout => ("timeout".into(), String::new()),
         };
         println!(
-            "{label:>7} {got:>7} {:>9} nodes {secs:>8.3}s ;{sfen};{pv}",
+            "{label:>7} {got:>7} {:>9} nodes {secs:>9.5}s ;{sfen};{pv}",
             s.nodes()
         );
+        if from_stdin {
+            use std::io::Write;
+            let _ = std::io::stdout().flush();
+        }
     }
 }

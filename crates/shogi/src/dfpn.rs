@@ -52,12 +52,14 @@ const MAX_PLY: u32 = 1500;
 /// Entries per table cluster (all share the board part of the key).
 const CLUSTER: usize = 8;
 /// Clusters of a new table (it doubles as it fills, up to its limit): a
-/// small solve then does not pay for zeroing pages it never uses. 1,024
-/// clusters (320 KB): with 8,192 and the estimate cache allocated whole
-/// (4 MB), a solve of 1,544 nodes in a fresh process took 2,800 page
+/// small solve then does not pay for zeroing pages it never uses. 128
+/// clusters (40 KB, small enough for the allocator's heap rather than a
+/// fresh mapping of its own): with 8,192 and the estimate cache allocated
+/// whole (4 MB), a solve of 1,544 nodes in a fresh process took 2,800 page
 /// faults and 7 ms instead of 200 and 2 ms, since its entries landed on a
-/// new page nearly every time.
-const FIRST_CLUSTERS: usize = 1 << 10;
+/// new page nearly every time; a mate in one took 60 us at 1,024, 20 us
+/// here. The doublings on the way to a large table cost nothing visible.
+const FIRST_CLUSTERS: usize = 1 << 7;
 /// The top bit of each of the seven hand bytes.
 const GUARD: u64 = 0x0080_8080_8080_8080;
 
