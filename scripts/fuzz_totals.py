@@ -41,7 +41,10 @@ def main() -> None:
             f"{t['execs']:,} | {t['crashes']} |"
         )
     secs = sum(t["secs"] for t in totals.values())
-    print(f"\n{len(totals)} targets, {secs / 3600:.1f} hours in all")
+    cpu = sum(t["cpu"] for t in totals.values())
+    done = sorted(k for k, t in totals.items() if t["cpu"] >= 3600)
+    print(f"\n{len(totals)} targets, {secs / 3600:.1f} hours in all, {cpu / 3600:.1f} of them CPU-timed hours;"
+          f" {len(done)} with a CPU-hour or more" + (f" ({', '.join(done)})" if done else ""))
 
 
 if __name__ == "__main__":
