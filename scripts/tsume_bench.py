@@ -31,7 +31,6 @@ import argparse
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 import cshogi
@@ -58,12 +57,6 @@ def is_mate_line(sfen, usi_moves):
         if i % 2 == 0 and not b.is_check():
             return False
     return len(usi_moves) % 2 == 1 and b.is_game_over()
-
-
-def run_tengen(binary, path, budget, extra):
-    out = subprocess.run([binary, "--file", path, "--ms", str(int(budget * 1000)), "--warm"] + extra,
-                         capture_output=True, text=True, check=True).stdout
-    return parse_tengen(out)
 
 
 _SOLVERS = {}
@@ -198,6 +191,9 @@ def main():
                     print(f"    {label:>7}  tengen {tcol}  "
                           f"cshogi {str(c[0]):>7} {c[1]:7.3f}s {c[2]:>9}n  {sfen}")
             sys.stdout.flush()
+    for p in _SOLVERS.values():
+        p.stdin.close()
+        p.wait()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@
 //!                 table kept for the problem: what one solve leaves
 //!                 behind for the next, gen_rep.py)
 //!   --stdin       read problem lines from standard input and answer each
-//!                 one as it comes (one line, flushed), so that one process
+//!                 one as it comes (one line), so that one process
 //!                 solves problem after problem as an engine does
 //!                 (scripts/tsume_bench.py); a line that does not read
 //!                 is answered `error`
@@ -75,15 +75,11 @@ fn main() {
         }
     }
     let from_stdin = args.iter().any(|a| a == "--stdin");
+    // Standard output is line-buffered, so each answer leaves at once.
     let lines: Box<dyn Iterator<Item = String>> = if from_stdin {
         Box::new(std::io::stdin().lines().map_while(Result::ok))
     } else {
-        Box::new(
-            text.lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-                .into_iter(),
-        )
+        Box::new(text.lines().map(str::to_string))
     };
     for line in lines {
         let line = line.as_str();
@@ -138,9 +134,5 @@ fn main() {
             "{label:>7} {got:>7} {:>9} nodes {secs:>9.5}s ;{sfen};{pv}",
             s.nodes()
         );
-        if from_stdin {
-            use std::io::Write;
-            let _ = std::io::stdout().flush();
-        }
     }
 }

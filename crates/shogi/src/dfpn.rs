@@ -57,8 +57,10 @@ const CLUSTER: usize = 8;
 /// fresh mapping of its own): with 8,192 and the estimate cache allocated
 /// whole (4 MB), a solve of 1,544 nodes in a fresh process took 2,800 page
 /// faults and 7 ms instead of 200 and 2 ms, since its entries landed on a
-/// new page nearly every time; a mate in one took 60 us at 1,024, 20 us
-/// here. The doublings on the way to a large table cost nothing visible.
+/// new page nearly every time; a mate in one took 60 us at 1,024, 20-30
+/// us here (`docs/performance.md`, "Tsume at 1, 3 and 10 s on a quiet
+/// machine"). The doublings on the way to a large table cost nothing
+/// visible.
 const FIRST_CLUSTERS: usize = 1 << 7;
 /// The top bit of each of the seven hand bytes.
 const GUARD: u64 = 0x0080_8080_8080_8080;
