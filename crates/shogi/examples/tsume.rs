@@ -92,7 +92,7 @@ fn main() {
         let (sfen, label) = line.split_once(" ;").unwrap_or((line, "?"));
         let Ok(pos) = Game::from_usi(sfen, &[]) else {
             if from_stdin {
-                println!("{label:>7}   error         0 nodes   0.00000s ;{sfen};");
+                println!("{label:>7}   error         0 nodes   0.0000000s ;{sfen};");
             }
             continue;
         };
@@ -131,7 +131,7 @@ fn main() {
             TsumeResult::Timeout => ("timeout".into(), String::new()),
         };
         println!(
-            "{label:>7} {got:>7} {:>9} nodes {secs:>9.5}s ;{sfen};{pv}",
+            "{label:>7} {got:>7} {:>9} nodes {secs:>11.7}s ;{sfen};{pv}",
             s.nodes()
         );
     }

@@ -876,6 +876,13 @@ impl<'a> Solver<'a> {
                 }
             };
             kids.push(Child { m, gain, cur });
+            // One proven check proves an attacker's node, one escape that
+            // holds whatever the path disproves a defender's: the rest
+            // need no estimate (on a small problem, the 3-ply checks of
+            // every other check were most of the solve).
+            if (or_node && cur.pn == 0) || (!or_node && cur.dn == 0 && cur.rep == NO_REP) {
+                break;
+            }
         }
         self.expand_moves = moves;
         self.expand_keys = keys;
@@ -1347,6 +1354,16 @@ impl<'a> Solver<'a> {
             let mut b = board.clone();
             b.do_move(m);
             let mut r = self.known(&b, line.len() as u32 + 1);
+            if !or_node && r.is_none_or(|r| r.pn != 0) {
+                // A reply met by a mate in one (as `mated_in_two` proved
+                // it, without storing the replies) needs no search.
+                if crate::mate1::mate_in_one(&b).is_some() {
+                    r = Some(Res {
+                        dist: 1,
+                        ..Res::proven(0)
+                    });
+                }
+            }
             if !or_node && r.is_none_or(|r| r.pn != 0) {
                 // Evicted or never needed: prove this reply again,
                 // bounded: a re-proof that does not finish drops the line.
