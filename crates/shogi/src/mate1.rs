@@ -26,8 +26,8 @@ fn checks_from(us: Color, kind: Kind, d: usize) -> bool {
 /// checker's square, not what the checker reaches. `occ` is the board
 /// after the move without the enemy king, so the checker's lines run on
 /// through the king's square (it has stepped away) and along the king's
-/// other neighbours: a rook dropped beside the king also covers the
-/// neighbour behind the first one on its rank.
+/// other neighbours: a dragon diagonally beside the king also covers the
+/// neighbour two squares away along its rank or file.
 fn escape_candidates(
     ek: Square,
     sq: Square,
@@ -266,13 +266,13 @@ mod tests {
     }
 
     #[test]
-    fn a_slider_beside_the_king_covers_the_neighbours_along_its_line() {
+    fn a_dragon_beside_the_king_covers_the_neighbours_along_its_line() {
         // After B*4c P*3b the rook takes on 3b and promotes: the dragon,
         // diagonal to the king, covers 1b beyond 2b along its rank, and
         // the bishop backs 3b. With only the first square of each line
-        // counted, 1b looked like an escape. (Only a dragon or horse next
-        // to the king reaches a second neighbour along one line, so only
-        // moves, never drops, had this gap.)
+        // counted, 1b looked like an escape. (Only a dragon diagonally
+        // next to the king reaches a second neighbour along one line, so
+        // only moves, never drops, had this gap.)
         assert_eq!(
             find("7k1/5Rp1P/5B3/9/9/9/9/9/9 b Lrb4g4s4n3l16p 1").as_deref(),
             Some("4b3b+")
@@ -332,7 +332,6 @@ mod tests {
             }
         }
         assert!(brute > 50, "too few mates to judge: {brute}");
-        eprintln!("found {found} of {brute}");
         assert!(found * 10 >= brute * 7, "found {found} of {brute}");
     }
 }
