@@ -19,7 +19,7 @@ use tengen_nnue::slot::Slot;
 use tengen_search::Evaluator;
 
 /// The built-in network's file (`nets/`, recorded in `nets/README.md`).
-pub const BUILTIN_NET: &[u8] = include_bytes!("../../../nets/xiangqi-residual-h128-aaf1f867.nnue");
+pub const BUILTIN_NET: &[u8] = include_bytes!("../../../nets/xiangqi-residual-h128-ff6744e4.nnue");
 
 static CURRENT: Slot<Xiangqi> = Slot::with_builtin(BUILTIN_NET);
 
@@ -225,8 +225,8 @@ mod tests {
     fn the_builtin_network_loads_and_is_the_default() {
         let net = Network::from_bytes::<Xiangqi>(BUILTIN_NET).unwrap_or_else(|e| panic!("{e}"));
         assert!(net.residual);
-        assert_eq!((net.hidden, net.id()), (128, 0xaaf1_f867));
-        assert_eq!(current_network().map(|n| n.id()), Some(0xaaf1_f867));
+        assert_eq!((net.hidden, net.id()), (128, 0xff67_44e4));
+        assert_eq!(current_network().map(|n| n.id()), Some(0xff67_44e4));
         assert!(XiangqiNetEval::default().uses_network());
     }
 
