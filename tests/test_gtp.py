@@ -539,16 +539,62 @@ def test_katago_rules_commands(eng):
     assert '"ko":"SITUATIONAL"' in eng.ok("kata-get-rules")
     eng.ok("kgs-rules chinese")
     assert '"ko":"POSITIONAL","scoring":"AREA"' in eng.ok("kata-get-rules")
-    # KataGo's rectangular_boardsize: square sizes only.
+    # KataGo's rectangular_boardsize W H: W columns, H rows (also W:H,
+    # and N for a square board, as KataGo takes them).
     eng.ok("rectangular_boardsize 7 7")
     assert eng.ok("query_boardsize") == "7"
-    assert "non-square" in eng.fail("rectangular_boardsize 9 13")
-    eng.fail("rectangular_boardsize 9")
+    eng.ok("rectangular_boardsize 9 13")
+    assert eng.ok("query_boardsize") == "9 13"
+    eng.ok("rectangular_boardsize 13:9")
+    assert eng.ok("query_boardsize") == "13 9"
+    eng.ok("rectangular_boardsize 7")
+    assert eng.ok("query_boardsize") == "7"
+    assert eng.fail("rectangular_boardsize 9 26") == "unacceptable size"
     eng.fail("rectangular_boardsize x x")
     assert eng.ok("query_boardsize") == "7"
     # A new board size keeps the rules.
     eng.ok("boardsize 13")
     assert '"whiteHandicapBonus":"N"' in eng.ok("kata-get-rules")
+
+
+def test_rectangular_board(eng, tmp_path):
+    # KataGo's rectangular_boardsize 13 9: 13 columns (A..N, no I), 9 rows.
+    eng.ok("rectangular_boardsize 13 9")
+    assert eng.ok("query_boardsize") == "13 9"
+    eng.ok("tengen-playouts 300")
+    eng.ok("play b N9")
+    eng.ok("play w A1")
+    eng.fail("play w N10")
+    eng.fail("play w O1")
+    board = [l for l in eng.ok("showboard").splitlines() if l.strip()]
+    assert board[0].split() == list("ABCDEFGHJKLMN")
+    assert len(board) == 11
+    assert board[1].split()[:1] == ["9"] and board[1].split()[13] == "X"
+    assert board[9].split()[:2] == ["1", "O"]
+    for colour in ["b", "w", "b", "w"]:
+        mv = eng.ok(f"genmove {colour}")
+        if mv.lower() not in ("pass", "resign"):
+            assert mv[0] in "ABCDEFGHJKLMN" and 1 <= int(mv[1:]) <= 9, mv
+            assert eng.ok(f"color {mv}") != "empty"
+    assert re.fullmatch(r"0|[BW]\+\d+(\.\d+)?", eng.ok("final_score", 120))
+    for v in eng.ok("final_status_list alive", 120).split():
+        assert v[0] in "ABCDEFGHJKLMN" and 1 <= int(v[1:]) <= 9, v
+    text = eng.ok("printsgf")
+    assert "SZ[13:9]" in text
+    path = tmp_path / "rect.sgf"
+    path.write_text(text)
+    eng.ok("boardsize 9")
+    assert eng.ok("query_boardsize") == "9"
+    eng.ok(f"loadsgf {path}")
+    assert eng.ok("query_boardsize") == "13 9"
+    assert eng.ok("color N9") == "black"
+    eng.ok("clear_board")
+    assert eng.ok("query_boardsize") == "13 9"
+    assert set(eng.ok("fixed_handicap 4").split()) == {"D3", "K7", "D7", "K3"}
+    # Orientations that would swap the sides are refused there.
+    assert "13x9" in eng.fail("orientation 1")
+    eng.ok("boardsize 19")
+    assert eng.ok("query_boardsize") == "19"
 
 
 def test_sgf_round_trip(eng, tmp_path):

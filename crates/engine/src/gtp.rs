@@ -20,7 +20,7 @@ use tengen_core::clock::{Clock, Control, Overtime};
 use tengen_core::timeman::{TimeControl, GO};
 use tengen_core::TimeManager;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
-use tengen_go::game::{fixed_handicap, fmt_num, Game, KoRule, Score};
+use tengen_go::game::{fixed_handicap_rect, fmt_num, Game, KoRule, Score};
 use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
 use tengen_go::rules::Rules;
 use tengen_go::sgf;
@@ -142,10 +142,10 @@ struct Stream {
     kata: bool,
     ownership: bool,
     max_moves: usize,
-    /// GNU Go's board orientation and the board size, to move the
-    /// vertices of streamed lines back to the outside frame.
+    /// GNU Go's board orientation and the board's width and height, to
+    /// move the vertices of streamed lines back to the outside frame.
     orient: u8,
-    size: usize,
+    dims: (usize, usize),
 }
 
 struct Session {
@@ -307,8 +307,13 @@ impl Session {
         }
     }
 
+    /// The board's width and height.
+    fn dims(&self) -> (usize, usize) {
+        (self.game.width(), self.game.height())
+    }
+
     fn point(&self, s: Option<&String>) -> Result<Point, Fail> {
-        match s.and_then(|v| parse_vertex(v, self.game.size())) {
+        match s.and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => Ok(p),
             Some(Move::Pass) => Err("invalid coordinate".into()),
             None => Err(syntax()),
@@ -316,8 +321,7 @@ impl Session {
     }
 
     fn mv(&self, s: Option<&String>) -> Result<Move, Fail> {
-        s.and_then(|v| parse_vertex(v, self.game.size()))
-            .ok_or_else(syntax)
+        s.and_then(|v| self.game.parse_move(v)).ok_or_else(syntax)
     }
 
     /// Handles one command; `None` when the reply was already streamed.
@@ -327,11 +331,10 @@ impl Session {
         if self.orient == 0 {
             return self.handle_core(cmd);
         }
-        let inner = orientation::command_in(cmd, self.orient, self.game.size());
+        let inner = orientation::command_in(cmd, self.orient, self.dims());
         let mut resp = self.handle_core(&inner)?;
         if resp.ok {
-            resp.text =
-                orientation::reply_out(&cmd.name, &resp.text, self.orient, self.game.size());
+            resp.text = orientation::reply_out(&cmd.name, &resp.text, self.orient, self.dims());
         }
         Some(resp)
     }
@@ -342,7 +345,7 @@ impl Session {
         if tactics::MUTATING.contains(&cmd.name.as_str()) {
             self.try_stack.clear();
         }
-        let size = self.game.size();
+        let dims = self.dims();
         if let Some(result) = self
             .tactical(&cmd.name, a)
             .or_else(|| self.eyes_command(&cmd.name, a))
@@ -351,7 +354,7 @@ impl Session {
             .or_else(|| self.values_command(&cmd.name, a))
             .or_else(|| {
                 self.area
-                    .command(&cmd.name, a, size, self.game.board().points())
+                    .command(&cmd.name, a, dims, self.game.board().points())
             })
         {
             return Some(match result {
@@ -395,23 +398,28 @@ impl Session {
                 .join("\n")),
             "quit" => Ok(String::new()),
             "boardsize" => self.boardsize(a),
-            // KataGo's form; the board is square here, so only W = H.
-            "rectangular_boardsize" => match a.as_slice() {
-                [w, h] if w == h => self.boardsize(&a[..1]),
-                [w, h] if w.parse::<usize>().is_ok() && h.parse::<usize>().is_ok() => {
-                    Err("unacceptable size: non-square boards are not supported".into())
-                }
-                _ => Err(syntax()),
-            },
-            "query_boardsize" => Ok(self.game.size().to_string()),
-            "orientation" => orientation::parse(a).map(|n| {
-                // As GNU Go: a new orientation starts on an empty board.
-                self.orient = n;
-                self.game.clear();
-                self.setup_undo.clear();
-                self.reset_search();
-                String::new()
+            "rectangular_boardsize" => self.rectangular_boardsize(a),
+            // A square board answers its side, as GNU Go does; a
+            // rectangular one its width and height, in the order
+            // `rectangular_boardsize` takes them.
+            "query_boardsize" => Ok(if self.game.board().is_square() {
+                self.game.width().to_string()
+            } else {
+                format!("{} {}", self.game.width(), self.game.height())
             }),
+            "orientation" => orientation::parse(a)
+                .and_then(|n| {
+                    let (w, h) = self.dims();
+                    orientation::fits(n, w, h).map(|()| n)
+                })
+                .map(|n| {
+                    // As GNU Go: a new orientation starts on an empty board.
+                    self.orient = n;
+                    self.game.clear();
+                    self.setup_undo.clear();
+                    self.reset_search();
+                    String::new()
+                }),
             "query_orientation" => Ok(self.orient.to_string()),
             "clear_board" => {
                 self.game.clear();
@@ -588,15 +596,15 @@ impl Session {
             },
             "tengen-ownership" => {
                 let (_, an) = self.dead_stones();
-                let n = self.game.size();
-                let rows: Vec<String> = (0..n)
+                let (w, h) = self.dims();
+                let rows: Vec<String> = (0..h)
                     .rev()
                     .map(|y| {
-                        (0..n)
+                        (0..w)
                             .map(|x| {
                                 format!(
                                     "{:.2}",
-                                    an.ownership.get(y * n + x).copied().unwrap_or(0.0)
+                                    an.ownership.get(y * w + x).copied().unwrap_or(0.0)
                                 )
                             })
                             .collect::<Vec<_>>()
@@ -734,12 +742,41 @@ impl Session {
 
     fn boardsize(&mut self, a: &[String]) -> Result<String, Fail> {
         let n: usize = parse_int(a.first())?;
-        if !(2..=25).contains(&n) {
+        self.set_board(n, n)
+    }
+
+    /// KataGo's `rectangular_boardsize W H`: `W` columns, `H` rows (KataGo
+    /// also takes `W:H`, and a single `N` for a square board). Each side
+    /// 2..=25, as for `boardsize`.
+    fn rectangular_boardsize(&mut self, a: &[String]) -> Result<String, Fail> {
+        let side = |s: &str| s.parse::<usize>().map_err(|_| syntax());
+        let (w, h) = match a {
+            [w, h] => (side(w)?, side(h)?),
+            [one] => match one.split_once(':') {
+                Some((w, h)) => (side(w)?, side(h)?),
+                None => {
+                    let n = side(one)?;
+                    (n, n)
+                }
+            },
+            _ => return Err(syntax()),
+        };
+        if (2..=25).contains(&w) && (2..=25).contains(&h) {
+            // Under GNU Go's quarter-turn or diagonal orientations a
+            // rectangle would change its shape between the two frames.
+            orientation::fits(self.orient, w, h)?;
+        }
+        self.set_board(w, h)
+    }
+
+    /// A new empty board `w` x `h` (komi and rules kept).
+    fn set_board(&mut self, w: usize, h: usize) -> Result<String, Fail> {
+        if !(2..=25).contains(&w) || !(2..=25).contains(&h) {
             return Err("unacceptable size".into());
         }
         let komi = self.game.komi();
         let rules = self.game.rules();
-        self.game = Game::new(n, komi);
+        self.game = Game::new_rect(w, h, komi);
         self.game.set_rules(rules);
         self.area.clear_mask();
         self.setup_undo.clear();
@@ -752,7 +789,8 @@ impl Session {
         if !self.game.board().is_empty_board() || !self.game.moves().is_empty() {
             return Err("board not empty".into());
         }
-        let pts = fixed_handicap(self.game.size(), n).ok_or("invalid number of stones")?;
+        let (w, h) = self.dims();
+        let pts = fixed_handicap_rect(w, h, n).ok_or("invalid number of stones")?;
         if !self.game.set_handicap(&pts) {
             return Err("invalid number of stones".into());
         }
@@ -762,17 +800,18 @@ impl Session {
 
     fn place_free_handicap(&mut self, a: &[String]) -> Result<String, Fail> {
         let n: usize = parse_int(a.first())?;
-        let size = self.game.size();
+        let (w, h) = self.dims();
         if !self.game.board().is_empty_board() || !self.game.moves().is_empty() {
             return Err("board not empty".into());
         }
-        if n < 2 || n >= size * size {
+        if n < 2 || n >= w * h {
             return Err("invalid number of stones".into());
         }
         // The fixed points first, then points far from every stone so far.
-        let mut pts = fixed_handicap(size, n.min(9))
-            .or_else(|| fixed_handicap(size, n.min(4)))
+        let mut pts = fixed_handicap_rect(w, h, n.min(9))
+            .or_else(|| fixed_handicap_rect(w, h, n.min(4)))
             .unwrap_or_default();
+        let board = self.game.board();
         let all: Vec<Point> = self.game.board().points().collect();
         while pts.len() < n {
             let far = all
@@ -784,8 +823,8 @@ impl Session {
                         .iter()
                         .map(|q| p.x().abs_diff(q.x()) + p.y().abs_diff(q.y()))
                         .min()
-                        .unwrap_or(size);
-                    let line = p.x().min(p.y()).min(size - 1 - p.x()).min(size - 1 - p.y());
+                        .unwrap_or(w + h);
+                    let line = board.edge_distance(*p);
                     (d.min(4), line.min(3), usize::MAX - p.index())
                 });
             match far {
@@ -807,14 +846,13 @@ impl Session {
         }
         let mut pts = Vec::new();
         for v in a {
-            match parse_vertex(v, self.game.size()) {
+            match self.game.parse_move(v) {
                 Some(Move::Play(p)) if !pts.contains(&p) => pts.push(p),
                 Some(_) => return Err("bad vertex list".into()),
                 None => return Err(syntax()),
             }
         }
-        let size = self.game.size();
-        if pts.len() < 2 || pts.len() >= size * size {
+        if pts.len() < 2 || pts.len() >= self.game.board().area_points() {
             return Err("bad vertex list".into());
         }
         if !self.game.set_handicap(&pts) {
@@ -1084,7 +1122,7 @@ impl Session {
             self.out.line(&info_line(&a, c, st));
         }
         self.last_values = Some(a.clone());
-        let size = self.game.size();
+        let area = self.game.board().area_points();
         let best = a.candidates.first().cloned();
         let Some(best) = best else {
             return (Some(Move::Pass), Some(a));
@@ -1092,7 +1130,7 @@ impl Session {
         // Resign when clearly lost after a real search.
         if best.winrate < 0.05
             && a.playouts >= 1000
-            && self.game.moves().len() > size * size / 3
+            && self.game.moves().len() > area / 3
             && !cleanup
         {
             return (None, Some(a));
@@ -1120,7 +1158,7 @@ impl Session {
         let c = parse_color(a.first())?;
         let mut allow = Vec::new();
         for v in &a[1..] {
-            match parse_vertex(v, self.game.size()) {
+            match self.game.parse_move(v) {
                 Some(Move::Play(p)) => allow.push(p),
                 _ => return Err(syntax()),
             }
@@ -1302,6 +1340,7 @@ impl Session {
         let game = if self.orient == 0 {
             game
         } else {
+            orientation::fits(self.orient, game.width(), game.height())?;
             tengen_go::symmetry::transform_game(&game, self.orient)
                 .ok_or_else(|| "cannot load file".to_string())?
         };
@@ -1337,7 +1376,7 @@ impl Session {
             ownership: false,
             max_moves: 362,
             orient: self.orient,
-            size: self.game.size(),
+            dims: self.dims(),
         };
         let mut avoid = Vec::new();
         let mut allow = Vec::new();
@@ -1375,7 +1414,7 @@ impl Session {
                     let list = a.get(i + 2).ok_or_else(syntax)?;
                     parse_int::<u32>(a.get(i + 3))?;
                     for v in list.split(',') {
-                        match parse_vertex(v, self.game.size()) {
+                        match self.game.parse_move(v) {
                             Some(Move::Play(p)) => {
                                 if key == "avoid" {
                                     avoid.push(p)
@@ -1435,7 +1474,7 @@ impl Session {
             Err(e) => return Some(Response::failure(cmd.id, e)),
         };
         let (_, text) = self.genmove(color, true, false, &[], Some(&st), cmd.id);
-        let text = orientation::line_out(&text, self.orient, self.game.size());
+        let text = orientation::line_out(&text, self.orient, self.dims());
         self.out.raw(&format!("play {text}\n\n"));
         None
     }
@@ -1483,14 +1522,14 @@ fn info_line(a: &Analysis, color: Color, st: &Stream) -> String {
             ));
         }
     }
-    let mut line = orientation::line_out(&parts.join(" "), st.orient, st.size);
+    let mut line = orientation::line_out(&parts.join(" "), st.orient, st.dims);
     if st.kata && st.ownership {
         // Row-major from the top-left, side to move's view.
-        let n = (a.ownership.len() as f64).sqrt() as usize;
+        let (w, h) = st.dims;
         let mut own = Vec::with_capacity(a.ownership.len());
-        for y in (0..n).rev() {
-            for x in 0..n {
-                let v = a.ownership.get(y * n + x).copied().unwrap_or(0.0) * sign;
+        for y in (0..h).rev() {
+            for x in 0..w {
+                let v = a.ownership.get(y * w + x).copied().unwrap_or(0.0) * sign;
                 own.push(format!("{v:.3}"));
             }
         }
@@ -1659,5 +1698,240 @@ mod tests {
         send(&mut s, "time_settings 0 30 10");
         send(&mut s, "time_left black 10 5");
         assert!(budget(&s).unwrap() <= Duration::from_secs(2));
+    }
+
+    /// The reply to one command line: (success, text).
+    fn ask(s: &mut Session, line: &str) -> (bool, String) {
+        let cmd = Command::parse(line).expect("a command");
+        let resp = s.handle(&cmd).expect("a response");
+        (resp.ok, resp.text)
+    }
+
+    fn ok(s: &mut Session, line: &str) -> String {
+        let (good, text) = ask(s, line);
+        assert!(good, "{line}: ? {text}");
+        text
+    }
+
+    fn fail(s: &mut Session, line: &str) -> String {
+        let (good, text) = ask(s, line);
+        assert!(!good, "{line}: = {text}");
+        text
+    }
+
+    /// Every word of a reply that names a vertex names one of this board.
+    fn vertices_on_board(s: &Session, line: &str, text: &str) {
+        for word in text.split_whitespace() {
+            for w in word.trim_end_matches(':').split(',') {
+                if parse_vertex(w, tengen_go::board::MAX_SIZE).is_some() {
+                    assert!(
+                        s.game.parse_move(w).is_some(),
+                        "{line}: {w} is off the {}x{} board in {text:?}",
+                        s.game.width(),
+                        s.game.height()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_rectangular_board_end_to_end() {
+        let mut s = session();
+        ok(&mut s, "tengen-playouts 300");
+        ok(&mut s, "rectangular_boardsize 13 9");
+        assert_eq!(ok(&mut s, "query_boardsize"), "13 9");
+        ok(&mut s, "play b N9");
+        ok(&mut s, "play w A1");
+        fail(&mut s, "play w N10");
+        fail(&mut s, "play w O1");
+        assert_eq!(ok(&mut s, "color N9"), "black");
+        let board = ok(&mut s, "showboard");
+        let rows: Vec<&str> = board.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(rows.len(), 11, "{board}");
+        assert_eq!(rows[0].trim(), "A B C D E F G H J K L M N");
+        assert!(
+            rows[1].starts_with(" 9 ") && rows[1].contains(" X 9"),
+            "{board}"
+        );
+        assert!(rows[9].starts_with(" 1 O "), "{board}");
+        assert_eq!(ok(&mut s, "all_legal black").split(' ').count(), 115);
+        for _ in 0..4 {
+            for c in ["b", "w"] {
+                let mv = ok(&mut s, &format!("genmove {c}"));
+                if mv != "pass" && mv != "resign" {
+                    assert!(s.game.parse_move(&mv).is_some(), "{mv}");
+                    assert_ne!(ok(&mut s, &format!("color {mv}")), "empty");
+                }
+            }
+        }
+        let score = ok(&mut s, "final_score");
+        assert!(score == "0" || score.starts_with("B+") || score.starts_with("W+"));
+        for kind in [
+            "alive",
+            "dead",
+            "seki",
+            "black_territory",
+            "white_territory",
+            "dame",
+        ] {
+            let line = format!("final_status_list {kind}");
+            let text = ok(&mut s, &line);
+            vertices_on_board(&s, &line, &text);
+        }
+        let own = ok(&mut s, "tengen-ownership");
+        assert_eq!(own.lines().count(), 9);
+        assert!(own.lines().all(|l| l.split(' ').count() == 13), "{own}");
+        // kata-analyze's ownership: one value per point.
+        let a = s.value_search(Color::Black);
+        let st = Stream {
+            interval: None,
+            kata: true,
+            ownership: true,
+            max_moves: 5,
+            orient: 0,
+            dims: (13, 9),
+        };
+        let line = info_line(&a, Color::Black, &st);
+        let tail = line.split(" ownership ").nth(1).unwrap_or("");
+        assert_eq!(tail.split(' ').count(), 117);
+        // SGF: written as SZ[13:9], and loaded back.
+        let sgf = ok(&mut s, "printsgf");
+        assert!(sgf.contains("SZ[13:9]"), "{sgf}");
+        let path = std::env::temp_dir().join(format!("tengen-rect-{}.sgf", std::process::id()));
+        std::fs::write(&path, &sgf).expect("a temporary file");
+        let moves = s.game.moves().to_vec();
+        ok(&mut s, "boardsize 9");
+        assert_eq!(ok(&mut s, "query_boardsize"), "9");
+        ok(&mut s, &format!("loadsgf {}", path.display()));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(ok(&mut s, "query_boardsize"), "13 9");
+        assert_eq!(s.game.moves(), &moves[..]);
+        // clear_board keeps the shape; boardsize goes back to square.
+        ok(&mut s, "clear_board");
+        assert_eq!(ok(&mut s, "query_boardsize"), "13 9");
+        assert_eq!(ok(&mut s, "fixed_handicap 4"), "D3 K7 D7 K3");
+        ok(&mut s, "clear_board");
+        let free = ok(&mut s, "place_free_handicap 6");
+        assert_eq!(free.split(' ').count(), 6);
+        vertices_on_board(&s, "place_free_handicap", &free);
+        ok(&mut s, "boardsize 13");
+        assert_eq!(ok(&mut s, "query_boardsize"), "13");
+        // KataGo's other spellings; bad sizes change nothing.
+        ok(&mut s, "rectangular_boardsize 9:13");
+        assert_eq!(ok(&mut s, "query_boardsize"), "9 13");
+        ok(&mut s, "rectangular_boardsize 7");
+        assert_eq!(ok(&mut s, "query_boardsize"), "7");
+        for bad in ["rectangular_boardsize 9 26", "rectangular_boardsize 1 9"] {
+            assert_eq!(fail(&mut s, bad), "unacceptable size");
+        }
+        for bad in [
+            "rectangular_boardsize",
+            "rectangular_boardsize x 9",
+            "rectangular_boardsize 9 9 9",
+        ] {
+            assert_eq!(fail(&mut s, bad), "syntax error");
+        }
+        assert_eq!(ok(&mut s, "query_boardsize"), "7");
+    }
+
+    #[test]
+    fn orientations_on_a_rectangular_board() {
+        let mut s = session();
+        ok(&mut s, "rectangular_boardsize 13 9");
+        // A quarter turn would swap the sides: refused, nothing changes.
+        ok(&mut s, "play b C3");
+        for n in [1, 3, 4, 6] {
+            assert!(fail(&mut s, &format!("orientation {n}")).contains("13x9"));
+        }
+        assert_eq!(ok(&mut s, "query_orientation"), "0");
+        assert_eq!(ok(&mut s, "list_stones black"), "C3");
+        // Upside down: C3 lies on C7 inside, and comes back out as C3.
+        ok(&mut s, "orientation 5");
+        ok(&mut s, "play b C3");
+        assert_eq!(ok(&mut s, "list_stones black"), "C3");
+        assert_eq!(
+            s.game.board().stones(Color::Black),
+            [s.game
+                .parse_move("C7")
+                .map_or(Point::from_xy(0, 0), |m| match m {
+                    Move::Play(p) => p,
+                    Move::Pass => Point::from_xy(0, 0),
+                })]
+        );
+        // Under a quarter turn only square boards may be set.
+        ok(&mut s, "boardsize 9");
+        ok(&mut s, "orientation 1");
+        assert!(fail(&mut s, "rectangular_boardsize 13 9").contains("13x9"));
+        assert_eq!(ok(&mut s, "query_boardsize"), "9");
+        ok(&mut s, "rectangular_boardsize 11 11");
+        ok(&mut s, "orientation 0");
+        ok(&mut s, "rectangular_boardsize 13 9");
+        assert!(!ok(&mut s, "invariant_hash").is_empty());
+    }
+
+    /// Every GNU Go analysis command on rectangular positions, with no
+    /// argument, a vertex, a colour and a vertex, and two vertices: no
+    /// panic, and every vertex in a reply is on the board.
+    #[test]
+    fn analysis_commands_stay_on_a_rectangular_board() {
+        let commands: Vec<&str> = [
+            tactics::COMMANDS,
+            eyes::COMMANDS,
+            surround::COMMANDS,
+            owl::COMMANDS,
+            values::COMMANDS,
+            search_area::COMMANDS,
+        ]
+        .concat();
+        for (w, h) in [(9usize, 5usize), (5, 9)] {
+            let mut s = session();
+            ok(&mut s, "tengen-playouts 200");
+            ok(&mut s, &format!("rectangular_boardsize {w} {h}"));
+            // A random middle game.
+            let mut rng = tengen_go::playout::Rng::new(w as u64 * 31 + h as u64);
+            let mut c = Color::Black;
+            for _ in 0..w * h * 2 / 3 {
+                let e = s.game.board().empties().len();
+                let p = s.game.board().empty_point(rng.below(e));
+                if s.game.is_legal(c, Move::Play(p)) {
+                    ok(&mut s, &format!("play {} {}", c.name(), vertex_name(p)));
+                }
+                c = c.opp();
+            }
+            let b = s.game.board().clone();
+            let black = b.stones(Color::Black);
+            let white = b.stones(Color::White);
+            let empty: Vec<Point> = b.points().filter(|&p| b.cell(p) == Cell::Empty).collect();
+            let pick = |v: &[Point]| v.first().map(|&p| vertex_name(p)).unwrap_or("A1".into());
+            let (vb, vw, ve) = (pick(&black), pick(&white), pick(&empty));
+            let corner = vertex_name(Point::from_xy(w - 1, h - 1));
+            let off = vertex_name(Point::from_xy(w, h));
+            let args = [
+                String::new(),
+                vb.clone(),
+                vw.clone(),
+                ve.clone(),
+                corner.clone(),
+                off.clone(),
+                format!("black {ve}"),
+                format!("white {corner}"),
+                format!("{vb} {vw}"),
+                format!("{vw} {ve}"),
+                format!("{vb} {off}"),
+            ];
+            for name in &commands {
+                for arg in &args {
+                    let line = format!("{name} {arg}");
+                    let (good, text) = ask(&mut s, &line);
+                    if good {
+                        vertices_on_board(&s, &line, &text);
+                    }
+                }
+                // Whatever a command left pushed (trymove), the game stays.
+                s.try_stack.clear();
+            }
+            assert_eq!((s.game.width(), s.game.height()), (w, h));
+        }
     }
 }

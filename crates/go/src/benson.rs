@@ -63,8 +63,7 @@ pub struct Benson {
 }
 
 fn slots(b: &Board) -> usize {
-    let n = b.size();
-    Point::from_xy(n - 1, n - 1).index() + 1
+    b.slots()
 }
 
 impl Benson {
@@ -286,12 +285,12 @@ pub fn unconditional_status(b: &Board, p: Point) -> Unconditional {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{parse_vertex, Move};
+    use crate::board::Move;
 
     use crate::board::test_util::from_rows as board;
 
     fn st(b: &Board, v: &str) -> &'static str {
-        match parse_vertex(v, b.size()) {
+        match b.parse_move(v) {
             Some(Move::Play(p)) => unconditional_status(b, p).name(),
             _ => panic!("bad vertex {v}"),
         }

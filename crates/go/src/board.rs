@@ -155,6 +155,12 @@ const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 /// Parses a GTP vertex (`D4`, `pass`, any case) for a board of `size`.
 pub fn parse_vertex(s: &str, size: usize) -> Option<Move> {
+    parse_vertex_rect(s, size, size)
+}
+
+/// Parses a GTP vertex for a board `width` columns wide and `height` rows
+/// high (columns `A`.. without `I`, rows `1..=height`).
+pub fn parse_vertex_rect(s: &str, width: usize, height: usize) -> Option<Move> {
     if s.eq_ignore_ascii_case("pass") {
         return Some(Move::Pass);
     }
@@ -169,7 +175,7 @@ pub fn parse_vertex(s: &str, size: usize) -> Option<Move> {
         return None;
     }
     let row: usize = digits.parse().ok()?;
-    if x >= size || row == 0 || row > size {
+    if x >= width || row == 0 || row > height {
         return None;
     }
     Some(Move::Play(Point::from_xy(x, row - 1)))
@@ -261,7 +267,9 @@ impl fmt::Display for Illegal {
 /// A Go position (no history: see `Game` for that).
 #[derive(Clone)]
 pub struct Board {
-    size: usize,
+    /// Columns (x runs over `0..width`) and rows (y over `0..height`).
+    width: usize,
+    height: usize,
     cells: [Cell; POINTS],
     /// Head point of the chain each stone belongs to.
     head: [u16; POINTS],
@@ -285,14 +293,22 @@ pub struct Board {
 impl Board {
     /// An empty board of `size` x `size` (2..=25).
     pub fn new(size: usize) -> Board {
-        let size = size.clamp(1, MAX_SIZE);
+        Board::new_rect(size, size)
+    }
+
+    /// An empty board `width` columns wide and `height` rows high (each
+    /// 2..=25; out-of-range sides are clamped to 1..=25).
+    pub fn new_rect(width: usize, height: usize) -> Board {
+        let width = width.clamp(1, MAX_SIZE);
+        let height = height.clamp(1, MAX_SIZE);
         let mut b = Board {
-            size,
+            width,
+            height,
             cells: [Cell::Edge; POINTS],
             head: [0; POINTS],
             next: [0; POINTS],
             chains: [Chain::default(); POINTS],
-            empties: Vec::with_capacity(size * size),
+            empties: Vec::with_capacity(width * height),
             empty_pos: [0; POINTS],
             ko: None,
             hash: 0,
@@ -300,8 +316,8 @@ impl Board {
             last_move: None,
             last_captured: 0,
         };
-        for y in 0..size {
-            for x in 0..size {
+        for y in 0..height {
+            for x in 0..width {
                 let p = Point::from_xy(x, y);
                 b.cells[p.index()] = Cell::Empty;
                 b.empty_pos[p.index()] = b.empties.len() as u16;
@@ -311,8 +327,66 @@ impl Board {
         b
     }
 
+    /// Number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn is_square(&self) -> bool {
+        self.width == self.height
+    }
+
+    /// Number of points on the board.
+    pub fn area_points(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The point at column `x`, row `y` (0-based, signed so that callers
+    /// can step off the board), if it is on the board.
+    pub fn at(&self, x: isize, y: isize) -> Option<Point> {
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| Point::from_xy(x as usize, y as usize))
+    }
+
+    /// The point `(dx, dy)` away from `p`, if on the board.
+    pub fn offset(&self, p: Point, dx: isize, dy: isize) -> Option<Point> {
+        self.at(p.x() as isize + dx, p.y() as isize + dy)
+    }
+
+    /// Whether `p` is a point of this board.
+    pub fn on_board(&self, p: Point) -> bool {
+        let (col, row) = (p.index() % STRIDE, p.index() / STRIDE);
+        (1..=self.width).contains(&col) && (1..=self.height).contains(&row)
+    }
+
+    /// Distance from `p` to the nearest edge: 0 on the first line.
+    pub fn edge_distance(&self, p: Point) -> usize {
+        p.x()
+            .min(p.y())
+            .min(self.width - 1 - p.x())
+            .min(self.height - 1 - p.y())
+    }
+
+    /// One more than the largest index of an on-board point: the length
+    /// of a per-point array for this board.
+    pub fn slots(&self) -> usize {
+        Point::from_xy(self.width - 1, self.height - 1).index() + 1
+    }
+
+    /// Parses a GTP vertex (or `pass`) for this board's shape.
+    pub fn parse_move(&self, s: &str) -> Option<Move> {
+        parse_vertex_rect(s, self.width, self.height)
+    }
+
+    /// The side of a square board; the longer side of a rectangular one
+    /// (shape-aware code uses `width` and `height`).
     pub fn size(&self) -> usize {
-        self.size
+        self.width.max(self.height)
     }
 
     /// Makes `self` a copy of `src`, moving only the rows a board of
@@ -321,8 +395,9 @@ impl Board {
     pub fn copy_from(&mut self, src: &Board) {
         // Every point a board of this size reads: its rows and the border
         // rows above and below (neighbours of the top row included).
-        let n = ((src.size + 2) * STRIDE).min(POINTS);
-        self.size = src.size;
+        let n = ((src.height + 2) * STRIDE).min(POINTS);
+        self.width = src.width;
+        self.height = src.height;
         self.cells[..n].copy_from_slice(&src.cells[..n]);
         self.head[..n].copy_from_slice(&src.head[..n]);
         self.next[..n].copy_from_slice(&src.next[..n]);
@@ -359,8 +434,8 @@ impl Board {
 
     /// Every on-board point, row by row from A1.
     pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
-        let n = self.size;
-        (0..n).flat_map(move |y| (0..n).map(move |x| Point::from_xy(x, y)))
+        let (w, h) = (self.width, self.height);
+        (0..h).flat_map(move |y| (0..w).map(move |x| Point::from_xy(x, y)))
     }
 
     pub fn empties(&self) -> &[u16] {
@@ -372,11 +447,11 @@ impl Board {
     }
 
     pub fn stone_count(&self) -> usize {
-        self.size * self.size - self.empties.len()
+        self.area_points() - self.empties.len()
     }
 
     pub fn is_empty_board(&self) -> bool {
-        self.empties.len() == self.size * self.size
+        self.empties.len() == self.area_points()
     }
 
     fn chain(&self, p: Point) -> &Chain {
@@ -902,16 +977,16 @@ impl Board {
 
     /// Board drawing for `showboard` (no empty line inside).
     pub fn render(&self) -> String {
-        let n = self.size;
+        let (w, n) = (self.width, self.height);
         let mut s = String::new();
-        let letters: String = COLUMNS[..n]
+        let letters: String = COLUMNS[..w]
             .iter()
             .map(|&c| format!(" {}", c as char))
             .collect();
         s.push_str(&format!("  {letters}\n"));
         for y in (0..n).rev() {
             s.push_str(&format!("{:>2}", y + 1));
-            for x in 0..n {
+            for x in 0..w {
                 let ch = match self.cells[Point::from_xy(x, y).index()] {
                     Cell::Black => 'X',
                     Cell::White => 'O',
@@ -953,11 +1028,22 @@ pub(crate) mod test_util {
         }
     }
 
+    /// The point a vertex names on board `b` (any shape).
+    pub(crate) fn point_on(s: &str, b: &Board) -> Point {
+        match b.parse_move(s) {
+            Some(Move::Play(p)) => p,
+            _ => panic!("bad vertex {s}"),
+        }
+    }
+
     /// A board from rows top-down: `X` black, `O` white, anything else
     /// empty; blanks between points are optional.
     pub(crate) fn from_rows(rows: &[&str]) -> Board {
         let n = rows.len();
-        let mut b = Board::new(n);
+        let w = rows
+            .first()
+            .map_or(n, |r| r.chars().filter(|c| !c.is_whitespace()).count());
+        let mut b = Board::new_rect(w, n);
         for (i, row) in rows.iter().enumerate() {
             for (x, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
                 let c = match ch {
@@ -1159,5 +1245,154 @@ mod tests {
         let mut b = Board::new(5);
         b.play(Color::Black, Move::Play(Point::from_xy(2, 2)));
         assert_eq!(b.area(), [25, 0]);
+    }
+
+    /// A 13x9 board from a 13x9 vertex.
+    fn r(s: &str) -> Point {
+        test_util::point_on(s, &Board::new_rect(13, 9))
+    }
+
+    #[test]
+    fn rectangular_vertices_and_points() {
+        let b = Board::new_rect(13, 9);
+        assert_eq!((b.width(), b.height(), b.size()), (13, 9, 13));
+        assert!(!b.is_square());
+        assert_eq!(b.points().count(), 117);
+        assert_eq!(b.empties().len(), 117);
+        assert!(b.is_empty_board());
+        // Columns A..N without I, rows 1..9.
+        assert_eq!(vertex_name(r("N9")), "N9");
+        assert_eq!(b.parse_move("N10"), None);
+        assert_eq!(b.parse_move("O1"), None);
+        assert_eq!(b.parse_move("J1"), Some(Move::Play(Point::from_xy(8, 0))));
+        assert_eq!(
+            parse_vertex_rect("A13", 9, 13),
+            Some(Move::Play(Point::from_xy(0, 12)))
+        );
+        assert_eq!(parse_vertex_rect("K1", 9, 13), None);
+        // Every point handed out is on the board, and only those.
+        let on = b.points().filter(|&p| b.on_board(p)).count();
+        assert_eq!(on, 117);
+        for x in 0..MAX_SIZE {
+            for y in 0..MAX_SIZE {
+                let p = Point::from_xy(x, y);
+                assert_eq!(b.on_board(p), x < 13 && y < 9, "{x} {y}");
+                assert_eq!(b.at(x as isize, y as isize).is_some(), x < 13 && y < 9);
+            }
+        }
+        assert_eq!(b.at(-1, 0), None);
+        assert_eq!(b.offset(r("N9"), 1, 0), None);
+        assert_eq!(b.offset(r("N9"), 0, -8), Some(r("N1")));
+        assert_eq!(b.edge_distance(r("G5")), 4);
+        assert_eq!(b.edge_distance(r("F5")), 4);
+        assert_eq!(b.edge_distance(r("E5")), 4);
+        assert_eq!(b.edge_distance(r("D5")), 3);
+        // The drawing: 13 columns, 9 rows, the top row first.
+        let text = b.render();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 11);
+        assert_eq!(lines[0].trim(), "A B C D E F G H J K L M N");
+        assert!(lines[1].starts_with(" 9 . "), "{}", lines[1]);
+        assert!(lines[1].contains("WHITE (O) has captured 0 stones"));
+        assert!(lines[2].contains("BLACK (X) has captured 0 stones"));
+        assert!(lines[9].starts_with(" 1 "));
+        assert_eq!(lines[9].matches('.').count(), 13);
+        // A 9x13 board draws 13 rows of 9.
+        let tall = Board::new_rect(9, 13).render();
+        assert_eq!(tall.lines().count(), 15);
+        assert!(tall.lines().nth(1).is_some_and(|l| l.starts_with("13 ")));
+    }
+
+    #[test]
+    fn corner_captures_on_a_13x9_board() {
+        // A lone black stone in each corner, taken by two white stones.
+        for (corner, a, b2) in [
+            ("A1", "A2", "B1"),
+            ("N1", "M1", "N2"),
+            ("A9", "A8", "B9"),
+            ("N9", "M9", "N8"),
+        ] {
+            let mut b = Board::new_rect(13, 9);
+            b.play(Color::Black, Move::Play(r(corner)));
+            assert_eq!(b.liberties(r(corner)).len(), 2, "{corner}");
+            b.play(Color::White, Move::Play(r(a)));
+            assert_eq!(b.atari_liberty(r(corner)), Some(r(b2)), "{corner}");
+            assert_eq!(b.play(Color::White, Move::Play(r(b2))), 1, "{corner}");
+            assert_eq!(b.cell(r(corner)), Cell::Empty, "{corner}");
+            assert_eq!(b.captures(Color::White), 1);
+            // Playing back into the corner is suicide.
+            assert!(b.is_suicide(Color::Black, r(corner)), "{corner}");
+            assert_eq!(b.stone_count(), 2);
+        }
+        // A two-stone string along the short side's edge.
+        let mut b = Board::new_rect(13, 9);
+        for v in ["N5", "N6"] {
+            b.play(Color::Black, Move::Play(r(v)));
+        }
+        assert_eq!(b.liberties(r("N5")).len(), 4);
+        for v in ["N4", "N7", "M5", "M6"] {
+            b.play(Color::White, Move::Play(r(v)));
+        }
+        assert_eq!(b.captures(Color::White), 2);
+        assert_eq!(b.area(), [0, 117]);
+    }
+
+    #[test]
+    fn empty_7x5_has_35_legal_points() {
+        let b = Board::new_rect(7, 5);
+        let legal = b
+            .points()
+            .filter(|&p| b.is_legal(Color::Black, Move::Play(p)))
+            .count();
+        assert_eq!(legal, 35);
+        let mut b = Board::new_rect(7, 5);
+        b.play(Color::Black, Move::Play(Point::from_xy(3, 2)));
+        assert_eq!(b.area(), [35, 0]);
+    }
+
+    #[test]
+    fn rectangular_chains_and_copies_stay_consistent() {
+        let mut rng = crate::playout::Rng::new(23);
+        // A scratch board that held a wider, then a taller position.
+        let mut scratch = Board::new(19);
+        for (w, h) in [
+            (13usize, 9usize),
+            (9, 13),
+            (19, 5),
+            (5, 19),
+            (25, 2),
+            (2, 25),
+        ] {
+            let mut b = Board::new_rect(w, h);
+            let mut c = Color::Black;
+            for _ in 0..w * h * 2 {
+                let e = b.empties().len();
+                if e == 0 {
+                    break;
+                }
+                let p = b.empty_point(rng.below(e));
+                assert!(b.on_board(p));
+                if b.is_legal(c, Move::Play(p)) {
+                    b.play(c, Move::Play(p));
+                }
+                c = c.opp();
+            }
+            for q in b.points() {
+                if b.cell(q).color().is_some() {
+                    let libs = b.liberties(q);
+                    assert!(!libs.is_empty());
+                    assert!(libs.iter().all(|&l| b.on_board(l)));
+                    let want = if libs.len() == 1 { Some(libs[0]) } else { None };
+                    assert_eq!(b.atari_liberty(q), want);
+                }
+            }
+            let a = b.area();
+            assert!((a[0] + a[1]) as usize <= w * h);
+            scratch.copy_from(&b);
+            assert_eq!((scratch.width(), scratch.height()), (w, h));
+            assert_eq!(scratch.hash(), b.hash());
+            assert_eq!(scratch.render(), b.render());
+            assert_eq!(scratch.area(), b.area());
+        }
     }
 }

@@ -156,7 +156,7 @@ fn search(
             }
         }
     }
-    moves.sort_by_key(|&p| (b.size() - p.y(), p.x()));
+    moves.sort_by_key(|&p| (b.height() - p.y(), p.x()));
     for m in moves {
         let Some(after) = b.after(color, m) else {
             continue;

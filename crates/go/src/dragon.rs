@@ -144,25 +144,17 @@ pub struct Dragons {
 }
 
 fn slots(b: &Board) -> usize {
-    let n = b.size();
-    Point::from_xy(n - 1, n - 1).index() + 1
+    b.slots()
 }
 
 /// Rank of a point in GNU Go's board order.
 fn rank(b: &Board, p: Point) -> (usize, usize) {
-    (b.size() - p.y(), p.x())
+    (b.height() - p.y(), p.x())
 }
 
 /// The point at `(x + dx, y + dy)` when it is on the board.
 fn offset(b: &Board, p: Point, dx: isize, dy: isize) -> Option<Point> {
-    let n = b.size() as isize;
-    let x = p.x() as isize + dx;
-    let y = p.y() as isize + dy;
-    (0..n)
-        .contains(&x)
-        .then_some(())
-        .filter(|_| (0..n).contains(&y))
-        .map(|_| Point::from_xy(x as usize, y as usize))
+    b.offset(p, dx, dy)
 }
 
 /// Union-find over point indices.
@@ -589,11 +581,11 @@ fn knight_holds(
 /// No opponent stone on the rectangle spanned by `p` and `q` grown by one
 /// line (clipped at the edge), and nothing but empty points between them.
 fn open_ground(b: &Board, p: Point, q: Point, c: Color) -> bool {
-    let n = b.size() as isize;
+    let (w, h) = (b.width() as isize, b.height() as isize);
     let (x0, x1) = (p.x().min(q.x()) as isize - 1, p.x().max(q.x()) as isize + 1);
     let (y0, y1) = (p.y().min(q.y()) as isize - 1, p.y().max(q.y()) as isize + 1);
-    for x in x0.max(0)..=x1.min(n - 1) {
-        for y in y0.max(0)..=y1.min(n - 1) {
+    for x in x0.max(0)..=x1.min(w - 1) {
+        for y in y0.max(0)..=y1.min(h - 1) {
             let r = Point::from_xy(x as usize, y as usize);
             if b.cell(r).color() == Some(c.opp()) {
                 return false;

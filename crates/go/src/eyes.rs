@@ -147,7 +147,8 @@ pub struct Evaluation {
 
 /// The eye spaces of both colours on one board.
 pub struct Eyes {
-    size: usize,
+    /// The board's width and height.
+    dims: (usize, usize),
     lively: Vec<bool>,
     domain: [Vec<bool>; 2],
     points: [Vec<EyePoint>; 2],
@@ -156,11 +157,11 @@ pub struct Eyes {
 }
 
 /// The point `(dx, dy)` away from `p`, if on the board.
-fn offset(size: usize, p: Point, dx: isize, dy: isize) -> Option<Point> {
+fn offset((w, h): (usize, usize), p: Point, dx: isize, dy: isize) -> Option<Point> {
     let x = p.x() as isize + dx;
     let y = p.y() as isize + dy;
-    let n = size as isize;
-    (x >= 0 && y >= 0 && x < n && y < n).then(|| Point::from_xy(x as usize, y as usize))
+    (x >= 0 && y >= 0 && x < w as isize && y < h as isize)
+        .then(|| Point::from_xy(x as usize, y as usize))
 }
 
 const ORTHO: [(isize, isize); 4] = [(0, 1), (-1, 0), (1, 0), (0, -1)];
@@ -170,8 +171,8 @@ impl Eyes {
     /// Analyses the board; the reader visits at most `budget` positions
     /// per tactical question.
     pub fn new(b: &Board, budget: u64) -> Eyes {
-        let size = b.size();
-        let slots = Point::from_xy(size - 1, size - 1).index() + 1;
+        let dims = (b.width(), b.height());
+        let slots = b.slots();
         let mut reader = Reader::new(budget);
         // Lively strings, one verdict per chain.
         let mut by_chain: HashMap<u16, bool> = HashMap::new();
@@ -186,7 +187,7 @@ impl Eyes {
             }
         }
         let mut eyes = Eyes {
-            size,
+            dims,
             lively,
             domain: [vec![false; slots], vec![false; slots]],
             points: [
@@ -209,8 +210,8 @@ impl Eyes {
     }
 
     fn on_first_line(&self, p: Point) -> bool {
-        let n = self.size - 1;
-        p.x() == 0 || p.y() == 0 || p.x() == n || p.y() == n
+        let (w, h) = self.dims;
+        p.x() == 0 || p.y() == 0 || p.x() == w - 1 || p.y() == h - 1
     }
 
     /// A lively stone of colour `c` on `p`.
@@ -224,7 +225,7 @@ impl Eyes {
     }
 
     fn primary_domain(&self, b: &Board, c: Color) -> Vec<bool> {
-        let n = self.size;
+        let n = self.dims;
         let mut dom = vec![false; self.lively.len()];
         let opp = c.opp();
         let free = |p: Point| !self.is_lively(b, p);
@@ -236,7 +237,8 @@ impl Eyes {
             };
             dom[p.index()] = self.lively_stone(b, Some(p), c) || (free(p) && next_to_one());
         }
-        let corner = |p: Point| (p.x() == 0 || p.x() == n - 1) && (p.y() == 0 || p.y() == n - 1);
+        let corner =
+            |p: Point| (p.x() == 0 || p.x() == n.0 - 1) && (p.y() == 0 || p.y() == n.1 - 1);
         loop {
             let mut changed = false;
             for p in b.points() {
@@ -294,7 +296,7 @@ impl Eyes {
 
     /// Marks colour `c`'s eye space and its marginal points.
     fn partition(&mut self, b: &Board, c: Color) {
-        let n = self.size;
+        let n = self.dims;
         let (me, them) = (c.index(), c.opp().index());
         for p in b.points() {
             if self.is_lively(b, p) {
@@ -384,7 +386,7 @@ impl Eyes {
 
     /// Half and false eyes of colour `c`.
     fn topology(&mut self, b: &Board, c: Color, reader: &mut Reader) {
-        let n = self.size;
+        let n = self.dims;
         for p in board_order(b) {
             if !self.in_space(c, p) || self.points[c.index()][p.index()].marginal {
                 continue;
@@ -403,8 +405,8 @@ impl Eyes {
             for &(dx, dy) in &DIAG {
                 let x = p.x() as isize + dx;
                 let y = p.y() as isize + dy;
-                let off_x = x < 0 || x >= n as isize;
-                let off_y = y < 0 || y >= n as isize;
+                let off_x = x < 0 || x >= n.0 as isize;
+                let off_y = y < 0 || y >= n.1 as isize;
                 if off_x && off_y {
                     continue;
                 }
@@ -436,7 +438,7 @@ impl Eyes {
 
     /// Origins, sizes and neighbour counts of colour `c`'s eyes.
     fn count(&mut self, b: &Board, c: Color) {
-        let n = self.size;
+        let n = self.dims;
         let me = c.index();
         let order = board_order(b);
         for &p in &order {
@@ -663,9 +665,9 @@ impl Eyes {
             .or_else(|| self.evaluation(Color::White, p))
     }
 
-    /// Whether `p` is a stone on a board cell (not an edge).
-    pub fn board_size(&self) -> usize {
-        self.size
+    /// The analysed board's width and height.
+    pub fn board_dims(&self) -> (usize, usize) {
+        self.dims
     }
 }
 
@@ -1054,12 +1056,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::test_util::{from_rows, point};
+    use crate::board::test_util::{from_rows, point, point_on};
 
     fn value(rows: &[&str], c: Color, v: &str) -> (EyeValue, Option<Evaluation>, EyePoint) {
         let b = from_rows(rows);
         let e = Eyes::new(&b, 20_000);
-        let p = point(v, b.size());
+        let p = point_on(v, &b);
         (e.point(c, p).value, e.evaluation(c, p), e.point(c, p))
     }
 

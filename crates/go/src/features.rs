@@ -150,12 +150,12 @@ pub fn shape3(b: &Board, c: Color, p: Point) -> u32 {
 
 /// The canonical diamond around `p` for `c` to move.
 pub fn diamond(b: &Board, c: Color, p: Point) -> u32 {
-    let n = b.size() as i32;
+    let (w, h) = (b.width() as i32, b.height() as i32);
     let (x, y) = (p.x() as i32, p.y() as i32);
     let mut cells = [EDGE; 12];
     for (i, &(dx, dy)) in DIAMOND_AT.iter().enumerate() {
         let (qx, qy) = (x + dx, y + dy);
-        if qx < 0 || qy < 0 || qx >= n || qy >= n {
+        if qx < 0 || qy < 0 || qx >= w || qy >= h {
             continue;
         }
         cells[i] = match b.cell(Point::from_xy(qx as usize, qy as usize)) {
@@ -254,9 +254,8 @@ fn with_libs(b: &Board, libs: &Liberties, c: Color, m: Move, prev2: Option<Point
     if let Some(q) = prev2 {
         f[DIST_PREV2] = distance(p, q);
     }
-    let n = b.size();
-    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y()) + 1;
-    if line <= 4 && n >= 7 {
+    let line = b.edge_distance(p) + 1;
+    if line <= 4 && b.width().min(b.height()) >= 7 {
         f[LINE] = line as u32;
     }
     tactical(b, libs, c, p, &mut f);
@@ -371,7 +370,7 @@ mod tests {
     use crate::board::parse_vertex;
 
     fn put(b: &mut Board, c: Color, v: &str) {
-        if let Some(m @ Move::Play(_)) = parse_vertex(v, b.size()) {
+        if let Some(m @ Move::Play(_)) = b.parse_move(v) {
             b.play(c, m);
         }
     }

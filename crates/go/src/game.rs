@@ -80,7 +80,12 @@ pub struct Game {
 
 impl Game {
     pub fn new(size: usize, komi: f64) -> Game {
-        let board = Board::new(size);
+        Game::new_rect(size, size, komi)
+    }
+
+    /// A game on a board `width` columns wide and `height` rows high.
+    pub fn new_rect(width: usize, height: usize, komi: f64) -> Game {
+        let board = Board::new_rect(width, height);
         let mut g = Game {
             board,
             komi,
@@ -99,8 +104,23 @@ impl Game {
         &self.board
     }
 
+    /// The side of a square board; the longer side of a rectangular one
+    /// (shape-aware code uses `width` and `height`).
     pub fn size(&self) -> usize {
         self.board.size()
+    }
+
+    pub fn width(&self) -> usize {
+        self.board.width()
+    }
+
+    pub fn height(&self) -> usize {
+        self.board.height()
+    }
+
+    /// Parses a GTP vertex (or `pass`) for this game's board.
+    pub fn parse_move(&self, s: &str) -> Option<Move> {
+        self.board.parse_move(s)
     }
 
     pub fn komi(&self) -> f64 {
@@ -169,12 +189,12 @@ impl Game {
         self.undo.first().unwrap_or(&self.board)
     }
 
-    /// Clears the board, keeping size, komi and rules.
+    /// Clears the board, keeping its shape, komi and rules.
     pub fn clear(&mut self) {
         *self = Game {
             komi: self.komi,
             rules: self.rules,
-            ..Game::new(self.size(), self.komi)
+            ..Game::new_rect(self.width(), self.height(), self.komi)
         };
         self.rebuild_seen();
     }
@@ -343,11 +363,22 @@ impl Game {
 /// Fixed handicap points as GTP places them; `None` when `n` stones are
 /// not allowed on this size.
 pub fn fixed_handicap(size: usize, n: usize) -> Option<Vec<Point>> {
-    if !(2..=9).contains(&n) || size < 7 {
+    fixed_handicap_rect(size, size, n)
+}
+
+/// Fixed handicap points on a board `width` x `height`: GNU Go's points
+/// worked out along each side on its own (the star-point line and the
+/// middle of the columns from the width, those of the rows from the
+/// height), so a square board gets exactly GNU Go's points. Both sides
+/// must be 7 or more; side and centre points need both sides odd and
+/// neither 7.
+pub fn fixed_handicap_rect(width: usize, height: usize, n: usize) -> Option<Vec<Point>> {
+    if !(2..=9).contains(&n) || width.min(height) < 7 {
         return None;
     }
     // No centre point on even sizes; 7x7 has room for corners only.
-    let max = if size.is_multiple_of(2) || size == 7 {
+    let corners_only = |side: usize| side.is_multiple_of(2) || side == 7;
+    let max = if corners_only(width) || corners_only(height) {
         4
     } else {
         9
@@ -355,26 +386,30 @@ pub fn fixed_handicap(size: usize, n: usize) -> Option<Vec<Point>> {
     if n > max {
         return None;
     }
-    let edge = if size <= 12 { 2 } else { 3 };
-    let (lo, hi, mid) = (edge, size - 1 - edge, size / 2);
+    let lines = |side: usize| {
+        let edge = if side <= 12 { 2 } else { 3 };
+        (edge, side - 1 - edge, side / 2)
+    };
+    let (lx, hx, mx) = lines(width);
+    let (ly, hy, my) = lines(height);
     let p = Point::from_xy;
-    let mut v = vec![p(lo, lo), p(hi, hi)];
+    let mut v = vec![p(lx, ly), p(hx, hy)];
     if n >= 3 {
-        v.push(p(lo, hi));
+        v.push(p(lx, hy));
     }
     if n >= 4 {
-        v.push(p(hi, lo));
+        v.push(p(hx, ly));
     }
     if n == 5 || n == 7 || n == 9 {
-        v.push(p(mid, mid));
+        v.push(p(mx, my));
     }
     if n >= 6 {
-        v.push(p(lo, mid));
-        v.push(p(hi, mid));
+        v.push(p(lx, my));
+        v.push(p(hx, my));
     }
     if n >= 8 {
-        v.push(p(mid, lo));
-        v.push(p(mid, hi));
+        v.push(p(mx, ly));
+        v.push(p(mx, hy));
     }
     Some(v)
 }
@@ -490,5 +525,43 @@ mod tests {
         assert_eq!(Score(2.5).to_string(), "B+2.5");
         assert_eq!(Score(-31.0).to_string(), "W+31");
         assert_eq!(Score(0.0).to_string(), "0");
+    }
+
+    #[test]
+    fn rectangular_games_score_handicap_and_clear() {
+        // 7x5, Black owns the left four columns, White the right three.
+        let mut g = Game::new_rect(7, 5, 0.5);
+        assert_eq!(g.legal_points(Color::Black).len(), 35);
+        assert_eq!(g.legal_points(Color::White).len(), 35);
+        for y in 0..5 {
+            let (b, w) = (Point::from_xy(3, y), Point::from_xy(4, y));
+            assert!(g.play(Color::Black, Move::Play(b)).is_ok());
+            assert!(g.play(Color::White, Move::Play(w)).is_ok());
+        }
+        assert_eq!(g.legal_points(Color::Black).len(), 25);
+        assert_eq!(g.tromp_taylor().0, 20.0 - 15.0 - 0.5);
+        g.set_rules(Rules::named("japanese").unwrap_or_default());
+        assert_eq!(g.final_score(&[], &[]).0, 15.0 - 10.0 - 0.5);
+        g.clear();
+        assert_eq!((g.width(), g.height(), g.moves().len()), (7, 5, 0));
+        assert!(g.board().is_empty_board());
+        // Handicap points along each side on its own.
+        let names = |v: Vec<Point>| v.into_iter().map(vertex_name).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            names(fixed_handicap_rect(13, 9, 4).unwrap_or_default()),
+            "D3 K7 D7 K3"
+        );
+        assert_eq!(
+            names(fixed_handicap_rect(13, 9, 9).unwrap_or_default()),
+            "D3 K7 D7 K3 G5 D5 K5 G3 G7"
+        );
+        assert_eq!(fixed_handicap_rect(13, 10, 5), None);
+        assert_eq!(fixed_handicap_rect(13, 6, 2), None);
+        assert_eq!(fixed_handicap_rect(19, 19, 9), fixed_handicap(19, 9));
+        let mut h = Game::new_rect(9, 13, 0.5);
+        let pts = fixed_handicap_rect(9, 13, 5).unwrap_or_default();
+        assert!(pts.iter().all(|&p| h.board().on_board(p)));
+        assert!(h.set_handicap(&pts));
+        assert_eq!(h.to_move(), Color::White);
     }
 }

@@ -142,9 +142,13 @@ pub struct RootFilter {
     pub pass_only: bool,
 }
 
+/// A tree kept between moves: the moves to its root, the board's width
+/// and height, White's compensation (bits) and the tree.
+type Kept = (Vec<crate::game::Played>, (usize, usize), u64, Tree);
+
 /// The player: keeps its tree between moves.
 pub struct Searcher {
-    tree: Option<(Vec<crate::game::Played>, usize, u64, Tree)>,
+    tree: Option<Kept>,
     seed: u64,
 }
 
@@ -175,8 +179,8 @@ impl Searcher {
     /// Takes the kept tree if the game continued from its root, re-rooted
     /// at the current position.
     fn reuse(&mut self, game: &Game, color: Color) -> Option<Tree> {
-        let (moves, size, komi_bits, tree) = self.tree.take()?;
-        if size != game.size() || komi_bits != game.compensation().to_bits() {
+        let (moves, dims, komi_bits, tree) = self.tree.take()?;
+        if dims != (game.width(), game.height()) || komi_bits != game.compensation().to_bits() {
             return None;
         }
         let now = game.moves();
@@ -327,7 +331,12 @@ impl Searcher {
             Err(r) => (std::mem::take(&mut *lock(&r.tree)), r.root_board.clone()),
         };
         let a = analyse(&tree, &root_board, komi, done, start);
-        self.tree = Some((game.moves().to_vec(), game.size(), komi.to_bits(), tree));
+        self.tree = Some((
+            game.moves().to_vec(),
+            (game.width(), game.height()),
+            komi.to_bits(),
+            tree,
+        ));
         a
     }
 }
@@ -432,7 +441,7 @@ fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> 
     // On big boards a first- or second-line move with no stone near it is
     // never worth its tempo, but the AMAF values of light playouts like
     // them; drop them at the root unless nothing else is left.
-    if b.size() >= 13 && filter.allow.is_empty() {
+    if b.width().min(b.height()) >= 13 && filter.allow.is_empty() {
         let kept: Vec<Move> = v
             .iter()
             .copied()
@@ -454,13 +463,11 @@ fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> 
 /// A point on the first two lines with no stone within two points (a
 /// 5x5 square around it).
 fn is_lonely_edge_move(b: &Board, p: Point) -> bool {
-    let n = b.size();
-    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
-    if line > 1 {
+    if b.edge_distance(p) > 1 {
         return false;
     }
-    let (x0, x1) = (p.x().saturating_sub(2), (p.x() + 2).min(n - 1));
-    let (y0, y1) = (p.y().saturating_sub(2), (p.y() + 2).min(n - 1));
+    let (x0, x1) = (p.x().saturating_sub(2), (p.x() + 2).min(b.width() - 1));
+    let (y0, y1) = (p.y().saturating_sub(2), (p.y() + 2).min(b.height() - 1));
     !(y0..=y1).any(|y| (x0..=x1).any(|x| b.cell(Point::from_xy(x, y)) != Cell::Empty))
 }
 
@@ -476,7 +483,7 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
     let p = match m {
         Move::Pass => {
             // Passing early is rarely right; the tree will find out when it is.
-            let filled = b.stone_count() as f64 / (b.size() * b.size()) as f64;
+            let filled = b.stone_count() as f64 / b.area_points() as f64;
             return if filled > 0.5 {
                 (10, 5.0, 0.05)
             } else {
@@ -546,10 +553,9 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
         }
     }
     // Lines: first line is poor, third/fourth good on an emptyish board.
-    let n = b.size();
-    let line = p.x().min(p.y()).min(n - 1 - p.x()).min(n - 1 - p.y());
-    if n >= 9 {
-        let opening = b.stone_count() < n * n / 4;
+    let line = b.edge_distance(p);
+    if b.width().min(b.height()) >= 9 {
+        let opening = b.stone_count() < b.area_points() / 4;
         if line == 0 {
             score -= 1.0;
         } else if line == 1 && opening {
@@ -629,7 +635,7 @@ fn expand(
     // table is fitted (asked first: the table is parsed on first use,
     // which the hand-made default should never pay under the tree lock).
     let learned = gammas::learned_priors()
-        .then(|| gammas::table(b.size()))
+        .then(|| gammas::table(b.width().min(b.height())))
         .filter(|t| !t.is_empty());
     if let Some(table) = learned {
         let g = table.gammas(b, color, moves, prev2);
@@ -903,13 +909,12 @@ fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant)
             .cmp(&a.visits)
             .then(b.winrate.total_cmp(&a.winrate))
     });
-    let n = board.size();
     let own_n = tree.own_n.max(1) as f64;
     let ownership = board
         .points()
         .map(|p| tree.own_sum[p.index()] / own_n)
         .collect::<Vec<_>>();
-    debug_assert_eq!(ownership.len(), n * n);
+    debug_assert_eq!(ownership.len(), board.area_points());
     let mean = tree.margin_sum / own_n;
     let var = (tree.margin_sq / own_n - mean * mean).max(0.0);
     let winrate = candidates.first().map(|c| c.winrate).unwrap_or(0.5);
@@ -928,10 +933,10 @@ fn analyse(tree: &Tree, board: &Board, komi: f64, playouts: u64, start: Instant)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{move_name, parse_vertex};
+    use crate::board::move_name;
 
     fn play(g: &mut Game, c: Color, v: &str) {
-        let m = parse_vertex(v, g.size()).unwrap_or(Move::Pass);
+        let m = g.parse_move(v).unwrap_or(Move::Pass);
         assert!(g.play(c, m).is_ok(), "{v}");
     }
 
@@ -1046,6 +1051,36 @@ mod tests {
                 .map(|t| t.nodes[0].visits)
                 .unwrap_or(0);
             assert!(kept > 0, "the subtree after {best:?} {r:?} was kept");
+        }
+    }
+
+    #[test]
+    fn searches_rectangular_boards() {
+        // A few moves each way on 13x9 and 9x13: every candidate is a
+        // legal point of the board, and the ownership map has one value
+        // per point.
+        for (w, h) in [(13usize, 9usize), (9, 13), (19, 5)] {
+            let mut g = Game::new_rect(w, h, 7.5);
+            let mut s = Searcher::new(5);
+            let limits = Limits {
+                playouts: Some(300),
+                time: None,
+                threads: 1,
+            };
+            let mut c = Color::Black;
+            for _ in 0..6 {
+                let a = s.search(&g, c, &limits, &RootFilter::default(), &mut |_| false);
+                assert_eq!(a.ownership.len(), w * h);
+                for k in &a.candidates {
+                    if let Move::Play(p) = k.mv {
+                        assert!(g.board().on_board(p), "{w}x{h}: {}", move_name(k.mv));
+                        assert!(g.is_legal(c, k.mv));
+                    }
+                }
+                let best = a.candidates.first().map_or(Move::Pass, |k| k.mv);
+                assert!(g.play(c, best).is_ok(), "{w}x{h}: {}", move_name(best));
+                c = c.opp();
+            }
         }
     }
 }

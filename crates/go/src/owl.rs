@@ -99,7 +99,7 @@ fn flip(r: u8) -> u8 {
 
 /// Rank of a point in GNU Go's board order (rows from the top).
 fn rank(b: &Board, p: Point) -> (usize, usize) {
-    (b.size() - p.y(), p.x())
+    (b.height() - p.y(), p.x())
 }
 
 fn on_board(b: &Board, p: Point) -> bool {
@@ -929,9 +929,7 @@ fn eye_sum(eyes: &Eyes, c: Color, origins: &[Point]) -> EyeValue {
 /// they reach in `ESCAPE_REACH` steps through empty points next to no
 /// opponent stone.
 fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
-    let n = b.size();
-    let slots = Point::from_xy(n - 1, n - 1).index() + 1;
-    let mut seen = vec![false; slots];
+    let mut seen = vec![false; b.slots()];
     let mut frontier: Vec<Point> = Vec::new();
     for &s in stones {
         seen[s.index()] = true;
@@ -944,10 +942,7 @@ fn escape(b: &Board, stones: &[Point], c: Color) -> usize {
         !(-2isize..=2).any(|dx| {
             (-2isize..=2).any(|dy| {
                 let (qx, qy) = (x + dx, y + dy);
-                dx.abs() + dy.abs() <= 2
-                    && (0..n as isize).contains(&qx)
-                    && (0..n as isize).contains(&qy)
-                    && enemy(Point::from_xy(qx as usize, qy as usize))
+                dx.abs() + dy.abs() <= 2 && b.at(qx, qy).is_some_and(enemy)
             })
         })
     };
@@ -1203,10 +1198,10 @@ impl Race<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::test_util::{from_rows, point};
+    use crate::board::test_util::{from_rows, point, point_on};
 
     fn stones(b: &Board, v: &str) -> Vec<Point> {
-        b.chain_stones(point(v, b.size()))
+        b.chain_stones(point_on(v, b))
     }
 
     #[test]

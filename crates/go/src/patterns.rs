@@ -134,7 +134,7 @@ mod tests {
     use crate::board::{parse_vertex, Board, Color, Move};
 
     fn put(b: &mut Board, c: Color, v: &str) {
-        if let Some(m @ Move::Play(_)) = parse_vertex(v, b.size()) {
+        if let Some(m @ Move::Play(_)) = b.parse_move(v) {
             b.play(c, m);
         }
     }

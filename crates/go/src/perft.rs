@@ -38,6 +38,7 @@ impl tengen_games::Perft for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::KoRule;
     use tengen_games::{divide, perft};
 
     #[test]
@@ -59,5 +60,22 @@ mod tests {
         assert_eq!(perft(&mut g, 1), 0);
         assert_eq!(perft(&mut g, 3), 0);
         assert_eq!(g.moves().len(), 2);
+    }
+
+    #[test]
+    fn a_rectangle_and_its_transpose_count_alike() {
+        // Legality, captures and every ko rule do not care which way the
+        // board lies: 3x2 and 2x3 (and 4x2, 2x4) give the same counts.
+        for rule in [KoRule::Simple, KoRule::Positional, KoRule::Situational] {
+            for (w, h, depth) in [(3usize, 2usize, 5u32), (4, 2, 4)] {
+                let mut wide = Game::new_rect(w, h, 0.5);
+                wide.set_ko_rule(rule);
+                let mut tall = Game::new_rect(h, w, 0.5);
+                tall.set_ko_rule(rule);
+                assert_eq!(perft(&mut wide, 1), (w * h + 1) as u64);
+                let a = perft(&mut wide, depth);
+                assert_eq!(a, perft(&mut tall, depth), "{w}x{h} {rule:?}");
+            }
+        }
     }
 }

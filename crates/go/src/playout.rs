@@ -177,7 +177,7 @@ pub fn playout(
 ) -> Outcome {
     let mut first_play = vec![0u8; POINTS];
     let mut passes = passes_before;
-    let cap = board.size() * board.size() * 3;
+    let cap = board.area_points() * 3;
     let mut buf = Vec::with_capacity(16);
     for _ in 0..cap {
         let m = policy_move(board, to_move, rng, &mut buf);
@@ -244,6 +244,46 @@ mod tests {
                         .count();
                     assert!(left <= 2, "size {size}: {left} moves left");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn rectangular_games_stay_on_the_board() {
+        // Whole games by the playout policy on 19x9 and 9x19: every move
+        // on the board and legal, and the same game transposed is as long.
+        let mut rng = Rng::new(31);
+        for (w, h) in [(19usize, 9usize), (9, 19), (13, 9), (2, 7)] {
+            for _ in 0..4 {
+                let mut b = Board::new_rect(w, h);
+                let mut c = Color::Black;
+                let mut passes = 0;
+                let mut buf = Vec::new();
+                for _ in 0..w * h * 3 {
+                    let m = policy_move(&b, c, &mut rng, &mut buf);
+                    match m {
+                        Move::Play(p) => {
+                            assert!(b.on_board(p), "{w}x{h}: {p:?}");
+                            assert!(p.x() < w && p.y() < h);
+                            assert!(b.is_legal(c, m));
+                            passes = 0;
+                        }
+                        Move::Pass => passes += 1,
+                    }
+                    b.play(c, m);
+                    c = c.opp();
+                    if passes == 2 {
+                        break;
+                    }
+                }
+                assert_eq!(passes, 2, "{w}x{h}: the game ended");
+                let a = b.area();
+                assert!((a[0] + a[1]) as usize <= w * h);
+                assert!(b.points().all(|p| b.on_board(p)));
+                // And `playout` itself, from the empty board.
+                let mut fresh = Board::new_rect(w, h);
+                let out = playout(&mut fresh, Color::Black, &mut rng, 0);
+                assert!(out.black_margin.abs() <= (w * h) as f64);
             }
         }
     }

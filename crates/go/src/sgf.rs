@@ -105,11 +105,11 @@ pub fn parse(text: &str) -> Result<Record, String> {
     Ok(rec)
 }
 
-/// `dd` style point (`a` = left column, `a` = top row); empty or `tt` on
-/// boards up to 19 is a pass.
-fn sgf_move(v: &str, size: usize) -> Result<Move, String> {
+/// `dd` style point (`a` = left column, `a` = top row) on a board
+/// `w` x `h`; empty or `tt` on boards up to 19 a side is a pass.
+fn sgf_move(v: &str, (w, h): (usize, usize)) -> Result<Move, String> {
     let bytes = v.as_bytes();
-    if bytes.is_empty() || (v == "tt" && size <= 19) {
+    if bytes.is_empty() || (v == "tt" && w <= 19 && h <= 19) {
         return Ok(Move::Pass);
     }
     if bytes.len() != 2 {
@@ -123,15 +123,13 @@ fn sgf_move(v: &str, size: usize) -> Result<Move, String> {
         }
     };
     match (coord(bytes[0]), coord(bytes[1])) {
-        (Some(x), Some(row)) if x < size && row < size => {
-            Ok(Move::Play(Point::from_xy(x, size - 1 - row)))
-        }
+        (Some(x), Some(row)) if x < w && row < h => Ok(Move::Play(Point::from_xy(x, h - 1 - row))),
         _ => Err(format!("SGF point '{v}' is off the board")),
     }
 }
 
 /// Points of a property value, with `aa:cc` compressed rectangles.
-fn sgf_points(v: &str, size: usize) -> Result<Vec<Point>, String> {
+fn sgf_points(v: &str, size: (usize, usize)) -> Result<Vec<Point>, String> {
     if let Some((a, b)) = v.split_once(':') {
         let (Move::Play(p), Move::Play(q)) = (sgf_move(a, size)?, sgf_move(b, size)?) else {
             return Err(format!("bad rectangle '{v}'"));
@@ -170,22 +168,26 @@ pub fn load(
 ) -> Result<(Game, Color), String> {
     let root = &rec.nodes[0];
     let prop = |node: &Node, k: &str| node.iter().find(|(i, _)| i == k).map(|(_, v)| v.clone());
+    // FF[4]: `SZ[n]` for a square board, `SZ[columns:rows]` otherwise.
     let size = match prop(root, "SZ") {
         Some(v) => {
             let s = v[0].trim();
-            let n: usize = s
-                .split(':')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .parse()
-                .map_err(|_| format!("bad SZ '{s}'"))?;
-            if !(2..=25).contains(&n) {
-                return Err(format!("board size {n} is not supported"));
+            let side = |t: &str| -> Result<usize, String> {
+                let n: usize = t.trim().parse().map_err(|_| format!("bad SZ '{s}'"))?;
+                if !(2..=25).contains(&n) {
+                    return Err(format!("board size {n} is not supported"));
+                }
+                Ok(n)
+            };
+            match s.split_once(':') {
+                Some((w, h)) => (side(w)?, side(h)?),
+                None => {
+                    let n = side(s)?;
+                    (n, n)
+                }
             }
-            n
         }
-        None => 19,
+        None => (19, 19),
     };
     let komi = match prop(root, "KM") {
         Some(v) => v[0]
@@ -194,7 +196,7 @@ pub fn load(
             .map_err(|_| format!("bad KM '{}'", v[0]))?,
         None => 0.0,
     };
-    let mut game = Game::new(size, komi);
+    let mut game = Game::new_rect(size.0, size.1, komi);
     game.set_ko_rule(ko_rule);
     let mut to_move = Color::Black;
     let mut moves_played = 0usize;
@@ -227,7 +229,7 @@ pub fn load(
                     .map(|p| (Color::White, p)),
             );
             all.extend(setup.iter().copied());
-            let mut fresh = Game::new(size, komi);
+            let mut fresh = Game::new_rect(size.0, size.1, komi);
             fresh.set_ko_rule(ko_rule);
             let black_only = all.iter().all(|(c, _)| *c == Color::Black);
             let ok = if black_only && prop(root, "HA").is_some() {
@@ -273,7 +275,7 @@ pub fn load(
     Ok((game, to_move))
 }
 
-fn sgf_point(p: Point, size: usize) -> String {
+fn sgf_point(p: Point, height: usize) -> String {
     let letter = |i: usize| {
         (if i < 26 {
             b'a' + i as u8
@@ -281,14 +283,19 @@ fn sgf_point(p: Point, size: usize) -> String {
             b'A' + (i - 26) as u8
         }) as char
     };
-    format!("{}{}", letter(p.x()), letter(size - 1 - p.y()))
+    format!("{}{}", letter(p.x()), letter(height - 1 - p.y()))
 }
 
 /// Writes the game as SGF, with the result when given.
 pub fn write(game: &Game, result: Option<&str>) -> String {
-    let n = game.size();
+    let (w, n) = (game.width(), game.height());
+    let size = if w == n {
+        n.to_string()
+    } else {
+        format!("{w}:{n}")
+    };
     let mut s = format!(
-        "(;FF[4]CA[UTF-8]GM[1]AP[tengen:{}]SZ[{n}]KM[{}]RU[Chinese]",
+        "(;FF[4]CA[UTF-8]GM[1]AP[tengen:{}]SZ[{size}]KM[{}]RU[Chinese]",
         env!("CARGO_PKG_VERSION"),
         fmt_num(game.komi())
     );
@@ -433,5 +440,56 @@ mod tests {
                 let _ = load(&rec, Some(Upto::Vertex(at)), KoRule::Positional);
             }
         }
+    }
+
+    #[test]
+    fn a_rectangular_record_round_trips() {
+        // SZ[columns:rows], as FF[4] writes a non-square board: N is the
+        // 13th column, `a` the top row.
+        let text = "(;FF[4]GM[1]SZ[13:9]KM[7.5]AB[aa];W[ma];B[mi];W[])";
+        let rec = parse(text).unwrap_or_default();
+        let (g, next) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((g.width(), g.height()), (13, 9));
+        assert_eq!(next, Color::Black);
+        let names: Vec<String> = g
+            .moves()
+            .iter()
+            .map(|m| crate::board::move_name(m.mv))
+            .collect();
+        assert_eq!(names, ["N9", "N1", "pass"]);
+        assert_eq!(
+            g.board()
+                .stones(Color::Black)
+                .iter()
+                .map(|&p| vertex_name(p))
+                .collect::<Vec<_>>(),
+            ["N1", "A9"]
+        );
+        let again = write(&g, None);
+        assert!(again.contains("SZ[13:9]"), "{again}");
+        let (g2, _) = load(&parse(&again).unwrap_or_default(), None, KoRule::Positional)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((g2.width(), g2.height()), (13, 9));
+        assert_eq!(g2.board().hash(), g.board().hash());
+        assert_eq!(g2.moves(), g.moves());
+        assert_eq!(write(&g2, None), again);
+        // Points past the short side are off this board, not wrapped.
+        for bad in [
+            "(;SZ[13:9];B[aj])",
+            "(;SZ[9:13];B[ja])",
+            "(;SZ[13:1];B[aa])",
+            "(;SZ[13:x])",
+        ] {
+            let rec = parse(bad).unwrap_or_else(|e| panic!("{bad}: {e}"));
+            assert!(load(&rec, None, KoRule::Positional).is_err(), "{bad}");
+        }
+        // 9:13 is 9 columns, 13 rows; a square n:n is written SZ[n].
+        let rec = parse("(;SZ[9:13];B[am])").unwrap_or_default();
+        let (tall, _) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((tall.width(), tall.height()), (9, 13));
+        assert_eq!(crate::board::move_name(tall.moves()[0].mv), "A1");
+        let rec = parse("(;SZ[9:9])").unwrap_or_default();
+        let (sq, _) = load(&rec, None, KoRule::Positional).unwrap_or_else(|e| panic!("{e}"));
+        assert!(write(&sq, None).contains("SZ[9]"));
     }
 }

@@ -24,11 +24,11 @@ pub struct Status {
 }
 
 impl Status {
-    /// Dead stones by ownership (`ownership[y * size + x]`, +1 black .. -1
-    /// white), except chains in seki, which are never dead.
+    /// Dead stones by ownership (`ownership[y * width + x]`, +1 black ..
+    /// -1 white), except chains in seki, which are never dead.
     pub fn estimate(b: &Board, ownership: &[f64]) -> Status {
-        let n = b.size();
-        let own_at = |p: Point| ownership.get(p.y() * n + p.x()).copied().unwrap_or(0.0);
+        let w = b.width();
+        let own_at = |p: Point| ownership.get(p.y() * w + p.x()).copied().unwrap_or(0.0);
         let seki = seki_stones(b);
         let mut dead = Vec::new();
         for p in b.points() {

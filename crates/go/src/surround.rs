@@ -37,7 +37,8 @@ pub enum Surround {
 
 /// The surround analysis of one dragon.
 pub struct SurroundMap {
-    size: usize,
+    /// The board's width and height.
+    dims: (usize, usize),
     /// 0, 1 or 2 per point (see the module text).
     map: Vec<u8>,
     pub status: Surround,
@@ -54,8 +55,9 @@ impl SurroundMap {
         self.map.iter().filter(|&&v| v == 1).count()
     }
 
-    pub fn size(&self) -> usize {
-        self.size
+    /// The analysed board's width and height.
+    pub fn dims(&self) -> (usize, usize) {
+        self.dims
     }
 }
 
@@ -119,9 +121,7 @@ fn near_stones(
     extra: Option<Point>,
     reach: usize,
 ) -> Vec<Point> {
-    let n = b.size();
-    let slots = Point::from_xy(n - 1, n - 1).index() + 1;
-    let mut seen = vec![false; slots];
+    let mut seen = vec![false; b.slots()];
     let mut frontier: Vec<Point> = stones.to_vec();
     for &s in stones {
         seen[s.index()] = true;
@@ -160,15 +160,17 @@ fn surround_set(b: &Board, dragons: &Dragons, i: usize, extra: Option<Point>) ->
     kept.extend(extra);
     kept.sort();
     kept.dedup();
-    let n = b.size();
-    let last = (n - 1) as i64;
+    let (last_x, last_y) = (b.width() as i64 - 1, b.height() as i64 - 1);
     let mut pts: Vec<(i64, i64)> = Vec::new();
     for s in kept {
         let (x, y) = xy(s);
         pts.push((x, y));
         // Towards each edge two or three lines away, the points between.
-        let nearest = [x, y, last - x, last - y].into_iter().min().unwrap_or(0);
-        for (v, dir_x) in [(x, true), (y, false)] {
+        let nearest = [x, y, last_x - x, last_y - y]
+            .into_iter()
+            .min()
+            .unwrap_or(0);
+        for (v, last, dir_x) in [(x, last_x, true), (y, last_y, false)] {
             for (to_edge, step) in [(v, -1i64), (last - v, 1)] {
                 if (1..=2).contains(&to_edge) && to_edge == nearest {
                     let under: Vec<(i64, i64)> = (1..=to_edge)
@@ -220,8 +222,7 @@ pub fn analyse(b: &Board, dragons: &Dragons, i: usize) -> SurroundMap {
 /// The analysis with an opponent stone added on the empty point `extra`
 /// (GNU Go's `does_surround`).
 pub fn analyse_with(b: &Board, dragons: &Dragons, i: usize, extra: Option<Point>) -> SurroundMap {
-    let n = b.size();
-    let slots = Point::from_xy(n - 1, n - 1).index() + 1;
+    let slots = b.slots();
     let stones = &dragons.all()[i].stones;
     let k = stones.len() as f64;
     let centre = (
@@ -259,7 +260,7 @@ pub fn analyse_with(b: &Board, dragons: &Dragons, i: usize, extra: Option<Point>
         }
     };
     SurroundMap {
-        size: n,
+        dims: (b.width(), b.height()),
         map,
         status,
     }

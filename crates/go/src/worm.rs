@@ -51,16 +51,15 @@ const EFFECTIVE_REACH: u8 = 4;
 
 /// GNU Go's board order: rows from the top, each left to right.
 pub fn board_order(b: &Board) -> Vec<Point> {
-    let n = b.size();
-    (0..n)
+    let w = b.width();
+    (0..b.height())
         .rev()
-        .flat_map(|y| (0..n).map(move |x| Point::from_xy(x, y)))
+        .flat_map(|y| (0..w).map(move |x| Point::from_xy(x, y)))
         .collect()
 }
 
 fn slots(b: &Board) -> usize {
-    let n = b.size();
-    Point::from_xy(n - 1, n - 1).index() + 1
+    b.slots()
 }
 
 impl Worms {

@@ -22,7 +22,7 @@
 use super::tactics::BUDGET;
 use super::{Fail, Session};
 use tengen_go::benson::UnconditionalMap;
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::board::{parse_vertex_rect, vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::dragon::{Dragons, Reason, Status, Verdict};
 
 fn point_name(p: Option<Point>) -> String {
@@ -31,8 +31,8 @@ fn point_name(p: Option<Point>) -> String {
 
 /// A vertex on the board, as GNU Go's `gtp_decode_coord` reads one (`pass`
 /// is no vertex).
-fn vertex(s: Option<&String>, size: usize) -> Option<Point> {
-    match s.and_then(|v| parse_vertex(v, size)) {
+fn vertex(s: Option<&String>, (w, h): (usize, usize)) -> Option<Point> {
+    match s.and_then(|v| parse_vertex_rect(v, w, h)) {
         Some(Move::Play(p)) => Some(p),
         _ => None,
     }
@@ -174,7 +174,7 @@ impl Session {
     /// vertex, or of every dragon (of one colour), one per line, each
     /// stone followed by a blank, as GNU Go prints them.
     pub(super) fn dragon_stones(&self, a: &[String]) -> Result<String, Fail> {
-        let size = self.game.size();
+        let size = self.dims();
         let b = self.read_board();
         let (at, color) = match a.first() {
             None => (None, None),
@@ -201,7 +201,7 @@ impl Session {
 
     /// `same_dragon v1 v2`: 1 when the stones belong to one dragon.
     pub(super) fn same_dragon(&self, a: &[String]) -> Result<String, Fail> {
-        let size = self.game.size();
+        let size = self.dims();
         let invalid = || -> Fail { "invalid coordinate".into() };
         let p = vertex(a.first(), size).ok_or_else(invalid)?;
         let q = vertex(a.get(1), size).ok_or_else(invalid)?;
@@ -217,7 +217,7 @@ impl Session {
     /// DEFENSE` for the dragon at the vertex; without one, a line `ORIGIN:
     /// status` for every dragon.
     pub(super) fn dragon_status(&self, a: &[String]) -> Result<String, Fail> {
-        let size = self.game.size();
+        let size = self.dims();
         let b = self.read_board();
         let at = match a.first() {
             None => None,
@@ -245,7 +245,7 @@ impl Session {
     /// every dragon's block headed by its origin. As GNU Go, it refuses
     /// while `trymove` positions are on the stack.
     pub(super) fn dragon_data(&self, a: &[String]) -> Result<String, Fail> {
-        let size = self.game.size();
+        let size = self.dims();
         let at = match a.first() {
             None => None,
             Some(s) => Some(vertex(Some(s), size).ok_or_else(|| Fail::from("invalid coordinate"))?),

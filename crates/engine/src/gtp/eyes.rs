@@ -19,7 +19,7 @@ use super::tactics::BUDGET;
 use super::{Fail, Session};
 use std::cell::RefCell;
 use std::rc::Rc;
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::board::{vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::dragon::Dragons;
 use tengen_go::eyes::{analyze_graph, EyePoint, Eyes, GraphVertex, HalfKind};
 use tengen_go::owl::{Owl, NODE_BUDGET};
@@ -46,7 +46,7 @@ fn name(p: Option<Point>) -> String {
 }
 
 /// What an analysis is kept for: the board's hash, its ko and its size.
-type Key = (u64, Option<(Point, Color)>, usize);
+type Key = (u64, Option<(Point, Color)>, (usize, usize));
 
 thread_local! {
     /// The last analysis, keyed by the board it was made for.
@@ -56,7 +56,7 @@ thread_local! {
 
 /// The eye analysis of `b`, reused while the board stays the same.
 fn analyse(b: &Board) -> Rc<Eyes> {
-    let key = (b.hash(), b.ko(), b.size());
+    let key = (b.hash(), b.ko(), (b.width(), b.height()));
     LAST.with(|last| {
         if let Some((k, e)) = last.borrow().as_ref() {
             if *k == key {
@@ -87,7 +87,7 @@ impl Session {
     }
 
     fn vertex_arg(&self, s: Option<&String>) -> Option<Move> {
-        s.and_then(|v| parse_vertex(v, self.game.size()))
+        s.and_then(|v| self.game.parse_move(v))
     }
 
     /// `eval_eye v`: `min max` eyes of the eye space at `v` (Black's if it
@@ -161,7 +161,7 @@ impl Session {
             eprintln!("test_eyeshape: more than {TEST_EYESHAPE_MAX} points, not checked");
             return Ok(String::new());
         }
-        for line in check_eyeshape(self.game.size(), &shape) {
+        for line in check_eyeshape(self.dims(), &shape) {
             eprintln!("{line}");
         }
         Ok(String::new())
@@ -200,8 +200,8 @@ impl Session {
 /// shape (diagonals too), Black on every point next to a white liberty
 /// that is neither in the shape nor a liberty itself. `None` when no
 /// white stone fits.
-fn eyeshape_board(size: usize, shape: &[Point]) -> Option<(Board, Point)> {
-    let mut b = Board::new(size);
+fn eyeshape_board((w, h): (usize, usize), shape: &[Point]) -> Option<(Board, Point)> {
+    let mut b = Board::new_rect(w, h);
     let mut white = None;
     let points: Vec<Point> = b.points().collect();
     for &p in &points {
@@ -228,7 +228,7 @@ fn eyeshape_board(size: usize, shape: &[Point]) -> Option<(Board, Point)> {
 /// and, with one point left, White's filling it; one it calls dead must
 /// not be saved by a white move in the shape; a critical one's attack
 /// and defence must work. The failures, each with its board.
-fn check_eyeshape(size: usize, shape: &[Point]) -> Vec<String> {
+fn check_eyeshape(size: (usize, usize), shape: &[Point]) -> Vec<String> {
     let Some((start, white)) = eyeshape_board(size, shape) else {
         return Vec::new();
     };

@@ -8,9 +8,14 @@
 //! come in the order of the internal board; `loadsgf` reads the file in
 //! the outside frame (GNU Go rotates the record while loading it).
 //! `query_orientation` answers the number.
+//!
+//! On a rectangular board (KataGo's `rectangular_boardsize`) only the four
+//! orientations that map the board onto itself (0, 2, 5, 7) are taken;
+//! the others, which would swap its width and height, are refused (by
+//! `orientation`, and by `rectangular_boardsize` while one is in force).
 
-use tengen_go::board::{parse_vertex, vertex_name, Move};
-use tengen_go::symmetry::{inverse, transform};
+use tengen_go::board::{parse_vertex_rect, vertex_name, Move};
+use tengen_go::symmetry::{inverse, maps_onto_itself, transform};
 use tengen_protocol::gtp::Command;
 
 /// The commands this module answers.
@@ -80,6 +85,17 @@ pub(super) fn parse_c_int(s: &str) -> Option<i32> {
     Some(v as i32)
 }
 
+/// Refuses orientation `n` on a board it does not map onto itself.
+pub(super) fn fits(n: u8, width: usize, height: usize) -> Result<(), String> {
+    if maps_onto_itself(n, width, height) {
+        Ok(())
+    } else {
+        Err(format!(
+            "orientation {n} does not map a {width}x{height} board onto itself (only 0, 2, 5 and 7 do)"
+        ))
+    }
+}
+
 /// `orientation`'s argument, or GNU Go's words for a bad one.
 pub(super) fn parse(a: &[String]) -> Result<u8, String> {
     let n = a
@@ -95,16 +111,16 @@ pub(super) fn parse(a: &[String]) -> Result<u8, String> {
 /// Moves one word if it is a vertex (comma-separated lists word by word,
 /// as kata-analyze's `avoid`/`allow` take them; `worm_data` heads each
 /// block with `VERTEX:`); `pass` and anything else stay as they are.
-fn map_word(word: &str, n: u8, size: usize) -> String {
+fn map_word(word: &str, n: u8, (w, h): (usize, usize)) -> String {
     let (body, colon) = match word.strip_suffix(':') {
         Some(head) => (head, ":"),
         None => (word, ""),
     };
     let moved: Vec<String> = body
         .split(',')
-        .map(|w| match parse_vertex(w, size) {
-            Some(Move::Play(p)) => vertex_name(transform(n, p, size)),
-            _ => w.to_string(),
+        .map(|v| match parse_vertex_rect(v, w, h) {
+            Some(Move::Play(p)) => vertex_name(transform(n, p, w, h)),
+            _ => v.to_string(),
         })
         .collect();
     moved.join(",") + colon
@@ -112,7 +128,7 @@ fn map_word(word: &str, n: u8, size: usize) -> String {
 
 /// Moves every vertex of a text by symmetry `n`, keeping the blanks and
 /// line breaks between words.
-fn map_text(text: &str, n: u8, size: usize) -> String {
+fn map_text(text: &str, n: u8, size: (usize, usize)) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     for ch in text.chars() {
@@ -133,7 +149,7 @@ fn map_text(text: &str, n: u8, size: usize) -> String {
 }
 
 /// The command as the game (in the internal frame) must see it.
-pub(super) fn command_in(cmd: &Command, n: u8, size: usize) -> Command {
+pub(super) fn command_in(cmd: &Command, n: u8, size: (usize, usize)) -> Command {
     if n == 0 || RAW_ARGS.contains(&cmd.name.as_str()) {
         return cmd.clone();
     }
@@ -145,7 +161,7 @@ pub(super) fn command_in(cmd: &Command, n: u8, size: usize) -> Command {
 }
 
 /// A reply's text as the outside must see it.
-pub(super) fn reply_out(name: &str, text: &str, n: u8, size: usize) -> String {
+pub(super) fn reply_out(name: &str, text: &str, n: u8, size: (usize, usize)) -> String {
     if RAW_REPLY.contains(&name) {
         return text.to_string();
     }
@@ -153,7 +169,7 @@ pub(super) fn reply_out(name: &str, text: &str, n: u8, size: usize) -> String {
 }
 
 /// A streamed line (analysis) as the outside must see it.
-pub(super) fn line_out(text: &str, n: u8, size: usize) -> String {
+pub(super) fn line_out(text: &str, n: u8, size: (usize, usize)) -> String {
     if n == 0 {
         return text.to_string();
     }
@@ -197,17 +213,17 @@ mod tests {
     #[test]
     fn words_move_and_text_stays() {
         // Orientation 1 on 9x9 takes B3 to G2 and back.
-        assert_eq!(map_text("B3 \nA1 pass", 1, 9), "G2 \nJ1 pass");
-        assert_eq!(reply_out("worm_stones", "G2 \nJ1 ", 1, 9), "B3 \nA1 ");
-        assert_eq!(reply_out("echo", "G2", 1, 9), "G2");
-        assert_eq!(map_word("B3,A1", 1, 9), "G2,J1");
-        assert_eq!(map_word("B3:", 1, 9), "G2:");
-        assert_eq!(map_text("1 B3", 0, 9), "1 B3");
+        assert_eq!(map_text("B3 \nA1 pass", 1, (9, 9)), "G2 \nJ1 pass");
+        assert_eq!(reply_out("worm_stones", "G2 \nJ1 ", 1, (9, 9)), "B3 \nA1 ");
+        assert_eq!(reply_out("echo", "G2", 1, (9, 9)), "G2");
+        assert_eq!(map_word("B3,A1", 1, (9, 9)), "G2,J1");
+        assert_eq!(map_word("B3:", 1, (9, 9)), "G2:");
+        assert_eq!(map_text("1 B3", 0, (9, 9)), "1 B3");
         let cmd = Command {
             id: Some(3),
             name: "play".into(),
             args: vec!["b".into(), "b3".into()],
         };
-        assert_eq!(command_in(&cmd, 1, 9).args, vec!["b", "G2"]);
+        assert_eq!(command_in(&cmd, 1, (9, 9)).args, vec!["b", "G2"]);
     }
 }

@@ -22,7 +22,7 @@
 use super::tactics::BUDGET;
 use super::{Fail, Session};
 use tengen_go::benson::UnconditionalMap;
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::board::{vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::combination::{blunder, combination_attack, combination_defend};
 use tengen_go::dragon::Dragons;
 use tengen_go::dragon::Status;
@@ -87,7 +87,7 @@ impl Session {
 
     /// A vertex on the board (`pass` and anything else: invalid).
     fn owl_point(&self, s: Option<&String>) -> Result<Point, Fail> {
-        match s.and_then(|v| parse_vertex(v, self.game.size())) {
+        match s.and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => Ok(p),
             _ => Err("invalid coordinate".into()),
         }
@@ -269,7 +269,7 @@ impl Session {
     fn semeai_after_move(&self, a: &[String]) -> Result<String, Fail> {
         let bad = || Fail::from("invalid color or coordinate");
         let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
-        let m = match a.get(1).and_then(|v| parse_vertex(v, self.game.size())) {
+        let m = match a.get(1).and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(m)) => m,
             _ => return Err(bad()),
         };
@@ -296,7 +296,7 @@ impl Session {
     fn aa_confirm_safety(&self, a: &[String]) -> Result<String, Fail> {
         let bad = || Fail::from("invalid color or coordinate");
         let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
-        let m = match a.get(1).and_then(|v| parse_vertex(v, self.game.size())) {
+        let m = match a.get(1).and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(m)) => m,
             _ => return Err(bad()),
         };

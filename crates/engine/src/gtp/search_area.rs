@@ -14,7 +14,7 @@
 //! legal move, and otherwise plays its best move inside the area). A new
 //! board size empties the mask, whose points named the old board.
 
-use tengen_go::board::{parse_vertex, Move, Point};
+use tengen_go::board::{parse_vertex_rect, Move, Point};
 
 /// Radius of `set_search_diamond`, in steps along the lines.
 const DIAMOND: usize = 6;
@@ -49,10 +49,13 @@ impl SearchArea {
         &mut self,
         name: &str,
         args: &[String],
-        size: usize,
+        (width, height): (usize, usize),
         points: impl Iterator<Item = Point>,
     ) -> Option<Result<String, String>> {
-        let vertex = || match args.first().and_then(|v| parse_vertex(v, size)) {
+        let vertex = || match args
+            .first()
+            .and_then(|v| parse_vertex_rect(v, width, height))
+        {
             Some(Move::Play(p)) => Ok(p),
             _ => Err("invalid coordinate".to_string()),
         };
@@ -96,7 +99,7 @@ mod tests {
         let mut words = line.split_whitespace().map(str::to_string);
         let name = words.next().unwrap_or_default();
         let args: Vec<String> = words.collect();
-        area.command(&name, &args, 9, b.points())
+        area.command(&name, &args, (9, 9), b.points())
             .unwrap_or_else(|| Err("not ours".into()))
     }
 

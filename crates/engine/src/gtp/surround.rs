@@ -6,7 +6,7 @@
 
 use super::tactics::BUDGET;
 use super::{Fail, Session};
-use tengen_go::board::{parse_vertex, Board, Cell, Move, Point};
+use tengen_go::board::{Board, Cell, Move, Point};
 use tengen_go::dragon::Dragons;
 use tengen_go::surround::{analyse_with, Surround, SurroundMap};
 
@@ -42,7 +42,7 @@ impl Session {
     }
 
     fn point_arg(&self, s: Option<&String>) -> Result<Point, Fail> {
-        match s.and_then(|v| parse_vertex(v, self.game.size())) {
+        match s.and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => Ok(p),
             _ => Err("invalid coordinate".into()),
         }

@@ -18,7 +18,7 @@
 
 use super::{Fail, Session};
 use tengen_go::benson::unconditional_status;
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::board::{vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::breakin::BreakIn;
 use tengen_go::connection::Connector;
 use tengen_go::reading::{gtp_code, Answer, Reader, LOSS};
@@ -34,6 +34,7 @@ const BREAKIN_BUDGET: u64 = 2_000;
 /// Commands that change the game and therefore drop the move stack.
 pub(super) const MUTATING: &[&str] = &[
     "boardsize",
+    "rectangular_boardsize",
     "clear_board",
     "fixed_handicap",
     "place_free_handicap",
@@ -125,7 +126,7 @@ impl Session {
     /// A vertex on the board (GNU Go's `gtp_decode_coord`: `pass` and
     /// anything off the board are invalid coordinates).
     fn coord(&self, s: Option<&String>) -> Result<Point, Fail> {
-        match s.and_then(|v| parse_vertex(v, self.game.size())) {
+        match s.and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => Ok(p),
             _ => Err(invalid()),
         }
@@ -296,7 +297,7 @@ impl Session {
         let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
         let m = a
             .get(1)
-            .and_then(|v| parse_vertex(v, self.game.size()))
+            .and_then(|v| self.game.parse_move(v))
             .ok_or_else(bad)?;
         let b = self.read_board();
         let legal = match m {
@@ -367,7 +368,7 @@ impl Session {
     pub(super) fn color_and_empty_point(&self, a: &[String]) -> Result<(Color, Point), Fail> {
         let bad = || -> Fail { "invalid color or coordinate".into() };
         let c = a.first().and_then(|s| Color::parse(s)).ok_or_else(bad)?;
-        let p = match a.get(1).and_then(|v| parse_vertex(v, self.game.size())) {
+        let p = match a.get(1).and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => p,
             _ => return Err(bad()),
         };
@@ -390,19 +391,20 @@ pub(super) fn libs_of_move(b: &Board, c: Color, p: Point) -> Vec<Point> {
 }
 
 /// A hash of the position that is the same under the board's eight
-/// symmetries: the smallest of the Zobrist-like hashes of the eight
-/// transformed boards, the ko point (where a recapture is forbidden)
-/// included as GNU Go's is (GNU Go's numbers differ: its keys are its
-/// own).
+/// symmetries (four on a rectangular board: the mirrors that swap its
+/// width and height do not map it onto itself): the smallest of the
+/// Zobrist-like hashes of the transformed boards, the ko point (where a
+/// recapture is forbidden) included as GNU Go's is (GNU Go's numbers
+/// differ: its keys are its own).
 pub(super) fn invariant_hash(b: &Board) -> u64 {
-    let n = b.size();
+    let (w, h) = (b.width(), b.height());
     let turn = |p: Point, sym: u8| {
         let (mut x, mut y) = (p.x(), p.y());
         if sym & 1 != 0 {
-            x = n - 1 - x;
+            x = w - 1 - x;
         }
         if sym & 2 != 0 {
-            y = n - 1 - y;
+            y = h - 1 - y;
         }
         if sym & 4 != 0 {
             std::mem::swap(&mut x, &mut y);
@@ -410,7 +412,8 @@ pub(super) fn invariant_hash(b: &Board) -> u64 {
         (x, y)
     };
     let mut best = u64::MAX;
-    for sym in 0..8 {
+    let count = if b.is_square() { 8 } else { 4 };
+    for sym in 0..count {
         let mut h = 0u64;
         for p in b.points() {
             let Some(c) = b.cell(p).color() else {

@@ -22,7 +22,7 @@ use super::tactics::BUDGET;
 use super::{Fail, Session};
 use std::collections::HashMap;
 use tengen_go::benson::{Benson, Unconditional, UnconditionalMap};
-use tengen_go::board::{parse_vertex, vertex_name, Board, Cell, Color, Move, Point};
+use tengen_go::board::{vertex_name, Board, Cell, Color, Move, Point};
 use tengen_go::reading::{Answer, Reader, KO_A, KO_B, LOSS, WIN};
 use tengen_go::worm::{adjacent_opponents, board_order, WormInfo, Worms};
 
@@ -117,8 +117,7 @@ impl<'a> Analysis<'a> {
         if w.genus != 0 || lunch.is_some() || w.liberties[1] != 0 {
             return false;
         }
-        let n = b.size();
-        let on_edge = |p: Point| p.x() == 0 || p.y() == 0 || p.x() == n - 1 || p.y() == n - 1;
+        let on_edge = |p: Point| b.edge_distance(p) == 0;
         if b.liberties(w.origin).into_iter().any(on_edge) {
             return false;
         }
@@ -211,7 +210,7 @@ impl<'a> Analysis<'a> {
 
 /// Position of a point in GNU Go's board order (rows from the top).
 fn board_rank(b: &Board, p: Point) -> (usize, usize) {
-    (b.size() - p.y(), p.x())
+    (b.height() - p.y(), p.x())
 }
 
 impl Session {
@@ -222,7 +221,7 @@ impl Session {
         let b = self.read_board();
         let points = match a.first() {
             None => board_order(b),
-            Some(v) => match parse_vertex(v, self.game.size()) {
+            Some(v) => match self.game.parse_move(v) {
                 Some(Move::Play(p)) => vec![p],
                 _ => return Err("invalid color or coordinate".into()),
             },
@@ -238,7 +237,7 @@ impl Session {
     /// `worm_cutstone vertex`: the worm's `cutstone` field, printed as GNU
     /// Go prints it (a blank before the number).
     pub(super) fn worm_cutstone(&self, a: &[String]) -> Result<String, Fail> {
-        let p = match a.first().and_then(|v| parse_vertex(v, self.game.size())) {
+        let p = match a.first().and_then(|v| self.game.parse_move(v)) {
             Some(Move::Play(p)) => p,
             _ => return Err("invalid coordinate".into()),
         };
