@@ -135,6 +135,25 @@ fn syntax() -> Fail {
     "syntax error".into()
 }
 
+/// GNU Go's analysis commands, by the module that answers them.
+const ANALYSIS_COMMANDS: [&[&str]; 6] = [
+    tactics::COMMANDS,
+    eyes::COMMANDS,
+    surround::COMMANDS,
+    owl::COMMANDS,
+    values::COMMANDS,
+    search_area::COMMANDS,
+];
+
+/// Every command the session answers, as `list_commands` prints them.
+fn all_commands() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .chain(ANALYSIS_COMMANDS.iter().flat_map(|list| list.iter()))
+        .chain(orientation::COMMANDS)
+        .copied()
+}
+
 /// How genmove-like commands search and report.
 #[derive(Clone)]
 struct Stream {
@@ -368,34 +387,9 @@ impl Session {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "known_command" => Ok(a
                 .first()
-                .map(|n| {
-                    [
-                        COMMANDS,
-                        tactics::COMMANDS,
-                        eyes::COMMANDS,
-                        surround::COMMANDS,
-                        owl::COMMANDS,
-                        values::COMMANDS,
-                        search_area::COMMANDS,
-                        orientation::COMMANDS,
-                    ]
-                    .iter()
-                    .any(|list| list.contains(&n.as_str()))
-                })
-                .unwrap_or(false)
+                .is_some_and(|n| all_commands().any(|c| c == n))
                 .to_string()),
-            "list_commands" | "help" => Ok(COMMANDS
-                .iter()
-                .chain(tactics::COMMANDS)
-                .chain(eyes::COMMANDS)
-                .chain(surround::COMMANDS)
-                .chain(owl::COMMANDS)
-                .chain(values::COMMANDS)
-                .chain(search_area::COMMANDS)
-                .chain(orientation::COMMANDS)
-                .copied()
-                .collect::<Vec<_>>()
-                .join("\n")),
+            "list_commands" | "help" => Ok(all_commands().collect::<Vec<_>>().join("\n")),
             "quit" => Ok(String::new()),
             "boardsize" => self.boardsize(a),
             "rectangular_boardsize" => self.rectangular_boardsize(a),
@@ -812,7 +806,7 @@ impl Session {
             .or_else(|| fixed_handicap_rect(w, h, n.min(4)))
             .unwrap_or_default();
         let board = self.game.board();
-        let all: Vec<Point> = self.game.board().points().collect();
+        let all: Vec<Point> = board.points().collect();
         while pts.len() < n {
             let far = all
                 .iter()
@@ -1875,15 +1869,7 @@ mod tests {
     /// panic, and every vertex in a reply is on the board.
     #[test]
     fn analysis_commands_stay_on_a_rectangular_board() {
-        let commands: Vec<&str> = [
-            tactics::COMMANDS,
-            eyes::COMMANDS,
-            surround::COMMANDS,
-            owl::COMMANDS,
-            values::COMMANDS,
-            search_area::COMMANDS,
-        ]
-        .concat();
+        let commands: Vec<&str> = ANALYSIS_COMMANDS.concat();
         for (w, h) in [(9usize, 5usize), (5, 9)] {
             let mut s = session();
             ok(&mut s, "tengen-playouts 200");

@@ -337,6 +337,11 @@ impl Board {
         self.height
     }
 
+    /// The shorter side: what rules tuned on square boards look at.
+    pub fn short_side(&self) -> usize {
+        self.width.min(self.height)
+    }
+
     pub fn is_square(&self) -> bool {
         self.width == self.height
     }

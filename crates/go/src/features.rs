@@ -255,7 +255,7 @@ fn with_libs(b: &Board, libs: &Liberties, c: Color, m: Move, prev2: Option<Point
         f[DIST_PREV2] = distance(p, q);
     }
     let line = b.edge_distance(p) + 1;
-    if line <= 4 && b.width().min(b.height()) >= 7 {
+    if line <= 4 && b.short_side() >= 7 {
         f[LINE] = line as u32;
     }
     tactical(b, libs, c, p, &mut f);

@@ -441,7 +441,7 @@ fn root_candidates(game: &Game, color: Color, filter: &RootFilter) -> Vec<Move> 
     // On big boards a first- or second-line move with no stone near it is
     // never worth its tempo, but the AMAF values of light playouts like
     // them; drop them at the root unless nothing else is left.
-    if b.width().min(b.height()) >= 13 && filter.allow.is_empty() {
+    if b.short_side() >= 13 && filter.allow.is_empty() {
         let kept: Vec<Move> = v
             .iter()
             .copied()
@@ -554,7 +554,7 @@ fn prior_for(b: &Board, c: Color, m: Move) -> (u32, f64, f32) {
     }
     // Lines: first line is poor, third/fourth good on an emptyish board.
     let line = b.edge_distance(p);
-    if b.width().min(b.height()) >= 9 {
+    if b.short_side() >= 9 {
         let opening = b.stone_count() < b.area_points() / 4;
         if line == 0 {
             score -= 1.0;
@@ -635,7 +635,7 @@ fn expand(
     // table is fitted (asked first: the table is parsed on first use,
     // which the hand-made default should never pay under the tree lock).
     let learned = gammas::learned_priors()
-        .then(|| gammas::table(b.width().min(b.height())))
+        .then(|| gammas::table(b.short_side()))
         .filter(|t| !t.is_empty());
     if let Some(table) = learned {
         let g = table.gammas(b, color, moves, prev2);

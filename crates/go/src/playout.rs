@@ -250,8 +250,8 @@ mod tests {
 
     #[test]
     fn rectangular_games_stay_on_the_board() {
-        // Whole games by the playout policy on 19x9 and 9x19: every move
-        // on the board and legal, and the same game transposed is as long.
+        // Whole games by the playout policy on rectangles both ways round:
+        // every move on the board and legal, and each game ends in two passes.
         let mut rng = Rng::new(31);
         for (w, h) in [(19usize, 9usize), (9, 19), (13, 9), (2, 7)] {
             for _ in 0..4 {
