@@ -2,7 +2,7 @@
 """How much each engine of an arena chess match loses per move, as
 Stockfish 15.1 judges it.
 
-    python3 scripts/move_loss.py MATCH.pgn ENGINE_NAME [EVERY] [NODES] [CACHE.jsonl]
+    python3 scripts/move_loss.py MATCH.pgn[.gz] ENGINE_NAME [EVERY] [NODES] [CACHE.jsonl]
 
 Every EVERY-th game (default 5, so the sample spreads over the openings)
 is replayed and each position from ply 8 to 140 is scored by
@@ -18,6 +18,7 @@ Stockfish 15.1's centipawns are its own (100 = a 50% chance of winning
 at equal material), so compare the engines with each other, not with
 another script's figures.
 """
+import gzip
 import json
 import statistics
 import sys
@@ -37,7 +38,8 @@ def judge(path, me, every, nodes, cache):
         pass
     eng = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
     eng.configure({"Threads": 1, "Hash": 64})
-    with open(path) as f, open(cache, "a") as out:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f, open(cache, "a") as out:
         index = 0
         while (game := chess.pgn.read_game(f)) is not None:
             index += 1

@@ -124,8 +124,10 @@ impl<M: Copy + Eq> MovePicker<M> {
         loop {
             // The first of the best-scored moves left: the maximum first,
             // then where it is (two passes, each simple enough to vectorise).
-            let rest = self.scores.get(self.next..)?;
-            let score = *rest.iter().max()?;
+            // (`iter().max()` compares references and stays scalar; a fold
+            // over the values is what vectorises.)
+            let rest = self.scores.get(self.next..).filter(|r| !r.is_empty())?;
+            let score = rest.iter().copied().fold(i32::MIN, i32::max);
             let best = self.next + rest.iter().position(|&s| s == score)?;
             self.moves.swap(self.next, best);
             self.scores.swap(self.next, best);

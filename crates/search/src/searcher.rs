@@ -837,6 +837,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 self.frames[ply].moved = None;
                 self.eval.push_null(&self.pos);
                 self.pos.make_null();
+                self.shared.tt.prefetch(self.pos.key());
                 let v = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, !cut_node, false);
                 self.pos.unmake_null();
                 self.eval.pop();
@@ -1019,6 +1020,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         && self.pos.see_ge(m, 0)));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
             let gives_check = self.pos.in_check();
             if gives_check && check_may_extend {
                 extension = 1;
@@ -1321,6 +1323,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             self.frames[ply].moved = Some(self.pos.history_index(m));
             self.eval.push(&self.pos, m);
             self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
             let score = -self.quiesce(-beta, -alpha, ply + 1, pv_node);
             self.pos.unmake(m);
             self.eval.pop();
