@@ -5,6 +5,7 @@
 //! parameters), search limits, stop/ponder signals, the transposition
 //! table, search reports and the option registry.
 
+pub mod cache;
 pub mod clock;
 pub mod limits;
 pub mod options;

@@ -3,12 +3,13 @@
 //! Lock-free: each entry is two `AtomicU64`s, the key stored XOR-ed with
 //! the data (Hyatt's lockless hashing). A torn write from a racing thread
 //! leaves a key that no longer matches, so the entry reads as a miss
-//! instead of as corrupted data. The entries need no `unsafe`; two
-//! hints to the machine do, each with its proof where it is made: the
-//! table asks Linux for huge pages (a probe is a random access, and with
-//! 4 KiB pages a 16 MiB table outgrows the TLB: `tengen bench` used 5%
-//! less CPU with huge pages, docs/performance.md), and the searcher
-//! prefetches a child's bucket as soon as the child's key is known.
+//! instead of as corrupted data. The entries need no `unsafe`. Two
+//! hints to the machine: the table asks Linux for huge pages (a probe is
+//! a random access, and with 4 KiB pages a 16 MiB table outgrows the
+//! TLB: `tengen bench` used 5% less CPU with them, docs/performance.md;
+//! the `unsafe` call has its proof where it is made), and the searcher
+//! prefetches a child's bucket as soon as the child's key is known
+//! (`crate::cache::prefetch`).
 
 use crate::report::Bound;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -175,18 +176,7 @@ impl TranspositionTable {
     /// soon after finds it there. Only a hint: it changes no result.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let ptr = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: `_mm_prefetch` (SSE, which every x86_64 CPU has)
-            // only hints the cache: it never faults and neither reads
-            // nor writes memory as far as the program can observe, and
-            // `ptr` comes from a live reference into `self.buckets`.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::cache::prefetch(self.bucket(key));
     }
 
     pub fn probe(&self, key: u64) -> Option<TtHit> {
