@@ -217,13 +217,19 @@ static ZOBRIST: [[u64; POINTS]; 2] = zobrist();
 /// Key xored in for "White to move" in situational superko.
 pub const WHITE_TO_MOVE_KEY: u64 = 0x5bd1_e995_a5a5_f00d;
 
+/// 12 bytes: the board keeps one per point and the readers copy boards
+/// at every node, so the widths are as small as the largest board
+/// allows. On 25x25 a chain has fewer than 2,500 pseudo-liberties (four
+/// a stone) and 625 stones, and a point index is below 729: `lib_sum`
+/// stays under 2,500 x 728 and `lib_sq` under 2,500 x 728² = 1.33e9,
+/// inside u32.
 #[derive(Clone, Copy, Debug, Default)]
 struct Chain {
     /// Pseudo-liberty count.
-    libs: u32,
+    libs: u16,
+    size: u16,
     lib_sum: u32,
-    lib_sq: u64,
-    size: u32,
+    lib_sq: u32,
 }
 
 /// A tiny set of points without allocation, for liberty counting.
@@ -475,8 +481,8 @@ impl Board {
     /// The only liberty of the chain at `p`, if it is in atari.
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
         let c = self.chain(p);
-        if c.libs > 0 && c.libs as u64 * c.lib_sq == c.lib_sum as u64 * c.lib_sum as u64 {
-            Some(Point((c.lib_sum / c.libs) as u16))
+        if c.libs > 0 && c.libs as u64 * c.lib_sq as u64 == c.lib_sum as u64 * c.lib_sum as u64 {
+            Some(Point((c.lib_sum / c.libs as u32) as u16))
         } else {
             None
         }
@@ -659,14 +665,14 @@ impl Board {
         let ch = &mut self.chains[head as usize];
         ch.libs += 1;
         ch.lib_sum += lib.0 as u32;
-        ch.lib_sq += (lib.0 as u64) * (lib.0 as u64);
+        ch.lib_sq += (lib.0 as u32) * (lib.0 as u32);
     }
 
     fn remove_lib(&mut self, head: u16, lib: Point) {
         let ch = &mut self.chains[head as usize];
         ch.libs -= 1;
         ch.lib_sum -= lib.0 as u32;
-        ch.lib_sq -= (lib.0 as u64) * (lib.0 as u64);
+        ch.lib_sq -= (lib.0 as u32) * (lib.0 as u32);
     }
 
     fn place(&mut self, c: Color, p: Point) {
