@@ -223,13 +223,85 @@ pub const WHITE_TO_MOVE_KEY: u64 = 0x5bd1_e995_a5a5_f00d;
 /// a stone) and 625 stones, and a point index is below 729: `lib_sum`
 /// stays under 2,500 x 728 and `lib_sq` under 2,500 x 728² = 1.33e9,
 /// inside u32.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Chain {
     /// Pseudo-liberty count.
     libs: u16,
     size: u16,
     lib_sum: u32,
     lib_sq: u32,
+}
+
+/// One overwritten entry of a board array, with its old value.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    Cell(u16, Cell),
+    Head(u16, u16),
+    Next(u16, u16),
+    Chain(u16, Chain),
+    EmptyPos(u16, u16),
+    /// `empties[i]` held the value.
+    EmptySet(u16, u16),
+    /// The value was popped off `empties`.
+    EmptyPop(u16),
+    EmptyPush,
+}
+
+/// What a move replaced besides the arrays.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    /// Length of `Undo::changes` before the move.
+    changes: usize,
+    ko: Option<(Point, Color)>,
+    hash: u64,
+    captures: [u32; 2],
+    last_move: Option<Move>,
+    last_captured: u32,
+}
+
+/// The moves `Board::play_undoable` made, to take back with `Board::undo`:
+/// the readers try a move and take it back on one board instead of
+/// copying the whole board (about 12 KB) at every node.
+#[derive(Clone, Debug, Default)]
+pub struct Undo {
+    changes: Vec<Change>,
+    moves: Vec<Saved>,
+}
+
+impl Undo {
+    /// Moves recorded and not yet taken back.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Forgets every recorded move (the board they were made on is
+    /// thrown away).
+    pub fn clear(&mut self) {
+        self.changes.clear();
+        self.moves.clear();
+    }
+}
+
+/// Where `play` reports what it overwrites: nowhere for a plain move
+/// (the calls vanish once inlined), an `Undo` for one to take back.
+trait Log {
+    fn log(&mut self, change: Change);
+}
+
+impl Log for () {
+    #[inline(always)]
+    fn log(&mut self, _: Change) {}
+}
+
+impl Log for Vec<Change> {
+    #[inline(always)]
+    fn log(&mut self, change: Change) {
+        self.push(change);
+    }
 }
 
 /// A tiny set of points without allocation, for liberty counting.
@@ -627,6 +699,58 @@ impl Board {
     /// Plays a move assumed legal (see `check`). Returns the number of
     /// stones captured.
     pub fn play(&mut self, c: Color, m: Move) -> u32 {
+        self.play_logged(c, m, &mut ())
+    }
+
+    /// `play`, recorded in `undo` so that `undo` can take it back.
+    pub fn play_undoable(&mut self, c: Color, m: Move, undo: &mut Undo) -> u32 {
+        undo.moves.push(Saved {
+            changes: undo.changes.len(),
+            ko: self.ko,
+            hash: self.hash,
+            captures: self.captures,
+            last_move: self.last_move,
+            last_captured: self.last_captured,
+        });
+        self.play_logged(c, m, &mut undo.changes)
+    }
+
+    /// Takes back the last move recorded in `undo` (none: nothing),
+    /// leaving every field as it was before that move.
+    pub fn undo(&mut self, undo: &mut Undo) {
+        let Some(saved) = undo.moves.pop() else {
+            return;
+        };
+        for &change in undo.changes[saved.changes..].iter().rev() {
+            match change {
+                Change::Cell(i, v) => self.cells[i as usize] = v,
+                Change::Head(i, v) => self.head[i as usize] = v,
+                Change::Next(i, v) => self.next[i as usize] = v,
+                Change::Chain(i, v) => self.chains[i as usize] = v,
+                Change::EmptyPos(i, v) => self.empty_pos[i as usize] = v,
+                Change::EmptySet(i, v) => self.empties[i as usize] = v,
+                Change::EmptyPop(v) => self.empties.push(v),
+                Change::EmptyPush => {
+                    self.empties.pop();
+                }
+            }
+        }
+        undo.changes.truncate(saved.changes);
+        self.ko = saved.ko;
+        self.hash = saved.hash;
+        self.captures = saved.captures;
+        self.last_move = saved.last_move;
+        self.last_captured = saved.last_captured;
+    }
+
+    /// Takes back recorded moves until `undo` holds `len`.
+    pub fn undo_to(&mut self, undo: &mut Undo, len: usize) {
+        while undo.len() > len {
+            self.undo(undo);
+        }
+    }
+
+    fn play_logged<L: Log>(&mut self, c: Color, m: Move, log: &mut L) -> u32 {
         self.ko = None;
         self.last_move = Some(m);
         self.last_captured = 0;
@@ -634,13 +758,13 @@ impl Board {
             Move::Pass => return 0,
             Move::Play(p) => p,
         };
-        self.place(c, p);
+        self.place(c, p, log);
         let mut captured = 0;
         let mut last_captured_at = p;
         for n in p.neighbors() {
             if self.cells[n.index()] == c.opp().cell() && self.chain(n).libs == 0 {
                 last_captured_at = n;
-                captured += self.remove_chain(n);
+                captured += self.remove_chain(n, log);
             }
         }
         self.captures[c.index()] += captured;
@@ -652,46 +776,55 @@ impl Board {
         captured
     }
 
-    fn set_empty_list_remove(&mut self, p: Point) {
+    fn set_empty_list_remove<L: Log>(&mut self, p: Point, log: &mut L) {
         let i = self.empty_pos[p.index()] as usize;
         let last = self.empties.len() - 1;
         let moved = self.empties[last];
+        log.log(Change::EmptySet(i as u16, self.empties[i]));
         self.empties[i] = moved;
+        log.log(Change::EmptyPos(moved, self.empty_pos[moved as usize]));
         self.empty_pos[moved as usize] = i as u16;
+        log.log(Change::EmptyPop(moved));
         self.empties.pop();
     }
 
-    fn add_lib(&mut self, head: u16, lib: Point) {
+    fn add_lib<L: Log>(&mut self, head: u16, lib: Point, log: &mut L) {
+        log.log(Change::Chain(head, self.chains[head as usize]));
         let ch = &mut self.chains[head as usize];
         ch.libs += 1;
         ch.lib_sum += lib.0 as u32;
         ch.lib_sq += (lib.0 as u32) * (lib.0 as u32);
     }
 
-    fn remove_lib(&mut self, head: u16, lib: Point) {
+    fn remove_lib<L: Log>(&mut self, head: u16, lib: Point, log: &mut L) {
+        log.log(Change::Chain(head, self.chains[head as usize]));
         let ch = &mut self.chains[head as usize];
         ch.libs -= 1;
         ch.lib_sum -= lib.0 as u32;
         ch.lib_sq -= (lib.0 as u32) * (lib.0 as u32);
     }
 
-    fn place(&mut self, c: Color, p: Point) {
+    fn place<L: Log>(&mut self, c: Color, p: Point, log: &mut L) {
+        log.log(Change::Cell(p.0, self.cells[p.index()]));
         self.cells[p.index()] = c.cell();
         self.hash ^= ZOBRIST[c.index()][p.index()];
-        self.set_empty_list_remove(p);
+        self.set_empty_list_remove(p, log);
+        log.log(Change::Head(p.0, self.head[p.index()]));
         self.head[p.index()] = p.0;
+        log.log(Change::Next(p.0, self.next[p.index()]));
         self.next[p.index()] = p.0;
+        log.log(Change::Chain(p.0, self.chains[p.index()]));
         self.chains[p.index()] = Chain {
             size: 1,
             ..Chain::default()
         };
         for n in p.neighbors() {
             match self.cells[n.index()] {
-                Cell::Empty => self.add_lib(p.0, n),
+                Cell::Empty => self.add_lib(p.0, n, log),
                 Cell::Edge => {}
                 _ => {
                     let h = self.head[n.index()];
-                    self.remove_lib(h, p);
+                    self.remove_lib(h, p, log);
                 }
             }
         }
@@ -700,20 +833,21 @@ impl Board {
                 let a = self.head[p.index()];
                 let b = self.head[n.index()];
                 if a != b {
-                    self.merge(a, b);
+                    self.merge(a, b, log);
                 }
             }
         }
     }
 
     /// Merges the smaller chain into the larger.
-    fn merge(&mut self, a: u16, b: u16) {
+    fn merge<L: Log>(&mut self, a: u16, b: u16, log: &mut L) {
         let (big, small) = if self.chains[a as usize].size >= self.chains[b as usize].size {
             (a, b)
         } else {
             (b, a)
         };
         let sc = self.chains[small as usize];
+        log.log(Change::Chain(big, self.chains[big as usize]));
         {
             let bc = &mut self.chains[big as usize];
             bc.libs += sc.libs;
@@ -723,6 +857,7 @@ impl Board {
         }
         let mut s = small;
         loop {
+            log.log(Change::Head(s, self.head[s as usize]));
             self.head[s as usize] = big;
             s = self.next[s as usize];
             if s == small {
@@ -730,10 +865,12 @@ impl Board {
             }
         }
         // Splice the two circular lists.
+        log.log(Change::Next(big, self.next[big as usize]));
+        log.log(Change::Next(small, self.next[small as usize]));
         self.next.swap(big as usize, small as usize);
     }
 
-    fn remove_chain(&mut self, p: Point) -> u32 {
+    fn remove_chain<L: Log>(&mut self, p: Point, log: &mut L) -> u32 {
         let start = self.head[p.index()];
         let color = self.cells[p.index()];
         let ci = if color == Cell::Black { 0 } else { 1 };
@@ -741,9 +878,12 @@ impl Board {
         let mut s = start;
         loop {
             let sp = Point(s);
+            log.log(Change::Cell(s, self.cells[sp.index()]));
             self.cells[sp.index()] = Cell::Empty;
             self.hash ^= ZOBRIST[ci][sp.index()];
+            log.log(Change::EmptyPos(s, self.empty_pos[sp.index()]));
             self.empty_pos[sp.index()] = self.empties.len() as u16;
+            log.log(Change::EmptyPush);
             self.empties.push(s);
             count += 1;
             s = self.next[s as usize];
@@ -759,7 +899,7 @@ impl Board {
                 let cell = self.cells[n.index()];
                 if cell == Cell::Black || cell == Cell::White {
                     let h = self.head[n.index()];
-                    self.add_lib(h, sp);
+                    self.add_lib(h, sp, log);
                 }
             }
             s = self.next[s as usize];
@@ -1069,6 +1209,22 @@ pub(crate) mod test_util {
         b
     }
 
+    /// Every field of `a` and `b` equal, stale array entries included.
+    pub(crate) fn assert_same(a: &Board, b: &Board) {
+        assert_eq!((a.width, a.height), (b.width, b.height));
+        assert_eq!(a.cells[..], b.cells[..]);
+        assert_eq!(a.head[..], b.head[..]);
+        assert_eq!(a.next[..], b.next[..]);
+        assert_eq!(a.chains[..], b.chains[..]);
+        assert_eq!(a.empties, b.empties);
+        assert_eq!(a.empty_pos[..], b.empty_pos[..]);
+        assert_eq!(a.ko, b.ko);
+        assert_eq!(a.hash, b.hash);
+        assert_eq!(a.captures, b.captures);
+        assert_eq!(a.last_move, b.last_move);
+        assert_eq!(a.last_captured, b.last_captured);
+    }
+
     /// A 9x9 board with `list`'s stones played in order.
     pub(crate) fn stones(list: &[(Color, &str)]) -> Board {
         let mut b = Board::new(9);
@@ -1091,6 +1247,7 @@ pub(crate) mod test_util {
 
 #[cfg(test)]
 mod tests {
+    use super::test_util::assert_same;
     use super::*;
 
     fn v(s: &str) -> Point {
@@ -1247,6 +1404,87 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn undo_restores_every_field() {
+        let mut rng = crate::playout::Rng::new(29);
+        let (mut taken, mut kos, mut undone) = (0, 0, 0);
+        for (w, h) in [(5usize, 5usize), (7, 7), (9, 9), (13, 9), (19, 19)] {
+            for _ in 0..6 {
+                let mut b = Board::new_rect(w, h);
+                let mut undo = Undo::default();
+                // The board before each recorded move, to compare with.
+                let mut before: Vec<Board> = Vec::new();
+                let mut c = Color::Black;
+                for _ in 0..w * h * 4 {
+                    // Mostly forward (so that boards fill up and chains
+                    // get captured), sometimes back a few moves.
+                    if !before.is_empty() && rng.below(4) == 0 {
+                        for _ in 0..rng.below(3) + 1 {
+                            let Some(old) = before.pop() else { break };
+                            b.undo(&mut undo);
+                            assert_same(&b, &old);
+                            undone += 1;
+                            c = c.opp();
+                        }
+                        continue;
+                    }
+                    let e = b.empties().len();
+                    let m = if e == 0 || rng.below(20) == 0 {
+                        Move::Pass
+                    } else {
+                        Move::Play(b.empty_point(rng.below(e)))
+                    };
+                    if !b.is_legal(c, m) {
+                        continue;
+                    }
+                    before.push(b.clone());
+                    taken += b.play_undoable(c, m, &mut undo);
+                    kos += b.ko().is_some() as u32;
+                    assert_eq!(undo.len(), before.len());
+                    c = c.opp();
+                }
+                // All the way back to the empty board.
+                while let Some(old) = before.pop() {
+                    b.undo(&mut undo);
+                    assert_same(&b, &old);
+                }
+                assert!(undo.is_empty() && undo.changes.is_empty());
+                assert_same(&b, &Board::new_rect(w, h));
+            }
+        }
+        assert!(
+            taken > 1000 && kos > 20 && undone > 1000,
+            "{taken} {kos} {undone}"
+        );
+    }
+
+    #[test]
+    fn undo_takes_back_a_ko_capture_and_a_merge() {
+        let mut b = test_util::from_rows(&[
+            ". . . . .",
+            ". X O . .",
+            "X O . O .",
+            ". X O . .",
+            ". . . . .",
+        ]);
+        let [c3, b3, a4] = ["C3", "B3", "A4"].map(|v| test_util::point_on(v, &b));
+        let start = b.clone();
+        let mut undo = Undo::default();
+        assert_eq!(b.play_undoable(Color::Black, Move::Play(c3), &mut undo), 1);
+        assert_eq!(b.ko(), Some((b3, Color::White)));
+        let after_ko = b.clone();
+        // A merge on top (A4 joins A3 and B4), then a pass.
+        b.play_undoable(Color::Black, Move::Play(a4), &mut undo);
+        b.play_undoable(Color::White, Move::Pass, &mut undo);
+        b.undo_to(&mut undo, 1);
+        assert_same(&b, &after_ko);
+        b.undo(&mut undo);
+        assert_same(&b, &start);
+        // Nothing left to take back: a no-op.
+        b.undo(&mut undo);
+        assert_same(&b, &start);
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn is_bad_self_atari(b: &Board, c: Color, p: Point) -> bool {
 }
 
 /// A heuristic move near the last move, or `None`.
-fn local_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Option<Point> {
+fn local_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Option<Point> {
     let last = match b.last_move() {
         Some(Move::Play(p)) => p,
         _ => return None,
@@ -102,7 +102,7 @@ fn local_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Optio
                     && b.is_legal(c, Move::Play(lib))
                     && (libs >= 3
                         || !PLAYOUT_LADDERS.load(Ordering::Relaxed)
-                        || !reading::escape_fails_fast(b, c, lib, LADDER_STEPS))
+                        || !reading::escape_fails_in(b, c, lib, LADDER_STEPS))
                 {
                     buf.push(lib);
                 }
@@ -152,8 +152,9 @@ fn random_move(b: &Board, c: Color, rng: &mut Rng) -> Option<Point> {
     None
 }
 
-/// The playout policy's move for `c`.
-pub fn policy_move(b: &Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Move {
+/// The playout policy's move for `c`. `b` comes back as it was (the
+/// ladder follower plays and takes back its moves on it).
+pub fn policy_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> Move {
     // The heuristics are skipped now and then so play stays varied.
     if rng.below(16) != 0 {
         if let Some(p) = local_move(b, c, rng, buf) {
@@ -260,7 +261,7 @@ mod tests {
                 let mut passes = 0;
                 let mut buf = Vec::new();
                 for _ in 0..w * h * 3 {
-                    let m = policy_move(&b, c, &mut rng, &mut buf);
+                    let m = policy_move(&mut b, c, &mut rng, &mut buf);
                     match m {
                         Move::Play(p) => {
                             assert!(b.on_board(p), "{w}x{h}: {p:?}");

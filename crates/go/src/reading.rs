@@ -1,6 +1,7 @@
 //! Tactical reading: can a string (worm) be captured, can it be saved?
 //!
-//! A depth-first search over copies of the board, under a node budget and
+//! A depth-first search that plays and takes back moves on one copy of
+//! the board (`Board::undo`), under a node budget and
 //! a depth limit, in the spirit of GNU Go's reading code (the algorithm is
 //! this file's own):
 //!
@@ -26,7 +27,7 @@
 //! safe (the attacker failed to prove a capture), as GNU Go's depth limits
 //! do.
 
-use crate::board::{Board, Cell, Color, Illegal, Move, Point};
+use crate::board::{Board, Cell, Color, Illegal, Move, Point, Undo};
 
 /// Result codes, best first for the side that asked (ordered so that a
 /// larger value is better for it).
@@ -74,8 +75,11 @@ pub struct Reader {
     nodes: u64,
     ladder_only: bool,
     total: u64,
-    /// Spare boards for `try_move`.
+    /// The board a question is read on (at most one: the search plays
+    /// and takes back moves on it), kept between questions.
     pool: Vec<Box<Board>>,
+    /// The moves played on it, for taking them back.
+    undo: Undo,
 }
 
 /// A reading result: the code (`WIN`, `KO_A`, `KO_B`, `LOSS`) and the
@@ -102,6 +106,7 @@ impl Reader {
             ladder_only: false,
             total: 0,
             pool: Vec::new(),
+            undo: Undo::default(),
         }
     }
 
@@ -128,9 +133,35 @@ impl Reader {
         self.nodes >= self.budget
     }
 
+    /// Runs `f` on the reader's own copy of `b`, on which the search
+    /// plays and takes back its moves: one copy a question.
+    fn on_copy<T>(&mut self, b: &Board, f: impl FnOnce(&mut Self, &mut Board) -> T) -> T {
+        let mut work = match self.pool.pop() {
+            Some(mut spare) => {
+                spare.copy_from(b);
+                spare
+            }
+            None => Box::new(b.clone()),
+        };
+        let out = f(self, &mut work);
+        self.pool.push(work);
+        out
+    }
+
     /// Can the string at `s` be captured with its opponent to move?
     /// Empty `s`: `LOSS`.
     pub fn attack(&mut self, b: &Board, s: Point) -> Answer {
+        if self.att_gives_up(b, s, 0) {
+            // Answered before any move (most strings have many
+            // liberties): not worth a copy.
+            self.start();
+            return Answer::new(LOSS, None);
+        }
+        self.on_copy(b, |r, w| r.attack_in(w, s))
+    }
+
+    /// `attack` on `b` itself, left as it was.
+    pub(crate) fn attack_in(&mut self, b: &mut Board, s: Point) -> Answer {
         self.start();
         let a = match b.cell(s).color() {
             Some(_) => self.att(b, s, 0, true),
@@ -143,6 +174,18 @@ impl Reader {
     /// Can the string at `s` be saved with its owner to move? A string that
     /// cannot be captured anyway is `WIN` with no move.
     pub fn defend(&mut self, b: &Board, s: Point) -> Answer {
+        if self.att_gives_up(b, s, 0) {
+            self.start();
+            return match b.cell(s).color() {
+                Some(_) => Answer::new(WIN, None),
+                None => Answer::new(LOSS, None),
+            };
+        }
+        self.on_copy(b, |r, w| r.defend_in(w, s))
+    }
+
+    /// `defend` on `b` itself, left as it was.
+    pub(crate) fn defend_in(&mut self, b: &mut Board, s: Point) -> Answer {
         self.start();
         let a = match b.cell(s).color() {
             Some(_) => {
@@ -165,6 +208,10 @@ impl Reader {
     /// As GNU Go's, a string that cannot be saved anyway is not attacked
     /// by any move (`LOSS`).
     pub fn does_attack(&mut self, b: &Board, m: Point, s: Point) -> u8 {
+        self.on_copy(b, |r, w| r.does_attack_in(w, m, s))
+    }
+
+    fn does_attack_in(&mut self, b: &mut Board, m: Point, s: Point) -> u8 {
         self.start();
         let r = match b.cell(s).color() {
             Some(d) if self.def(b, s, 0, true).code != LOSS => {
@@ -181,6 +228,10 @@ impl Reader {
     /// As GNU Go's, a string that cannot be captured anyway is not defended
     /// by any move (`LOSS`).
     pub fn does_defend(&mut self, b: &Board, m: Point, s: Point) -> u8 {
+        self.on_copy(b, |r, w| r.does_defend_in(w, m, s))
+    }
+
+    fn does_defend_in(&mut self, b: &mut Board, m: Point, s: Point) -> u8 {
         self.start();
         let r = match b.cell(s).color() {
             Some(d) if self.att(b, s, 0, true).code != LOSS => {
@@ -282,13 +333,22 @@ impl Reader {
         best
     }
 
-    /// Attacker to move against the string at `s` (still on the board).
-    fn att(&mut self, b: &Board, s: Point, depth: u32, ko_ok: bool) -> Answer {
-        let d = match b.cell(s).color() {
-            Some(d) => d,
-            None => return Answer::new(WIN, None),
-        };
-        let libs = b.liberties(s);
+    /// Whether `att` answers `LOSS` at once, before any move: a string
+    /// with too many liberties, too deep, or out of budget (an empty `s`
+    /// is `att`'s `WIN`, not this).
+    fn att_gives_up(&self, b: &Board, s: Point, depth: u32) -> bool {
+        (b.cell(s).color().is_some() && self.too_many_libs(b.liberties(s).len(), depth))
+            || depth >= MAX_DEPTH
+            || self.out_of_budget_after_start()
+    }
+
+    /// `out_of_budget` as `start` leaves it (no node visited yet).
+    fn out_of_budget_after_start(&self) -> bool {
+        self.budget == 0
+    }
+
+    /// Whether the attacker gives up on a string with `libs` liberties.
+    fn too_many_libs(&self, libs: usize, depth: u32) -> bool {
         let limit = if self.ladder_only {
             2
         } else if depth < FOUR_LIB_DEPTH {
@@ -298,7 +358,17 @@ impl Reader {
         } else {
             2
         };
-        if libs.len() > limit || depth >= MAX_DEPTH || self.out_of_budget() {
+        libs > limit
+    }
+
+    /// Attacker to move against the string at `s` (still on the board).
+    fn att(&mut self, b: &mut Board, s: Point, depth: u32, ko_ok: bool) -> Answer {
+        let d = match b.cell(s).color() {
+            Some(d) => d,
+            None => return Answer::new(WIN, None),
+        };
+        let libs = b.liberties(s);
+        if self.too_many_libs(libs.len(), depth) || depth >= MAX_DEPTH || self.out_of_budget() {
             return Answer::new(LOSS, None);
         }
         let a = d.opp();
@@ -353,7 +423,7 @@ impl Reader {
     }
 
     /// Defender to move: can the string at `s` live on?
-    fn def(&mut self, b: &Board, s: Point, depth: u32, ko_ok: bool) -> Answer {
+    fn def(&mut self, b: &mut Board, s: Point, depth: u32, ko_ok: bool) -> Answer {
         if b.cell(s).color().is_none() {
             return Answer::new(LOSS, None);
         }
@@ -474,7 +544,7 @@ impl Reader {
     #[allow(clippy::too_many_arguments)]
     fn try_move(
         &mut self,
-        b: &Board,
+        b: &mut Board,
         c: Color,
         m: Point,
         s: Point,
@@ -494,28 +564,19 @@ impl Reader {
         }
         let target = b.cell(s);
         self.nodes += 1;
-        // Positions live on the heap (a board is about 20 KB; a ladder
-        // nests a hundred deep), recycled through the pool.
-        let mut b2 = match self.pool.pop() {
-            Some(mut spare) => {
-                spare.copy_from(b);
-                spare
-            }
-            None => Box::new(b.clone()),
-        };
-        b2.play(c, Move::Play(m));
-        let r = if b2.cell(s) != target {
+        b.play_undoable(c, Move::Play(m), &mut self.undo);
+        let r = if b.cell(s) != target {
             // Captured (only the attacker's move can do that); taking a ko
             // the defender may retake wins only the ko (GNU Go: KO_A).
             if defending {
                 LOSS
-            } else if b2.ko().is_some_and(|(_, who)| who == c.opp()) {
+            } else if b.ko().is_some_and(|(_, who)| who == c.opp()) {
                 KO_A
             } else {
                 WIN
             }
         } else if defending {
-            let libs = b2.liberties(s).len();
+            let libs = b.liberties(s).len();
             let safe = if self.ladder_only {
                 3
             } else if depth + 1 < FOUR_LIB_DEPTH {
@@ -528,12 +589,12 @@ impl Reader {
             if libs >= safe {
                 WIN
             } else {
-                flip(self.att(&b2, s, depth + 1, ko_next).code)
+                flip(self.att(b, s, depth + 1, ko_next).code)
             }
         } else {
-            flip(self.def(&b2, s, depth + 1, ko_next).code)
+            flip(self.def(b, s, depth + 1, ko_next).code)
         };
-        self.pool.push(b2);
+        b.undo(&mut self.undo);
         r.min(cap)
     }
 }
@@ -577,14 +638,18 @@ pub fn escape_fails(b: &Board, c: Color, lib: Point, budget: u64) -> bool {
 /// extension reaches three liberties. When it could capture a chaser in
 /// atari, the ladder reader (`Reader::ladder`) decides. `true`: caught.
 pub fn ladder_follow(b: &Board, s: Point, max_steps: usize) -> bool {
-    with_scratch(b, |board| ladder_follow_in(board, s, max_steps))
+    with_scratch(b, |board, undo| ladder_follow_in(board, undo, s, max_steps))
 }
 
 thread_local! {
-    /// A board per thread for the follower's copies (no allocation and
+    /// A board per thread for the follower's copy (no allocation and
     /// only the rows in use copied; see `Board::copy_from`).
     static SCRATCH: std::cell::RefCell<Vec<Board>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// The follower's ladder reader, kept so its boards are reused.
+    /// The follower's records of the moves it plays (a branch, or a
+    /// follow on the caller's board, takes them back).
+    static UNDO: std::cell::RefCell<Vec<Undo>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The follower's ladder reader (it reads on the follower's board),
+    /// kept so its move record's allocation is reused.
     static FALLBACK: std::cell::RefCell<Reader> = std::cell::RefCell::new(Reader::ladder(FOLLOW_FALLBACK));
 }
 
@@ -600,35 +665,51 @@ pub fn release_scratch() {
             *s = Vec::new();
         }
     });
+    UNDO.with(|u| {
+        if let Ok(mut u) = u.try_borrow_mut() {
+            *u = Vec::new();
+        }
+    });
     FALLBACK.with(|r| {
         if let Ok(mut r) = r.try_borrow_mut() {
             r.pool = Vec::new();
+            r.undo = Undo::default();
         }
     });
 }
 
 /// Runs `f` on a copy of `b` taken from the thread's scratch boards.
-fn with_scratch<T>(b: &Board, f: impl FnOnce(&mut Board) -> T) -> T {
+fn with_scratch<T>(b: &Board, f: impl FnOnce(&mut Board, &mut Undo) -> T) -> T {
     let mut board = SCRATCH
         .with(|s| s.borrow_mut().pop())
         .unwrap_or_else(|| b.clone());
     board.copy_from(b);
-    let out = f(&mut board);
+    // The copy is thrown away after: its moves need no taking back.
+    let out = with_undo(|undo| f(&mut board, undo));
     SCRATCH.with(|s| s.borrow_mut().push(board));
+    out
+}
+
+/// Runs `f` with one of the thread's move records, empty.
+fn with_undo<T>(f: impl FnOnce(&mut Undo) -> T) -> T {
+    let mut undo = UNDO.with(|u| u.borrow_mut().pop()).unwrap_or_default();
+    let out = f(&mut undo);
+    undo.clear();
+    UNDO.with(|u| u.borrow_mut().push(undo));
     out
 }
 
 /// Budget of the ladder reader when the follower meets a counter-capture.
 const FOLLOW_FALLBACK: u64 = 300;
 
-fn ladder_follow_in(b: &mut Board, s: Point, max_steps: usize) -> bool {
-    follow(b, s, max_steps, FOLLOW_BRANCHES)
+fn ladder_follow_in(b: &mut Board, undo: &mut Undo, s: Point, max_steps: usize) -> bool {
+    follow(b, undo, s, max_steps, FOLLOW_BRANCHES)
 }
 
 /// Times a follow may try both ataris when they look alike.
 const FOLLOW_BRANCHES: u32 = 2;
 
-fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool {
+fn follow(b: &mut Board, undo: &mut Undo, s: Point, max_steps: usize, mut branches: u32) -> bool {
     let Some(d) = b.cell(s).color() else {
         return true;
     };
@@ -643,7 +724,7 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
         }
         if counter_capture(b, s) {
             // Subtle: the real ladder reader decides.
-            return FALLBACK.with(|r| r.borrow_mut().attack(b, s).code == WIN);
+            return FALLBACK.with(|r| r.borrow_mut().attack_in(b, s).code == WIN);
         }
         // The ataris after which the other liberty gives at most two, the
         // one that gives fewest first.
@@ -665,10 +746,13 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
             [(_, l, o), (_, l2, o2), ..] => {
                 if branches > 0 {
                     branches -= 1;
-                    let caught = with_scratch(b, |b2| {
-                        chase(b2, s, *l, *o)
-                            .unwrap_or_else(|| follow(b2, s, max_steps - step, branches))
-                    });
+                    // The first on this board, then back to try the second.
+                    let mark = undo.len();
+                    let caught = match chase(b, undo, s, *l, *o) {
+                        Some(done) => done,
+                        None => follow(b, undo, s, max_steps - step, branches),
+                    };
+                    b.undo_to(undo, mark);
                     if caught {
                         return true;
                     }
@@ -678,7 +762,7 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
                 }
             }
         };
-        if let Some(done) = chase(b, s, l, other) {
+        if let Some(done) = chase(b, undo, s, l, other) {
             return done;
         }
     }
@@ -687,19 +771,19 @@ fn follow(b: &mut Board, s: Point, max_steps: usize, mut branches: u32) -> bool 
 
 /// One atari at `l` and the extension at `other`; `Some(caught)` when that
 /// settles the ladder, `None` to go on.
-fn chase(b: &mut Board, s: Point, l: Point, other: Point) -> Option<bool> {
+fn chase(b: &mut Board, undo: &mut Undo, s: Point, l: Point, other: Point) -> Option<bool> {
     let d = b.cell(s).color()?;
-    b.play(d.opp(), Move::Play(l));
+    b.play_undoable(d.opp(), Move::Play(l), undo);
     if b.cell(s).color() != Some(d) {
         return Some(true);
     }
     if counter_capture(b, s) {
-        return Some(FALLBACK.with(|r| r.borrow_mut().defend(b, s).code == LOSS));
+        return Some(FALLBACK.with(|r| r.borrow_mut().defend_in(b, s).code == LOSS));
     }
     if !b.is_legal(d, Move::Play(other)) {
         return Some(true);
     }
-    b.play(d, Move::Play(other));
+    b.play_undoable(d, Move::Play(other), undo);
     None
 }
 
@@ -720,14 +804,30 @@ pub fn escape_fails_fast(b: &Board, c: Color, lib: Point, max_steps: usize) -> b
     if !b.is_legal(c, Move::Play(lib)) {
         return true;
     }
-    with_scratch(b, |b2| {
-        b2.play(c, Move::Play(lib));
-        match b2.liberties(lib).len() {
-            0 | 1 => true,
-            2 => ladder_follow_in(b2, lib, max_steps),
-            _ => false,
-        }
+    with_scratch(b, |b2, undo| escape_follow(b2, undo, c, lib, max_steps))
+}
+
+/// `escape_fails_fast` on `b` itself, every move taken back after: no
+/// copy at all, for the playouts (which own their board).
+pub fn escape_fails_in(b: &mut Board, c: Color, lib: Point, max_steps: usize) -> bool {
+    if !b.is_legal(c, Move::Play(lib)) {
+        return true;
+    }
+    with_undo(|undo| {
+        let out = escape_follow(b, undo, c, lib, max_steps);
+        b.undo_to(undo, 0);
+        out
     })
+}
+
+/// The extension at `lib` and the follow after it.
+fn escape_follow(b: &mut Board, undo: &mut Undo, c: Color, lib: Point, max_steps: usize) -> bool {
+    b.play_undoable(c, Move::Play(lib), undo);
+    match b.liberties(lib).len() {
+        0 | 1 => true,
+        2 => ladder_follow_in(b, undo, lib, max_steps),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -853,6 +953,9 @@ mod tests {
         let base = [(B, "D4"), (W, "C4"), (W, "D3"), (W, "E4"), (W, "C5")];
         let b = stones(19, &base);
         assert!(escape_fails_fast(&b, B, v("D5"), 100));
+        let mut same_board = b.clone();
+        assert!(escape_fails_in(&mut same_board, B, v("D5"), 100));
+        crate::board::test_util::assert_same(&same_board, &b);
         let mut b2 = b.clone();
         assert!(b2.setup_stone(B, v("Q16")));
         assert!(!escape_fails_fast(&b2, B, v("D5"), 100));
@@ -890,6 +993,55 @@ mod tests {
         assert!(total > 300, "{total}");
         // The follower is a heuristic: it must agree nearly always.
         assert!(same * 100 >= total * 98, "{same}/{total}");
+    }
+
+    #[test]
+    fn reading_leaves_the_board_as_it_was() {
+        // The readers play and take back moves on the board they are
+        // given: every field must come back, whatever the answer.
+        let mut rng = crate::playout::Rng::new(31);
+        let mut asked = 0;
+        for size in [9usize, 13] {
+            for _ in 0..12 {
+                let mut b = Board::new(size);
+                let mut c = Color::Black;
+                for _ in 0..rng.below(size * size) + size {
+                    let e = b.empties().len();
+                    let p = b.empty_point(rng.below(e));
+                    if b.is_legal(c, Move::Play(p)) {
+                        b.play(c, Move::Play(p));
+                    }
+                    c = c.opp();
+                }
+                let before = b.clone();
+                let mut work = b.clone();
+                let mut r = Reader::new(2_000);
+                let mut l = Reader::ladder(2_000);
+                for p in before.points() {
+                    if before.cell(p).color().is_none() || before.liberties(p).len() > 4 {
+                        continue;
+                    }
+                    asked += 1;
+                    // The follower on the board itself answers as on a copy.
+                    for lib in before.liberties(p) {
+                        let d = before.cell(p).color().unwrap_or(Color::Black);
+                        let fast = escape_fails_fast(&before, d, lib, 100);
+                        assert_eq!(escape_fails_in(&mut work, d, lib, 100), fast);
+                        crate::board::test_util::assert_same(&work, &before);
+                    }
+                    let a = r.attack_in(&mut work, p);
+                    crate::board::test_util::assert_same(&work, &before);
+                    assert_eq!(a, r.attack(&before, p));
+                    let d = r.defend_in(&mut work, p);
+                    crate::board::test_util::assert_same(&work, &before);
+                    assert_eq!(d, r.defend(&before, p));
+                    l.attack_in(&mut work, p);
+                    crate::board::test_util::assert_same(&work, &before);
+                }
+                crate::board::test_util::assert_same(&b, &before);
+            }
+        }
+        assert!(asked > 200, "{asked}");
     }
 
     #[test]
