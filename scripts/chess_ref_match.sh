@@ -14,7 +14,7 @@
 # whose built-in network is `b0fd2216`), so every game is played by the
 # same program. Run it with nothing else timed on the machine.
 set -euo pipefail
-commit=033b9b64
+commit=8173d546
 opponent=${1:?usage: chess_ref_match.sh ethereal|stockfish}
 case "$opponent" in
     ethereal) cmd=/usr/games/ethereal-chess; name=ethereal-12; out=docs/matches/chess-ethereal12-b0fd2216 ;;
