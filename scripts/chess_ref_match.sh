@@ -23,20 +23,8 @@ case "$opponent" in
 esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bin=matches/tengen-ref-$commit
-arena=matches/arena-ref-$commit
-if [ ! -x "$bin" ] || [ ! -x "$arena" ]; then
-    src=$(mktemp -d /tmp/tengen-ref-src.XXXXXX)
-    # A failed build must not leave the worktree registered in the checkout.
-    trap 'git worktree remove --force "$src"' EXIT
-    git worktree add --detach "$src" "$commit" >&2
-    (cd "$src" && cargo build --release -q -p tengen-engine -p tengen-arena --target-dir "$root/target/ref") >&2
-    git worktree remove --force "$src"
-    trap - EXIT
-    mkdir -p matches
-    cp target/ref/release/tengen "$bin"
-    cp target/ref/release/tengen-arena "$arena"
-fi
+source scripts/pinned_build.sh
+pinned_build "$commit" ref
 exec "$arena" \
     -engine cmd="$bin" name=tengen-b0fd \
     -engine cmd="$cmd" name="$name" option.Threads=1 \

@@ -19,20 +19,8 @@ set -euo pipefail
 commit=c2582db5
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bin=matches/tengen-gps-$commit
-arena=matches/arena-gps-$commit
-if [ ! -x "$bin" ] || [ ! -x "$arena" ]; then
-    src=$(mktemp -d /tmp/tengen-gps-src.XXXXXX)
-    # A failed build must not leave the worktree registered in the checkout.
-    trap 'git worktree remove --force "$src"' EXIT
-    git worktree add --detach "$src" "$commit" >&2
-    (cd "$src" && cargo build --release -q -p tengen-engine -p tengen-arena --target-dir "$root/target/gps") >&2
-    git worktree remove --force "$src"
-    trap - EXIT
-    mkdir -p matches
-    cp target/gps/release/tengen "$bin"
-    cp target/gps/release/tengen-arena "$arena"
-fi
+source scripts/pinned_build.sh
+pinned_build "$commit" gps
 out=docs/matches/shogi-gps-b1
 exec "$arena" -variant shogi \
     -engine cmd="$bin" name=tengen-$commit option.USI_Hash=64 option.MoveOverhead=50 timemargin=200 \

@@ -104,10 +104,7 @@ impl TranspositionTable {
     pub fn resize(&mut self, mb: usize) {
         let n = Self::buckets_for(mb);
         self.buckets = Vec::new();
-        let mut fresh = Vec::with_capacity(n);
-        advise_huge_pages(&mut fresh);
-        fresh.resize_with(n, Bucket::default);
-        self.buckets = fresh;
+        self.buckets = filled(Vec::with_capacity(n), n);
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -139,9 +136,7 @@ impl TranspositionTable {
         fresh
             .try_reserve_exact(n)
             .map_err(|_| format!("cannot allocate a {mb} MB table"))?;
-        advise_huge_pages(&mut fresh);
-        fresh.resize_with(n, Bucket::default);
-        self.buckets = fresh;
+        self.buckets = filled(fresh, n);
         self.generation.store(0, Ordering::Relaxed);
         Ok(())
     }
@@ -244,6 +239,14 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
     }
+}
+
+/// `n` empty buckets in `v`'s reserved (still untouched) memory, asked
+/// to be huge pages first.
+fn filled(mut v: Vec<Bucket>, n: usize) -> Vec<Bucket> {
+    advise_huge_pages(&mut v);
+    v.resize_with(n, Bucket::default);
+    v
 }
 
 /// Asks Linux to back `v`'s spare capacity with transparent huge pages
