@@ -99,7 +99,10 @@ impl Board {
 impl Position for Board {
     type Move = Move;
     const HISTORY_SIZE: usize = 768;
-    const PARAMS: SearchParams = SearchParams::CHESS_LIKE;
+    const PARAMS: SearchParams = SearchParams {
+        effort_time: Some((0.6, 2.0)),
+        ..SearchParams::CHESS_LIKE
+    };
 
     #[inline]
     fn key(&self) -> u64 {

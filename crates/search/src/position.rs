@@ -61,6 +61,10 @@ pub struct SearchParams {
     /// checking drops are sacrifices, and extending them all blows up the
     /// tree); otherwise every check is extended.
     pub safe_check_extension: bool,
+    /// Time scaling by the best root move's share of the nodes:
+    /// `(base, per share of the other moves)`, so a soft limit times
+    /// `base + per * (1 - best share)`; `None` leaves the limit alone.
+    pub effort_time: Option<(f64, f64)>,
 }
 
 impl SearchParams {
@@ -84,6 +88,7 @@ impl SearchParams {
         delta_margin: 200,
         aspiration: 20,
         safe_check_extension: false,
+        effort_time: None,
     };
 }
 

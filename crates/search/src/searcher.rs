@@ -51,6 +51,9 @@ struct RootMove<M> {
     shown: i32,
     seldepth: u32,
     pv: Vec<M>,
+    /// Nodes this thread has searched under the move, over all iterations:
+    /// the share of the best move tells how settled the choice is.
+    nodes: u64,
 }
 
 /// State every thread shares during one search.
@@ -251,6 +254,7 @@ impl<P: Position, E: Evaluator<P>> Searcher<P, E> {
                 shown: -INF,
                 seldepth: 0,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
 
@@ -469,6 +473,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 if depth > 4 && score < last_score - 30 {
                     factor *= 1.3;
                 }
+                factor *= self.effort_factor(depth);
                 let soft = tm.soft.mul_f64(factor.min(2.5)).min(tm.hard);
                 if limits.move_time.is_none() && self.shared.thinking_time() >= soft {
                     break;
@@ -486,6 +491,12 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             }
         }
         self.flush_nodes();
+    }
+
+    /// Time scale from the best root move's share of the root's nodes.
+    fn effort_factor(&self, depth: u32) -> f64 {
+        let total = self.roots.iter().map(|r| r.nodes).sum();
+        effort_scale(self.params().effort_time, self.roots[0].nodes, total, depth)
     }
 
     fn aspiration(&mut self, depth: i32) {
@@ -600,6 +611,11 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
     // ---------------------------------------------------------------
     // Stopping
     // ---------------------------------------------------------------
+
+    /// Nodes this thread has searched so far in this search.
+    fn own_nodes(&self) -> u64 {
+        self.shared.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes
+    }
 
     fn flush_nodes(&mut self) {
         self.shared.nodes[self.id]
@@ -1018,6 +1034,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 && (!params.safe_check_extension
                     || ((!P::REPORTS_CHECKS || known_check || self.pos.gives_check(m))
                         && self.pos.see_ge(m, 0)));
+            let nodes_before = if root { self.own_nodes() } else { 0 };
             self.eval.push(&self.pos, m);
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
@@ -1063,7 +1080,9 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             if root {
                 let seldepth = self.seldepth;
                 let child_pv = self.frames[ply + 1].pv.clone();
+                let spent = self.own_nodes() - nodes_before;
                 if let Some(rm) = self.roots.iter_mut().find(|r| r.mv == m) {
+                    rm.nodes += spent;
                     if move_count == 1 || score > alpha {
                         rm.score = score;
                         rm.shown = score;
@@ -1366,5 +1385,43 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             bound,
         );
         best_score
+    }
+}
+
+/// How much to scale the soft time limit by when the best root move took
+/// `best` of the `total` nodes searched at the root: a move that takes
+/// nearly all the effort is settled, and the search may end sooner; one
+/// that shares it with others is not (Ethereal and its descendants scale
+/// by the same share). Shallow iterations are too few nodes to tell.
+fn effort_scale(weights: Option<(f64, f64)>, best: u64, total: u64, depth: u32) -> f64 {
+    match weights {
+        Some((base, per)) if depth >= 8 && total > 0 => {
+            let others = 1.0 - best.min(total) as f64 / total as f64;
+            (base + per * others).max(0.5)
+        }
+        _ => 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::effort_scale;
+
+    #[test]
+    fn a_settled_best_move_shortens_the_think() {
+        let w = Some((0.6, 2.0));
+        // All nodes on the best move: the base alone.
+        assert!((effort_scale(w, 1000, 1000, 12) - 0.6).abs() < 1e-9);
+        // Half elsewhere: longer than the plain limit.
+        assert!((effort_scale(w, 500, 1000, 12) - 1.6).abs() < 1e-9);
+        // Never below half the limit.
+        assert_eq!(effort_scale(Some((0.2, 2.0)), 1000, 1000, 12), 0.5);
+    }
+
+    #[test]
+    fn no_scaling_when_off_shallow_or_empty() {
+        assert_eq!(effort_scale(None, 10, 1000, 20), 1.0);
+        assert_eq!(effort_scale(Some((0.6, 2.0)), 10, 1000, 7), 1.0);
+        assert_eq!(effort_scale(Some((0.6, 2.0)), 0, 0, 20), 1.0);
     }
 }

@@ -50,6 +50,7 @@ impl tengen_search::Position for Game {
         delta_margin: 400,
         aspiration: 30,
         safe_check_extension: true,
+        effort_time: None,
     };
     const REPORTS_CHECKS: bool = true;
 

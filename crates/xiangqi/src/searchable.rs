@@ -31,6 +31,7 @@ pub const XIANGQI_PARAMS: SearchParams = SearchParams {
     delta_margin: 250,
     aspiration: 25,
     safe_check_extension: false,
+    effort_time: None,
 };
 
 /// Capture values for ordering and exchange tests.
