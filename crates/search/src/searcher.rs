@@ -1080,7 +1080,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
             if root {
                 let seldepth = self.seldepth;
                 let child_pv = self.frames[ply + 1].pv.clone();
-                let spent = self.own_nodes() - nodes_before;
+                let spent = self.own_nodes().saturating_sub(nodes_before);
                 if let Some(rm) = self.roots.iter_mut().find(|r| r.mv == m) {
                     rm.nodes += spent;
                     if move_count == 1 || score > alpha {
