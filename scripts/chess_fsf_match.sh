@@ -20,13 +20,12 @@ net=${3:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/pinned_build.sh
+source scripts/chess_match_args.sh
 pinned_build "$commit" fsf
 eval_args=()
 [ -n "$net" ] && eval_args=(arg=--eval-file "arg=$net")
-out=docs/matches/chess-fsf-$name
+chess_match_args 10+0.1 2027 100 "docs/matches/chess-fsf-$name"
 exec "$arena" \
     -engine cmd="$bin" name="tengen-$name" "${eval_args[@]}" \
     -engine cmd=/usr/games/fairy-stockfish name=fsf-11.1 \
-    -each proto=uci tc=10+0.1 timemargin=100 option.Hash=16 -games 2 -rounds 100 -repeat \
-    -openings file=data/openings/chess-8ply.epd format=epd order=random -srand 2027 \
-    -concurrency 2 -recover -resume -pgnout "$out.pgn" -jsonout "$out.json"
+    "${match_args[@]}"

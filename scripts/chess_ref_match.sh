@@ -24,10 +24,10 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/pinned_build.sh
+source scripts/chess_match_args.sh
 pinned_build "$commit" ref
+chess_match_args 10+0.1 2027 100 "$out"
 exec "$arena" \
     -engine cmd="$bin" name=tengen-b0fd \
     -engine cmd="$cmd" name="$name" option.Threads=1 \
-    -each proto=uci tc=10+0.1 timemargin=100 option.Hash=16 -games 2 -rounds 100 -repeat \
-    -openings file=data/openings/chess-8ply.epd format=epd order=random -srand 2027 \
-    -concurrency 2 -recover -resume -pgnout "$out.pgn" -jsonout "$out.json"
+    "${match_args[@]}"

@@ -21,12 +21,12 @@ rounds=${5:-100}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source scripts/pinned_build.sh
+source scripts/chess_match_args.sh
 pinned_build "$old" screen
 old_bin=$bin
 pinned_build "$new" screen
+chess_match_args "$tc" 3030 "$rounds" "$out"
 exec "$arena" \
     -engine cmd="$bin" name="new-$new" \
     -engine cmd="$old_bin" name="old-$old" \
-    -each proto=uci tc="$tc" timemargin=100 option.Hash=16 -games 2 -rounds "$rounds" -repeat \
-    -openings file=data/openings/chess-8ply.epd format=epd order=random -srand 3030 \
-    -concurrency 2 -recover -resume -pgnout "$out.pgn" -jsonout "$out.json"
+    "${match_args[@]}"
