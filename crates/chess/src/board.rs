@@ -2,6 +2,7 @@
 //! make/unmake with an incremental Zobrist key.
 
 use crate::attacks;
+use crate::eval::{PHASE, PSQ, S};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::types::{Bitboard, Color, Piece, PieceKind, Square, Squares};
 use crate::zobrist::KEYS;
@@ -39,6 +40,11 @@ pub struct Board {
     /// Castling bits that survive a move from or to each square.
     pub(crate) castle_mask: [u8; 64],
     pub(crate) states: Vec<State>,
+    /// Material and piece-square values of the pieces on the board, from
+    /// White's view, and their phase weights: kept by `put` and `remove`
+    /// for the hand-made evaluation.
+    pub(crate) psq: S,
+    pub(crate) phase: i32,
 }
 
 impl std::fmt::Debug for Board {
@@ -67,6 +73,8 @@ impl Board {
             castle_rooks: [[None; 2]; 2],
             castle_mask: [0xf; 64],
             states: Vec::with_capacity(256),
+            psq: S(0, 0),
+            phase: 0,
         }
     }
 
@@ -94,6 +102,19 @@ impl Board {
             since_null: 0,
         };
         self.states.last().unwrap_or(&BLANK)
+    }
+
+    /// Material and piece-square values summed from White's view (what
+    /// [`crate::eval::psq`] gives each piece, Black's negated).
+    #[inline]
+    pub(crate) fn psq(&self) -> S {
+        self.psq
+    }
+
+    /// Game phase: 24 with every piece on the board, more after promotions.
+    #[inline]
+    pub(crate) fn phase(&self) -> i32 {
+        self.phase
     }
 
     #[inline]
@@ -184,6 +205,8 @@ impl Board {
         self.by_kind[p.kind.index()] |= b;
         self.by_color[p.color.index()] |= b;
         self.squares[sq.index()] = Some(p);
+        self.psq += PSQ[p.index()][sq.index()];
+        self.phase += PHASE[p.kind.index()];
     }
 
     #[inline]
@@ -192,6 +215,8 @@ impl Board {
         self.by_kind[p.kind.index()] &= b;
         self.by_color[p.color.index()] &= b;
         self.squares[sq.index()] = None;
+        self.psq -= PSQ[p.index()][sq.index()];
+        self.phase -= PHASE[p.kind.index()];
     }
 
     /// Every piece of either colour attacking `sq` given occupancy `occ`.

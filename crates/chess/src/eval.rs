@@ -68,7 +68,7 @@ pub const MATERIAL: [S; 6] = [
 ];
 
 /// Game phase weight of each piece; 24 = all pieces on the board.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+pub(crate) const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;
 
 // --------------------------------------------------------- piece-square tables
@@ -228,6 +228,32 @@ pub fn psq(c: Color, kind: PieceKind, sq: Square) -> S {
     MATERIAL[kind.index()] + S(PST_MG[kind.index()][i], PST_EG[kind.index()][i])
 }
 
+/// [`psq`] for every piece (by [`crate::types::Piece::index`]) and square,
+/// signed from White's view. The board keeps these summed as pieces come
+/// and go ([`Board::psq`]), so the evaluation does not walk the pieces
+/// for its largest term.
+pub(crate) static PSQ: [[S; 64]; 12] = signed_psq();
+
+const fn signed_psq() -> [[S; 64]; 12] {
+    let mut table = [[S(0, 0); 64]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let (kind, white) = (piece % 6, piece < 6);
+        let mut sq = 0;
+        while sq < 64 {
+            // The same reading as `psq`: White's tables rank-flipped.
+            let (i, sign) = if white { (sq ^ 56, 1) } else { (sq, -1) };
+            table[piece][sq] = S(
+                sign * (MATERIAL[kind].0 + PST_MG[kind][i]),
+                sign * (MATERIAL[kind].1 + PST_EG[kind][i]),
+            );
+            sq += 1;
+        }
+        piece += 1;
+    }
+    table
+}
+
 // ---------------------------------------------------------------- mobility
 // Concave: the first few squares matter most. Indexed by safe squares.
 
@@ -309,7 +335,11 @@ struct PawnEntry {
     passed: [Bitboard; 2],
 }
 
-const PAWN_CACHE: usize = 1 << 14;
+/// 2,048 entries (64 KiB): a search meets few pawn structures, and a
+/// small table stays in the core's caches beside the hash table and the
+/// network; 16,384 took 2% more CPU time at bench depth 16 with the same
+/// node count (docs/performance.md, "Thirty-third session").
+const PAWN_CACHE: usize = 1 << 11;
 
 /// The evaluator: stateless apart from a pawn-structure cache.
 #[derive(Clone)]
@@ -406,19 +436,8 @@ impl Eval {
 
     /// Evaluation from White's view, without tempo.
     pub fn eval_white(&mut self, b: &Board) -> i32 {
-        let mut total = S(0, 0);
-        let mut phase = 0;
-        for c in Color::BOTH {
-            let sign = c.sign();
-            for kind in PieceKind::ALL {
-                let bb = b.pieces(c, kind);
-                phase += PHASE[kind.index()] * bb.count_ones() as i32;
-                for sq in Squares(bb) {
-                    total += psq(c, kind, sq) * sign;
-                }
-            }
-        }
-        let phase = phase.min(MAX_PHASE);
+        let mut total = b.psq();
+        let phase = b.phase().min(MAX_PHASE);
 
         let wp = b.pieces(Color::White, PieceKind::Pawn);
         let bp = b.pieces(Color::Black, PieceKind::Pawn);
@@ -902,6 +921,61 @@ mod tests {
             let m = mirror_fen(fen);
             assert_eq!(ev(fen), ev(&m), "{fen} vs {m}");
         }
+    }
+
+    /// The board's running sums against a walk over its pieces.
+    fn assert_sums(b: &Board) {
+        let mut total = S(0, 0);
+        let mut phase = 0;
+        for c in Color::BOTH {
+            for kind in PieceKind::ALL {
+                for sq in Squares(b.pieces(c, kind)) {
+                    total += psq(c, kind, sq) * c.sign();
+                    phase += PHASE[kind.index()];
+                }
+            }
+        }
+        assert_eq!((b.psq(), b.phase()), (total, phase), "{b:?}");
+    }
+
+    /// Every move of every position along random games, and of positions
+    /// with castling, en passant and promotions (captures among them) to
+    /// play, is made and taken back with the sums checked both ways.
+    #[test]
+    fn running_piece_square_sums_match_the_board() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut boards = vec![Board::startpos()];
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "1k6/8/8/8/8/8/8/1r2K2R w K - 0 1",
+        ] {
+            boards.push(Board::from_fen(fen).expect("valid FEN"));
+        }
+        let mut made = 0;
+        for start in boards {
+            let mut b = start;
+            assert_sums(&b);
+            for _ in 0..80 {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    b.make_move(m);
+                    assert_sums(&b);
+                    b.unmake_move(m);
+                    assert_sums(&b);
+                    made += 1;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.play(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(made > 5000, "{made}");
     }
 
     #[test]
