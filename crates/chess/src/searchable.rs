@@ -214,6 +214,101 @@ mod tests {
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
     ];
 
+    /// The picker tests a capture's exchange only when the capture comes
+    /// up; the moves must still come in the order that testing every
+    /// exchange up front gives (first best score, ties by place, each
+    /// pick swapped to the front), with the same stages.
+    #[test]
+    fn lazy_exchanges_keep_the_eager_order() {
+        use tengen_search::history::History;
+        use tengen_search::picker::{MovePicker, Stage};
+        let mut history: History<Board> = History::new();
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        for h in history
+            .captures
+            .iter_mut()
+            .chain(history.butterfly.iter_mut())
+        {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Few distinct values, so that equal scores are common.
+            *h = ((x % 5) as i16 - 2) * 64;
+        }
+        let mut boards: Vec<Board> = FENS.iter().map(|f| Board::from_fen(f).unwrap()).collect();
+        for f in FENS {
+            let b = Board::from_fen(f).unwrap();
+            for m in b.legal_moves().into_iter().take(12) {
+                let mut c = b.clone();
+                c.make_move(m);
+                boards.push(c);
+            }
+        }
+        let mut bad_seen = 0;
+        for b in &boards {
+            let mut list = Vec::new();
+            b.generate(GenKind::All, &mut list);
+            let tt = list.last().copied();
+            // The order with every exchange tested first.
+            let mut moves = list.clone();
+            let mut scores: Vec<i32> = moves
+                .iter()
+                .map(|&m| {
+                    if Some(m) == tt {
+                        i32::MAX
+                    } else if b.is_tactical(m) {
+                        let v = b.tactical_value(m) * 16
+                            + history.captures[b.history_index(m)] as i32 / 32;
+                        if b.see_ge(m, 0) {
+                            (1 << 28) + v
+                        } else {
+                            -(1 << 28) + v
+                        }
+                    } else {
+                        history.quiet_score(b.history_index(m), None, None)
+                    }
+                })
+                .collect();
+            let mut eager = Vec::new();
+            for i in 0..moves.len() {
+                let top = scores[i..].iter().copied().max().unwrap();
+                let at = i + scores[i..].iter().position(|&s| s == top).unwrap();
+                moves.swap(i, at);
+                scores.swap(i, at);
+                eager.push(moves[i]);
+            }
+            let mut picker = MovePicker::new(
+                b,
+                list,
+                Vec::new(),
+                tt,
+                &history,
+                0,
+                None,
+                None,
+                None,
+                false,
+            );
+            let mut lazy = Vec::new();
+            while let Some((m, stage)) = picker.next(b, &history) {
+                let expected = if Some(m) == tt {
+                    Stage::HashMove
+                } else if b.is_tactical(m) && b.see_ge(m, 0) {
+                    Stage::GoodTactical
+                } else if b.is_tactical(m) {
+                    bad_seen += 1;
+                    Stage::BadTactical
+                } else {
+                    Stage::Quiet
+                };
+                assert_eq!(stage, expected, "{b:?} {m:?}");
+                lazy.push(m);
+            }
+            assert_eq!(lazy, eager, "{b:?}");
+        }
+        assert!(bad_seen > 10, "{bad_seen}");
+    }
+
     /// `is_legal_fast` and `decode` agree with the generator on every code
     /// that names a move somewhere in a small tree.
     #[test]

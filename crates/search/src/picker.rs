@@ -35,6 +35,9 @@ pub struct MovePicker<M> {
     skip_quiets: bool,
     killers: [Option<M>; 2],
     counter: Option<M>,
+    /// Whether a capture in the good band still has its exchange to pass
+    /// (main search: it is tested when it comes up, not when scored).
+    test_exchanges: bool,
 }
 
 impl<M: Copy + Eq> MovePicker<M> {
@@ -57,13 +60,13 @@ impl<M: Copy + Eq> MovePicker<M> {
             if Some(m) == tt_move {
                 HASH
             } else if pos.is_tactical(m) {
-                let value =
-                    pos.tactical_value(m) * 16 + history.captures[pos.history_index(m)] as i32 / 32;
-                if qsearch || pos.see_ge(m, 0) {
-                    GOOD_TACTICAL + value
-                } else {
-                    BAD_TACTICAL + value
-                }
+                // Every capture starts in the good band; in the main search
+                // one whose exchange loses drops to the bad band when it
+                // comes up (`next`), so a node cut off early never pays
+                // for the exchanges of the captures it did not reach.
+                GOOD_TACTICAL
+                    + pos.tactical_value(m) * 16
+                    + history.captures[pos.history_index(m)] as i32 / 32
             } else if killers[0] == Some(m) {
                 KILLER + 2
             } else if killers[1] == Some(m) {
@@ -81,6 +84,7 @@ impl<M: Copy + Eq> MovePicker<M> {
             skip_quiets: false,
             killers,
             counter,
+            test_exchanges: !qsearch,
         }
     }
 
@@ -97,6 +101,7 @@ impl<M: Copy + Eq> MovePicker<M> {
             skip_quiets: false,
             killers: [None; 2],
             counter: None,
+            test_exchanges: false,
         }
     }
 
@@ -118,7 +123,7 @@ impl<M: Copy + Eq> MovePicker<M> {
 
     pub fn next<P: Position<Move = M>>(
         &mut self,
-        _pos: &P,
+        pos: &P,
         _history: &History<P>,
     ) -> Option<(M, Stage)> {
         loop {
@@ -129,6 +134,16 @@ impl<M: Copy + Eq> MovePicker<M> {
             let rest = self.scores.get(self.next..).filter(|r| !r.is_empty())?;
             let score = rest.iter().copied().fold(i32::MIN, i32::max);
             let best = self.next + rest.iter().position(|&s| s == score)?;
+            if self.test_exchanges && (GOOD_TACTICAL..HASH).contains(&score) {
+                let m = *self.moves.get(best)?;
+                if !pos.see_ge(m, 0) {
+                    // Left where it is, so the moves keep the places (and
+                    // equal scores the order) that scoring every exchange
+                    // up front gave them: the same moves in the same order.
+                    self.scores[best] = score - GOOD_TACTICAL + BAD_TACTICAL;
+                    continue;
+                }
+            }
             self.moves.swap(self.next, best);
             self.scores.swap(self.next, best);
             let m = self.moves[self.next];
