@@ -3,7 +3,10 @@
 One server for the module (`--port 0`, a test config with tengen at fixed
 nodes); each test starts its game from the page's own form and plays by
 clicking the board. Every request the page makes must go to 127.0.0.1
-and the console must stay free of errors. Screenshots go to docs/gui/.
+and the console must stay free of errors. Screenshots go to a temporary
+folder, or to the folder `TENGEN_GUI_SHOTS` names
+(`TENGEN_GUI_SHOTS=docs/gui` refreshes the ones docs/gui.md shows), so a
+test run leaves the checkout as it found it.
 
 Needs Debian's `chromium` (/usr/bin/chromium) and the Playwright version
 pinned in requirements.txt; `playwright install` is never run.
@@ -14,6 +17,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -23,7 +27,10 @@ from conftest import ROOT, TARGET
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SHOTS = ROOT / "docs" / "gui"
+SHOTS = pathlib.Path(
+    os.environ.get("TENGEN_GUI_SHOTS")
+    or pathlib.Path(tempfile.gettempdir()) / "tengen-gui-shots"
+)
 ARGS = [
     "--headless",
     "--no-sandbox",

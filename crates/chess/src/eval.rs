@@ -338,7 +338,8 @@ struct PawnEntry {
 /// 2,048 entries (64 KiB): a search meets few pawn structures, and a
 /// small table stays in the core's caches beside the hash table and the
 /// network; 16,384 took 2% more CPU time at bench depth 16 with the same
-/// node count (docs/performance.md, "Thirty-third session").
+/// node count (docs/performance.md, "The board's running sums, a smaller
+/// pawn cache, POPCNT and lazy exchanges").
 const PAWN_CACHE: usize = 1 << 11;
 
 /// The evaluator: stateless apart from a pawn-structure cache.
