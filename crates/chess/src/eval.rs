@@ -219,13 +219,14 @@ const PST_EG: [&[i32; 64]; 6] = [
 
 /// Material plus piece-square value of a piece of `c` on `sq`.
 #[inline]
-pub fn psq(c: Color, kind: PieceKind, sq: Square) -> S {
+pub const fn psq(c: Color, kind: PieceKind, sq: Square) -> S {
     // Tables are drawn rank 8 first, so White reads them rank-flipped.
     let i = match c {
         Color::White => sq.flip_rank().index(),
         Color::Black => sq.index(),
     };
-    MATERIAL[kind.index()] + S(PST_MG[kind.index()][i], PST_EG[kind.index()][i])
+    let k = kind.index();
+    S(MATERIAL[k].0 + PST_MG[k][i], MATERIAL[k].1 + PST_EG[k][i])
 }
 
 /// [`psq`] for every piece (by [`crate::types::Piece::index`]) and square,
@@ -238,15 +239,13 @@ const fn signed_psq() -> [[S; 64]; 12] {
     let mut table = [[S(0, 0); 64]; 12];
     let mut piece = 0;
     while piece < 12 {
-        let (kind, white) = (piece % 6, piece < 6);
+        // `Piece::index` order: colour-major.
+        let (color, kind) = (Color::BOTH[piece / 6], PieceKind::ALL[piece % 6]);
+        let sign = if piece < 6 { 1 } else { -1 };
         let mut sq = 0;
         while sq < 64 {
-            // The same reading as `psq`: White's tables rank-flipped.
-            let (i, sign) = if white { (sq ^ 56, 1) } else { (sq, -1) };
-            table[piece][sq] = S(
-                sign * (MATERIAL[kind].0 + PST_MG[kind][i]),
-                sign * (MATERIAL[kind].1 + PST_EG[kind][i]),
-            );
+            let v = psq(color, kind, Square::from_index(sq));
+            table[piece][sq] = S(sign * v.0, sign * v.1);
             sq += 1;
         }
         piece += 1;
