@@ -486,7 +486,10 @@ impl<F: FeatureSet> Trainer<F> {
         if net.game != F::GAME || net.feature_set != F::ID || net.inputs != F::INPUTS {
             return Err(format!("--init: not a {} network", F::NAME));
         }
-        if net.hidden != cfg.hidden || net.buckets != F::OUTPUT_BUCKETS {
+        // A narrower network may start a wider run: its units come first
+        // and the new ones begin with zero output weights, so the run
+        // starts at the very same evaluation (Net2Net-style widening).
+        if net.hidden > cfg.hidden || net.buckets != F::OUTPUT_BUCKETS {
             return Err(format!(
                 "--init: hidden size {}, this run trains {}",
                 net.hidden, cfg.hidden
@@ -514,16 +517,20 @@ impl<F: FeatureSet> Trainer<F> {
         }
         let mut t = Self::new(cfg);
         // The quantised weights back in float. Each input's weight goes to
-        // its bucketed row and the factor rows start at zero, so the
-        // trainer quantises back to the very same network (weights beyond
-        // the float clip, which training never writes, are clipped).
+        // its bucketed row and the factor rows of the kept units start at
+        // zero, so the trainer quantises back to the very same network
+        // (weights beyond the float clip, which training never writes, are
+        // clipped). Units beyond the kept network's keep their random
+        // feature weights and get zero output weights.
         let qa = QA as f32;
-        let (h, rows) = (t.cfg.hidden, F::INPUTS);
+        let (h, old_h, rows) = (t.cfg.hidden, net.hidden, F::INPUTS);
         let clip = ft_clip::<F>();
-        for (i, &q) in net.ft_w.iter().enumerate().take(rows * h) {
-            t.w.ft_w[i] = (q as f32 / qa).clamp(-clip, clip);
+        for (i, &q) in net.ft_w.iter().enumerate().take(rows * old_h) {
+            t.w.ft_w[i / old_h * h + i % old_h] = (q as f32 / qa).clamp(-clip, clip);
         }
-        t.w.ft_w[rows * h..].iter_mut().for_each(|x| *x = 0.0);
+        for row in t.w.ft_w[rows * h..].chunks_exact_mut(h) {
+            row[..old_h].iter_mut().for_each(|x| *x = 0.0);
+        }
         for (x, &q) in t.w.ft_b.iter_mut().zip(&net.ft_b) {
             *x = (q as f32 / qa).clamp(-FT_BIAS_CLIP, FT_BIAS_CLIP);
         }
@@ -533,8 +540,9 @@ impl<F: FeatureSet> Trainer<F> {
         } else {
             net.out_w.iter().map(|&q| q as i32).collect()
         };
-        for (x, &q) in t.w.out_w.iter_mut().zip(&out_w) {
-            *x = (q as f32 / qb).clamp(-out_clip, out_clip);
+        t.w.out_w.iter_mut().for_each(|x| *x = 0.0);
+        for (i, &q) in out_w.iter().enumerate() {
+            t.w.out_w[i / old_h * h + i % old_h] = (q as f32 / qb).clamp(-out_clip, out_clip);
         }
         for (x, &q) in t.w.out_b.iter_mut().zip(&net.out_b) {
             *x = q as f32 / (QA as f32 * qb);

@@ -51,8 +51,9 @@ struct Cli {
     /// then evaluates hand-made + network); the file is flagged residual.
     #[arg(long)]
     residual: bool,
-    /// Start from this network (same shape) instead of random weights:
-    /// a kept network trained further on new data.
+    /// Start from this network (same shape, or fewer hidden units:
+    /// widened, starting at its evaluation) instead of random weights: a
+    /// kept network trained further on new data.
     #[arg(long)]
     init: Option<PathBuf>,
     /// Output weights as i16 at QB 1024 (true) or i8 at QB 64 (false).

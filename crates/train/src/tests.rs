@@ -279,10 +279,32 @@ fn a_run_can_start_from_a_kept_network() {
     assert!(more.quantise() != *net);
     let wrong = Trainer::<Chess>::start(Config {
         init: Some(Arc::clone(&net)),
-        hidden: 64,
+        hidden: 16,
         ..cfg.clone()
     });
     assert!(wrong.err().unwrap_or_default().contains("hidden size"));
+    // A wider run starts at the same evaluation, and its training reaches
+    // the new units.
+    let wide_cfg = Config {
+        init: Some(Arc::clone(&net)),
+        hidden: 64,
+        ..cfg.clone()
+    };
+    let wide = Trainer::<Chess>::start(wide_cfg.clone()).unwrap_or_else(|e| panic!("{e}"));
+    for s in samples.iter().take(200) {
+        let (a, b) = (again.eval_float(s), wide.eval_float(s));
+        assert!(
+            a.zip(b).is_some_and(|(a, b)| (a - b).abs() < 1e-3),
+            "{a:?} {b:?}"
+        );
+    }
+    let wider = run::<Chess>(&wide_cfg, &recs, &dir.join("c"), &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    // (Only the output buckets the synthetic positions use are trained.)
+    let out_w = &wider.w.out_w;
+    assert!(out_w
+        .chunks_exact(64)
+        .any(|u| u[32..].iter().all(|&x| x != 0.0)));
     let wrong = Trainer::<Chess>::start(Config {
         init: Some(net),
         base: Some(material),
