@@ -391,6 +391,30 @@ def test_gomocup_node_limit_reaches_the_brain(arena_bin, tengen_bin, tmp_path):
     assert runs[0] == runs[1]
 
 
+def test_gomocup_turn_time_is_sent_once_a_game(arena_bin, tengen_bin, tmp_path):
+    """With a fixed turn time (`st=`) a brain gets `INFO timeout_turn` and
+    `INFO timeout_match` once a game, before its first move, not again
+    before every move: some brains (Rapfi 0.43) mistake an `INFO` line
+    that comes in while they finish a move for a command of its own."""
+    out, log = tmp_path / "g.sgf", tmp_path / "wire.log"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "gomoku",
+         "-engine", "cmd=" + tengen_bin, "name=t1", "-engine", "cmd=" + tengen_bin, "name=t2",
+         "-each", "proto=gomocup", "st=0.1", "timemargin=500", "-games", "2",
+         "-openings", "plies=3", "-srand", "9", "-pgnout", str(out), "-debug", str(log)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    wire = log.read_text()
+    moves = [n.get_move() for g in sgf_games(out) for n in g.get_main_sequence()[1:]
+             if n.get_move()[0]]
+    asks = len(re.findall(r"> (BEGIN|TURN|BOARD)\b", wire))
+    turns = len(re.findall(r"> INFO timeout_turn 100\b", wire))
+    matches = len(re.findall(r"> INFO timeout_match 0\b", wire))
+    # Two games, two brains: four first moves, each after the clock.
+    assert len(moves) > 12 and asks > 8
+    assert turns == matches == 4, (turns, matches, asks)
+
+
 def test_gomoku_openings_from_a_gomocup_offsets_file(arena_bin, tengen_bin, tmp_path):
     """Three-stone openings as centre offsets (Gomocup's layout), each
     played twice with colours swapped."""

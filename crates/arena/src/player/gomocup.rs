@@ -1,7 +1,7 @@
 //! Gomocup "pbrain" brains (gomoku, renju). The brain keeps its own board:
 //! the player sends only the opponent's last move (`TURN`) when the brain
 //! is in step, and the whole board (`BOARD`) otherwise; `INFO` lines carry
-//! the rule and the clock before every move.
+//! the rule at the start and the clock before a move whenever it changed.
 
 use super::ucilike::fault_text;
 use super::{Answer, Conn, EngineConfig, Fault, MoveRequest, Player, Swap2Answer, Thought};
@@ -22,6 +22,12 @@ pub struct GomocupPlayer {
     /// Whether this game has a clock for the brain (`tc=`/`st=`); without
     /// one it plays under `max_node`/`max_depth` alone.
     timed: bool,
+    /// The clock `INFO` values the brain has had this game: a value is sent
+    /// again only when it changes. Some brains (Rapfi 0.43) drop a command
+    /// that comes in while they finish a move, and then read the rest of
+    /// an `INFO` line as a command of its own; a fixed turn time restated
+    /// before every move only gave that race more chances.
+    clock_info: Vec<(&'static str, u64)>,
 }
 
 /// The turn time an untimed brain is given: the arena's hang limit, so
@@ -36,6 +42,7 @@ impl GomocupPlayer {
             seen: Vec::new(),
             size: 15,
             timed: true,
+            clock_info: Vec::new(),
         }
     }
 
@@ -93,6 +100,7 @@ impl GomocupPlayer {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
         }
         self.seen.clear();
+        self.clock_info.clear();
         Ok(())
     }
 }
@@ -127,8 +135,13 @@ impl GomocupPlayer {
             info.push(("time_left", me.left_ms + me.byoyomi_ms.unwrap_or(0)));
         }
         for (k, v) in info {
+            if self.clock_info.contains(&(k, v)) {
+                continue;
+            }
             self.conn
                 .send(&Command::Info(k.into(), v.to_string()).to_string())?;
+            self.clock_info.retain(|&(key, _)| key != k);
+            self.clock_info.push((k, v));
         }
         let n = self.seen.len();
         let in_step = n <= req.moves.len() && req.moves[..n] == self.seen[..];
