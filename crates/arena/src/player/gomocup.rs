@@ -100,7 +100,12 @@ impl GomocupPlayer {
             self.conn.send(&line).map_err(|e| fault_text(&e))?;
         }
         self.seen.clear();
+        // What the brain now has, so the first move does not repeat it.
         self.clock_info.clear();
+        if !self.timed {
+            self.clock_info
+                .extend([("timeout_turn", UNTIMED_TURN_MS), ("timeout_match", 0)]);
+        }
         Ok(())
     }
 }
@@ -119,8 +124,8 @@ impl GomocupPlayer {
         let mut info = Vec::new();
         if !self.timed {
             // Untimed: node or depth limits (sent with the game's settings)
-            // end the search; the turn is restated in case a swap2 opening
-            // set a shorter one.
+            // end the search (the game's `START` sent the turn and the
+            // match time; they go out again only if they changed).
             info.push(("timeout_turn", UNTIMED_TURN_MS));
         } else if let Some(mt) = me.movetime_ms {
             info.push(("timeout_turn", mt));
