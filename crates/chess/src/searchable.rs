@@ -101,6 +101,7 @@ impl Position for Board {
     const HISTORY_SIZE: usize = 768;
     const PARAMS: SearchParams = SearchParams {
         effort_time: Some((0.6, 2.0)),
+        lmr_refinements: true,
         ..SearchParams::CHESS_LIKE
     };
 

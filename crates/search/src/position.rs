@@ -65,6 +65,11 @@ pub struct SearchParams {
     /// `(base, per share of the other moves)`, so a soft limit times
     /// `base + per * (1 - best share)`; `None` leaves the limit alone.
     pub effort_time: Option<(f64, f64)>,
+    /// Late-move reduction refinements: quiet moves reduced one more
+    /// when the hash move is a capture or the children keep failing high,
+    /// and a reduced move that beat alpha re-searched a ply deeper or
+    /// shallower by its margin.
+    pub lmr_refinements: bool,
 }
 
 impl SearchParams {
@@ -89,6 +94,7 @@ impl SearchParams {
         aspiration: 20,
         safe_check_extension: false,
         effort_time: None,
+        lmr_refinements: false,
     };
 }
 

@@ -106,6 +106,8 @@ struct Frame<M> {
     moved: Option<usize>,
     excluded: Option<M>,
     pv: Vec<M>,
+    /// Beta cutoffs at this ply since the grandparent was entered.
+    cutoffs: u32,
 }
 
 /// The persistent part of a thread: its move-ordering memory.
@@ -376,6 +378,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                     moved: None,
                     excluded: None,
                     pv: Vec::new(),
+                    cutoffs: 0,
                 };
                 P_MAX + 4
             ],
@@ -821,6 +824,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         self.frames[ply + 1].excluded = None;
         if ply + 2 < self.frames.len() {
             self.state.history.killers[ply + 2] = [None; 2];
+            self.frames[ply + 2].cutoffs = 0;
         }
 
         if !pv_node && !in_check && excluded.is_none() && beta.abs() < Score::MATE_BOUND {
@@ -1056,10 +1060,27 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 r -= gives_check as i32;
                 r += !improving as i32;
                 r -= (quiet_hist / 6000).clamp(-2, 2);
+                if params.lmr_refinements {
+                    // A capture as the hash move: the quiet moves after it
+                    // are less likely to matter.
+                    r += (!tactical && tt_move.is_some_and(|t| self.pos.is_tactical(t))) as i32;
+                    // The siblings' replies keep refuting: this node is
+                    // probably an all-node.
+                    r += (self.frames[ply + 1].cutoffs > 3) as i32;
+                }
                 let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.negamax(reduced, -alpha - 1, -alpha, ply + 1, true, false);
                 if score > alpha && reduced < new_depth {
-                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, false);
+                    let mut full = new_depth;
+                    if params.lmr_refinements {
+                        // Far above the best so far: look deeper; barely
+                        // above it: the full depth is not needed.
+                        full += (score > best_score + 40 + 2 * new_depth) as i32;
+                        full -= (score < best_score + new_depth) as i32;
+                    }
+                    if full > reduced {
+                        score = -self.negamax(full, -alpha - 1, -alpha, ply + 1, !cut_node, false);
+                    }
                 }
             } else if !pv_node || move_count > 1 {
                 score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node, false);
@@ -1108,6 +1129,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                         head[ply].pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
+                        self.frames[ply].cutoffs += 1 + tt_move.is_none() as u32;
                         self.update_cutoff_stats(m, depth, ply, &quiets_tried, &captures_tried);
                         break;
                     }

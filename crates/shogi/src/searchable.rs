@@ -51,6 +51,7 @@ impl tengen_search::Position for Game {
         aspiration: 30,
         safe_check_extension: true,
         effort_time: None,
+        lmr_refinements: false,
     };
     const REPORTS_CHECKS: bool = true;
 

@@ -32,6 +32,7 @@ pub const XIANGQI_PARAMS: SearchParams = SearchParams {
     aspiration: 25,
     safe_check_extension: false,
     effort_time: None,
+    lmr_refinements: false,
 };
 
 /// Capture values for ordering and exchange tests.
