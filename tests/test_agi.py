@@ -92,7 +92,7 @@ def test_handshake_and_the_drafts_example(agi):
     lines = agi.until("AGIOK")
     assert lines[0].startswith("ID NAME tengen")
     assert lines[1].startswith("ID AUTHOR ")
-    assert lines[2] == "OPTION OWNBOOK FALSE PONDER TRUE"
+    assert lines[2] == "OPTION OWNBOOK TRUE PONDER TRUE"
     agi.send("SETRULE FORBIDDEN", "SETOPTION OWNBOOK OFF", "ISREADY")
     assert agi.until("READYOK") == ["READYOK"]  # SETRULE/SETOPTION are silent
     agi.send("POSITION MOVES 78685A69", "GO TIME 3000")
@@ -117,6 +117,35 @@ def test_handshake_and_the_drafts_example(agi):
     agi.send("QUIT")
     assert agi.until("BYE")[-1] == "BYE"
     assert agi.p.wait(timeout=2) == 0
+
+
+def mirrored(points):
+    """AGI points reflected left to right (column c becomes 16 - c)."""
+    return "".join(
+        points[i] + "%X" % (16 - int(points[i + 1], 16)) for i in range(0, len(points), 2)
+    )
+
+
+def test_own_book_answers_an_opening_at_once_and_can_be_turned_off(agi):
+    agi.send("AGI")
+    agi.until("AGIOK")
+    # A renju opening (black centre, white above it, black two up and two
+    # right): in the book, so the answer comes without a search, and the
+    # mirrored opening gets the mirrored answer.
+    answers = []
+    for moves in ["78685A", mirrored("78685A")]:
+        agi.send("POSITION MOVES " + moves, "GO TIME 3000")
+        t = time.time()
+        lines = agi.until("BESTMOVE")
+        assert time.time() - t < 1.0, lines
+        assert not any(l.startswith("INFO SEARCH ") for l in lines), lines
+        move = bestmove(lines)[1]
+        assert move not in stones(moves)
+        answers.append(move)
+    assert answers[1] == mirrored(answers[0])
+    agi.send("SETOPTION OWNBOOK OFF", "POSITION MOVES 78685A", "GO TIME 1000")
+    lines = agi.until("BESTMOVE")
+    assert any(l.startswith("INFO SEARCH ") for l in lines)
 
 
 def test_keywords_are_case_insensitive(agi):

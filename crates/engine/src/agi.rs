@@ -70,7 +70,7 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         forbidden: true,
         swap: Swap::None,
         fifth: Fifth::One,
-        own_book: false,
+        own_book: true,
         ponder: true,
         board,
         searcher: None,
@@ -219,7 +219,7 @@ impl Front {
                 )));
                 self.send(Message::IdAuthor("tengen developers".into()));
                 self.send(Message::Options {
-                    own_book: false,
+                    own_book: true,
                     ponder: true,
                 });
                 self.send(Message::AgiOk);
@@ -498,7 +498,8 @@ impl Front {
             };
             out.line(&Message::Info(info).to_string());
         };
-        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(64));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(64));
+        searcher.set_book(self.own_book);
         match gomoku_search(searcher, &board, limits, Box::new(reporter)) {
             Ok(bg) => {
                 self.running = Some(Running {

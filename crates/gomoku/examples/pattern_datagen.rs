@@ -94,6 +94,8 @@ fn main() {
         .open(&out)
         .expect("open --out");
     let mut searcher = Searcher::new(16);
+    // The tables were fitted from searched games; the opening book came later.
+    searcher.set_book(false);
     let start = std::time::Instant::now();
     let mut played = 0u64;
     let mut positions = 0u64;

@@ -67,7 +67,7 @@ pub enum Cell {
 }
 
 /// Which rows of stones win, and whether black has forbidden points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more in a row wins, for both.
     Freestyle,

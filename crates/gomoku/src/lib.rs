@@ -3,6 +3,7 @@
 //! threat-space search (VCF, VCT) under an alpha-beta search.
 
 pub mod board;
+pub mod book;
 pub mod learned;
 pub mod opening;
 pub mod pattern;

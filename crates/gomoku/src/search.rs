@@ -124,6 +124,8 @@ pub struct Searcher {
     ts: ThreatSearch,
     /// Its budget per node; 0 turns it off.
     node_vcf: u64,
+    /// Whether a position of the opening book is answered from it.
+    book: bool,
 }
 
 impl Searcher {
@@ -139,7 +141,14 @@ impl Searcher {
             killers: [[0; 2]; MAX_PLY + 8],
             ts: ThreatSearch::new(0),
             node_vcf: NODE_VCF_BUDGET,
+            book: true,
         }
+    }
+
+    /// Whether positions of the built-in opening book (`book.rs`) are
+    /// answered from it (the default) or searched.
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// Sets the threat-search nodes each tree node may spend on a VCF of
@@ -216,6 +225,18 @@ impl Searcher {
         let mut result = SearchResult::default();
         if b.outcome() != Outcome::Ongoing {
             return result;
+        }
+        if self.book && limits.root.is_none() {
+            if let Some((p, score)) = crate::book::builtin().lookup(&b) {
+                report(&Event::Iteration {
+                    depth: 0,
+                    score,
+                    pv: vec![p],
+                    nodes: 0,
+                    elapsed: self.start.elapsed(),
+                });
+                return self.finish(result, p, None, score, 0, vec![p]);
+            }
         }
         let root_filter: Option<Vec<Sq>> = limits
             .root

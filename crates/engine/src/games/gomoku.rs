@@ -148,7 +148,10 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             depth: Some(depth),
             ..Limits::default()
         };
-        let r = search::Searcher::new(args.hash).think(&b, &limits, &mut |_| {});
+        // The bench measures the search: a book position would not be searched.
+        let mut searcher = search::Searcher::new(args.hash);
+        searcher.set_book(false);
+        let r = searcher.think(&b, &limits, &mut |_| {});
         nodes += r.nodes;
         let best = r.best.map_or("none".to_string(), |p| p.xy());
         let _ = writeln!(
