@@ -2,8 +2,9 @@
 //! play: from each root position, the searched best move of the side to
 //! move is kept, and the tree goes on after it and after the next best
 //! candidates of the search's root ordering (`BRANCH` moves a position in
-//! all), so that both colours find their answer to the moves the engine
-//! itself would consider. A position already met (in any of its eight
+//! all; after the first stone, every point within two lines of it), so
+//! that both colours find their answer to the moves the engine itself
+//! would consider. A position already met (in any of its eight
 //! images) is searched once. Each search is node-limited and single
 //! threaded, so the book depends only on the build and the settings, not
 //! on the machine or the thread count.
@@ -47,7 +48,19 @@ fn search(b: &Board, nodes: u64, branch: usize) -> Option<Done> {
     });
     let best = r.best?;
     let mut moves = vec![best];
-    if r.score.abs() < PROVEN && b.stones() > 0 {
+    if b.stones() == 1 {
+        // Every answer to the first stone within two lines of it: the
+        // second move decides the opening's family, and each family
+        // deserves its book (the images of one answer are met once).
+        let (first, _) = b.history().next()?;
+        for y in first.y.saturating_sub(2)..=first.y + 2 {
+            for x in first.x.saturating_sub(2)..=first.x + 2 {
+                if (x, y) != (first.x, first.y) {
+                    moves.push(Point { x, y });
+                }
+            }
+        }
+    } else if r.score.abs() < PROVEN && b.stones() > 0 {
         moves.extend(
             order
                 .iter()
