@@ -233,7 +233,8 @@ def test_node_and_depth_limits(brain):
     def think(*info):
         brain.send("RESTART")
         assert brain.reply() == "OK"
-        brain.send(*info, "BOARD", "7,7,1", "8,8,2", "8,6,1", "6,8,2", "DONE")
+        # Off the opening book (no black stone at the centre), so it searches.
+        brain.send(*info, "BOARD", "6,6,1", "7,7,2", "7,5,1", "5,7,2", "DONE")
         lines = brain.replies_until_move()
         debug = next(l for l in lines if l.startswith("DEBUG depth"))
         words = debug.split()
@@ -253,6 +254,27 @@ def test_node_and_depth_limits(brain):
     brain.send("INFO max_depth 0", "INFO timeout_turn 200")
     _, d, _ = think()
     assert d >= 1
+
+
+def test_an_opening_of_the_book_is_answered_without_a_search(brain):
+    # 15x15 freestyle from the empty board: the book's first move, no node
+    # searched; a position off the book (no black stone at the centre) is
+    # searched as before.
+    brain.send("START 15", "INFO timeout_turn 5000", "INFO rule 0")
+    assert brain.reply() == "OK"
+    t = time.time()
+    brain.send("BEGIN")
+    lines = brain.replies_until_move()
+    assert time.time() - t < 1.0
+    debug = next(l for l in lines if l.startswith("DEBUG depth"))
+    assert debug.split()[1:3] == ["depth", "0"] and " nodes 0 " in debug, debug
+    x, y = xy(lines[-1])
+    assert 0 <= x < 15 and 0 <= y < 15
+    brain.send("RESTART")
+    assert brain.reply() == "OK"
+    brain.send("INFO max_node 3000", "BOARD", "6,6,1", "7,7,2", "DONE")
+    debug = next(l for l in brain.replies_until_move() if l.startswith("DEBUG depth"))
+    assert " nodes 0 " not in debug, debug
 
 
 def test_turn_time_is_kept(brain):
