@@ -16,6 +16,15 @@
 # TC (default 10+0.1) and LIMIT (seconds the match may run, default 540)
 # come from the environment; a match cut off by LIMIT keeps every
 # finished game (the arena writes each at once).
+#
+# Getting there (session 35): the device tool sends the checkout, at most
+# 64 MiB counted on disk, and fuzz/corpus's 40,000 small files alone are
+# over it. For the call, take the corpus out of the index and ignore it
+# (`git rm -r -q --cached fuzz/corpus; echo /fuzz/corpus/ >>
+# .git/info/exclude`), and put both back right after (`git reset -q HEAD
+# -- fuzz/corpus`, delete the exclude line); carry the binaries stripped
+# and packed (`tar cf - … | xz > .devpack/dv.tar.xz`, about 5 MB with a
+# network) and unpack them there with Python's tarfile into DIR.
 set -uo pipefail
 dir=${1:?usage: device_chess_fsf.sh DIR NAME CONCURRENCY ROUNDS OUT [NET]}
 name=${2:?} conc=${3:?} rounds=${4:?} out=${5:?} net=${6:-}
