@@ -13,7 +13,7 @@
 # own bench on that machine, one at a time, before the match: the speed
 # ratio to compare with this machine's), OUT/load.txt (load average every
 # 20 s) and the match's records OUT/chess-fsf-NAME.{log,pgn,json}.
-# TC (default 10+0.1) and LIMIT (seconds the match may run, default 540)
+# TC (default 10+0.1), SRAND (the openings order, default 2027) and LIMIT (seconds the match may run, default 540)
 # come from the environment; a match cut off by LIMIT keeps every
 # finished game (the arena writes each at once).
 #
@@ -29,6 +29,7 @@ set -uo pipefail
 dir=${1:?usage: device_chess_fsf.sh DIR NAME CONCURRENCY ROUNDS OUT [NET]}
 name=${2:?} conc=${3:?} rounds=${4:?} out=${5:?} net=${6:-}
 tc=${TC:-10+0.1}
+srand=${SRAND:-2027}
 limit=${LIMIT:-540}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
@@ -50,7 +51,7 @@ timeout "$limit" "$dir/tengen-arena" \
     -engine cmd="$dir/tengen" name="tengen-$name" "${eval_args[@]}" \
     -engine cmd="$dir/fairy-stockfish" name=fsf-11.1 \
     -each proto=uci tc="$tc" timemargin=100 option.Hash=16 -games 2 -rounds "$rounds" -repeat \
-    -openings file=data/openings/chess-8ply.epd format=epd order=random -srand 2027 \
+    -openings file=data/openings/chess-8ply.epd format=epd order=random -srand "$srand" \
     -concurrency "$conc" -recover -resume -pgnout "$out/chess-fsf-$name.pgn" \
     -jsonout "$out/chess-fsf-$name.json" >"$out/chess-fsf-$name.log" 2>&1
 echo "arena exit $?" >>"$out/chess-fsf-$name.log"
