@@ -117,12 +117,14 @@ impl Book {
             let rule: Rule = words.next().ok_or_else(|| bad("no rule"))?.parse()?;
             let mut position = Vec::new();
             for w in words {
-                let (c, xy) = w.split_at(1);
-                let color = match c {
-                    "b" => Color::Black,
-                    "w" => Color::White,
+                // By characters, not bytes: a line of any text is refused, never split inside a character.
+                let mut chars = w.chars();
+                let color = match chars.next() {
+                    Some('b') => Color::Black,
+                    Some('w') => Color::White,
                     _ => return Err(bad("a stone is not b or w")),
                 };
+                let xy = chars.as_str();
                 let p = Point::parse_xy(xy).map_err(|e| bad(&e))?;
                 if p.x >= BOOK_SIZE || p.y >= BOOK_SIZE {
                     return Err(bad("a stone is off the board"));
@@ -308,6 +310,7 @@ mod tests {
             "chess b7,7 > 8,7 1",
             "renju b7,7 8,7 1",
             "renju b7,7 > 8,7 1\nrenju b7,7 > 8,8 2",
+            "renju é7,7 > 8,7 1",
         ] {
             let e = Book::parse(text).err().expect(text);
             assert!(e.contains("book line") || e.contains("unknown rule"), "{e}");
