@@ -19,7 +19,7 @@
 //! side to move is the one with fewer stones (black when equal); `SCORE`
 //! is the search's score for the side to move.
 
-use crate::board::{Board, Cell, Color, Point, Rule};
+use crate::board::{Board, Color, Point, Rule};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -57,16 +57,9 @@ pub fn inverse(s: usize) -> usize {
     }
 }
 
-/// The stones of `board`, as listed by the book.
+/// The stones of `board` (its history holds every stone, set-ups too).
 fn stones(board: &Board) -> Vec<(Point, Color)> {
-    board
-        .squares()
-        .filter_map(|sq| match board.cell(sq) {
-            Cell::Black => Some((board.point(sq), Color::Black)),
-            Cell::White => Some((board.point(sq), Color::White)),
-            _ => None,
-        })
-        .collect()
+    board.history().collect()
 }
 
 /// The position's image with the smallest sorted list of stones, and the
@@ -99,6 +92,8 @@ pub struct Entry {
 #[derive(Default)]
 pub struct Book {
     entries: HashMap<(Rule, Vec<Stone>), Entry>,
+    /// Stones of the book's largest position: past it, no lookup.
+    most_stones: usize,
 }
 
 impl Book {
@@ -139,6 +134,7 @@ impl Book {
                 .ok_or_else(|| bad("no score"))?
                 .parse()
                 .map_err(|_| bad("the score is not a number"))?;
+            book.most_stones = book.most_stones.max(position.len());
             let (key, s) = canonical(&position);
             let entry = Entry {
                 mv: transform(s, mv, BOOK_SIZE),
@@ -162,7 +158,10 @@ impl Book {
     /// The book move for the side to move of `board` and its score, if the
     /// position (in any of its images) is in the book.
     pub fn lookup(&self, board: &Board) -> Option<(Point, i32)> {
-        if board.width() != BOOK_SIZE as usize || board.height() != BOOK_SIZE as usize {
+        if board.width() != BOOK_SIZE as usize
+            || board.height() != BOOK_SIZE as usize
+            || board.stones() > self.most_stones
+        {
             return None;
         }
         let st = stones(board);
