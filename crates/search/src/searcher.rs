@@ -914,6 +914,9 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
         let mut move_count = 0usize;
         let mut quiets_tried: Vec<P::Move> = Vec::new();
         let mut captures_tried: Vec<P::Move> = Vec::new();
+        // Asked of the node's own position, once: inside the loop the
+        // move being searched has already been made.
+        let tt_capture = params.lmr_refinements && tt_move.is_some_and(|t| self.pos.is_tactical(t));
         let lmp_limit = if depth <= params.lmp_depth {
             let base = params.lmp_base + depth * depth;
             Some(if improving {
@@ -1063,7 +1066,7 @@ impl<'a, 'e, P: Position, E: Evaluator<P>> Worker<'a, 'e, P, E> {
                 if params.lmr_refinements {
                     // A capture as the hash move: the quiet moves after it
                     // are less likely to matter.
-                    r += (!tactical && tt_move.is_some_and(|t| self.pos.is_tactical(t))) as i32;
+                    r += (!tactical && tt_capture) as i32;
                     // The siblings' replies keep refuting: this node is
                     // probably an all-node.
                     r += (self.frames[ply + 1].cutoffs > 3) as i32;
