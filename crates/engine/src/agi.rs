@@ -351,7 +351,8 @@ impl Front {
                     _ => Duration::from_millis(1000),
                 };
                 let b = board.clone();
-                match Job::start("agi-swap", move |_| opening::should_swap(&b, budget)) {
+                let book = self.own_book;
+                match Job::start("agi-swap", move |_| opening::should_swap(&b, budget, book)) {
                     Ok(job) => {
                         self.deciding = Some(Deciding {
                             job,
@@ -363,7 +364,7 @@ impl Front {
                     }
                     // No thread: decide here (ISREADY waits this once).
                     Err(_) => {
-                        if opening::should_swap(&board, budget) {
+                        if opening::should_swap(&board, budget, self.own_book) {
                             self.send(Message::BestMove {
                                 best: Best::Change,
                                 ponder: None,

@@ -516,7 +516,7 @@ impl Front {
             },
             5 => {
                 // White to move: take black if white stands badly.
-                if opening::should_swap(&b, budget / 2) {
+                if opening::should_swap(&b, budget / 2, true) {
                     b.set_to_move(Color::White);
                     self.board = Some(b);
                     self.reply(Reply::Swap);

@@ -10,9 +10,12 @@ use tengen_core::timeman::TimeManager;
 /// Scores within this margin count as balanced.
 pub const SWAP_MARGIN: i32 = 40;
 
-/// Searches the side to move's prospects briefly.
-pub fn assess(board: &Board, budget: Duration) -> i32 {
+/// Searches the side to move's prospects briefly; `book`: whether a
+/// position of the opening book is judged by the book's score (the
+/// engine's `OWNBOOK` option) or searched.
+pub fn assess(board: &Board, budget: Duration, book: bool) -> i32 {
     let mut s = Searcher::new(8);
+    s.set_book(book);
     let limits = Limits {
         depth: Some(8),
         time: Some(TimeManager {
@@ -26,7 +29,7 @@ pub fn assess(board: &Board, budget: Duration) -> i32 {
 
 /// Whether the side to move should rather swap colours (take the stones
 /// of the side that just moved): it does when its own prospects are bad.
-pub fn should_swap(board: &Board, budget: Duration) -> bool {
+pub fn should_swap(board: &Board, budget: Duration, book: bool) -> bool {
     if board.stones() == 0 {
         return false;
     }
@@ -42,7 +45,7 @@ pub fn should_swap(board: &Board, budget: Duration) -> bool {
             }
         }
     }
-    assess(board, budget) < -SWAP_MARGIN
+    assess(board, budget, book) < -SWAP_MARGIN
 }
 
 /// The `n` most promising moves of the side to move, best first: the
@@ -93,7 +96,7 @@ pub fn swap2_opening(board: &Board, budget: Duration) -> Vec<Point> {
         if pts.iter().any(|&p| b.play(p).is_err()) {
             continue;
         }
-        let v = assess(&b, per).abs();
+        let v = assess(&b, per, true).abs();
         if v < PROVEN && best.as_ref().is_none_or(|(bv, _)| v < *bv) {
             best = Some((v, pts));
         }
@@ -129,7 +132,7 @@ pub fn swap2_balance(board: &Board, budget: Duration) -> Option<[Point; 2]> {
         }
         // White to move after the fifth stone; either colour may end up
         // ours, so only the distance from balance counts.
-        let v = assess(&b, per).abs();
+        let v = assess(&b, per, true).abs();
         if v < PROVEN && best.as_ref().is_none_or(|(bv, _)| v < *bv) {
             best = Some((v, pair));
         }
@@ -152,7 +155,7 @@ pub enum Swap2Choice {
 /// stands badly, play on when white stands well, otherwise propose two
 /// stones that keep the balance.
 pub fn swap2_choose(board: &Board, budget: Duration) -> Swap2Choice {
-    let v = assess(board, budget / 3);
+    let v = assess(board, budget / 3, true);
     if v < -SWAP_MARGIN {
         return Swap2Choice::Swap;
     }
@@ -189,6 +192,25 @@ mod tests {
             b.play(Point::new(x, y).unwrap()).unwrap();
         }
         b
+    }
+
+    #[test]
+    fn a_book_position_is_judged_by_the_book_only_when_asked() {
+        // The swap decision after one central stone: in the book.
+        let b = three_stones(&[(7, 7)]);
+        let (_, score) = crate::book::builtin().lookup(&b).expect("in the book");
+        assert_eq!(assess(&b, Duration::from_secs(60), true), score);
+        // Without the book the position is searched to `assess`'s depth
+        // (8), which a 60 s budget does not cut; the search agrees with
+        // the book's 2,000,000-node score only by chance.
+        let mut s = Searcher::new(8);
+        s.set_book(false);
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let searched = s.think(&b, &limits, &mut |_| {}).score;
+        assert_eq!(assess(&b, Duration::from_secs(60), false), searched);
     }
 
     #[test]
@@ -233,9 +255,9 @@ mod tests {
     #[test]
     fn swap_after_the_first_stone_depends_on_where_it_stands() {
         let centre = three_stones(&[(7, 7)]);
-        assert!(should_swap(&centre, Duration::from_millis(100)));
+        assert!(should_swap(&centre, Duration::from_millis(100), true));
         let edge = three_stones(&[(0, 0)]);
-        assert!(!should_swap(&edge, Duration::from_millis(100)));
+        assert!(!should_swap(&edge, Duration::from_millis(100), true));
     }
 
     #[test]
