@@ -292,6 +292,25 @@ fn after_overrun(clock: &mut Clock) {
     }
 }
 
+/// GTP's `time_left` counts whole seconds, so a report of `t` means
+/// somewhere from `t` to `t + 1` s, and a controller that rounds down
+/// reports 0 s for the last 0.9 s of a period. Where our own estimate
+/// (the clock charged with our measured think times) lies inside that
+/// second, in the same phase (main time, or the same stones left of a
+/// Canadian period), it is the finer figure and is kept. (Under
+/// `time_settings 0 1 3`, three stones a second, the report `0 2` after
+/// the first stone of each period made every second and third stone an
+/// instant move.)
+fn finer_than_report(clock: &Clock, t: f64, left: Duration, stones: u32) -> bool {
+    let same_phase = match clock.control().overtime {
+        _ if stones == 0 => !clock.in_overtime(),
+        Overtime::Canadian { .. } => clock.in_overtime() && clock.stones_left() == stones,
+        _ => false,
+    };
+    let own = clock.left();
+    same_phase && t.fract() == 0.0 && own >= left && own < left + Duration::from_secs(1)
+}
+
 fn join_points(v: &[Point]) -> String {
     v.iter()
         .map(|&p| vertex_name(p))
@@ -988,7 +1007,9 @@ impl Session {
         // Under no time limit the report changes nothing.
         if let Some(clock) = &mut self.clocks[c.index()] {
             let left = Duration::try_from_secs_f64(t.max(0.0)).unwrap_or(Duration::MAX);
-            clock.set_reported(left, s);
+            if !finer_than_report(clock, t, left, s) {
+                clock.set_reported(left, s);
+            }
         }
         Ok(String::new())
     }
@@ -1692,6 +1713,40 @@ mod tests {
         send(&mut s, "time_settings 0 30 10");
         send(&mut s, "time_left black 10 5");
         assert!(budget(&s).unwrap() <= Duration::from_secs(2));
+    }
+
+    /// A whole-second report that our own finer estimate falls inside
+    /// (0.83 s of a three-stone, one-second period reported as `0 2`)
+    /// keeps the estimate; one it does not fall inside replaces it.
+    #[test]
+    fn a_whole_second_report_keeps_the_finer_estimate_inside_it() {
+        let mut s = session();
+        send(&mut s, "time_settings 0 1 3");
+        if let Some(clock) = &mut s.clocks[Color::Black.index()] {
+            clock.set_reported(Duration::from_millis(830), 2);
+        }
+        send(&mut s, "time_left black 0 2");
+        let kept = budget(&s).unwrap();
+        assert!(kept >= Duration::from_millis(200), "{kept:?}");
+        // Another stone count, or a report the estimate is not inside:
+        // the report wins (0 s for 2 stones: play at once).
+        send(&mut s, "time_left black 0 1");
+        assert!(budget(&s).unwrap() < kept);
+        if let Some(clock) = &mut s.clocks[Color::Black.index()] {
+            clock.set_reported(Duration::from_millis(2_500), 2);
+        }
+        send(&mut s, "time_left black 0 2");
+        assert!(budget(&s).unwrap() < Duration::from_millis(50));
+        // Main time: 59.4 s of our own inside a report of 59 s.
+        send(&mut s, "time_settings 600 0 0");
+        if let Some(clock) = &mut s.clocks[Color::Black.index()] {
+            clock.set_reported(Duration::from_millis(59_400), 0);
+        }
+        let own = budget(&s).unwrap();
+        send(&mut s, "time_left black 59 0");
+        assert_eq!(budget(&s).unwrap(), own);
+        send(&mut s, "time_left black 58 0");
+        assert!(budget(&s).unwrap() < own);
     }
 
     /// The reply to one command line: (success, text).
