@@ -302,10 +302,12 @@ fn after_overrun(clock: &mut Clock) {
 /// the first stone of each period made every second and third stone an
 /// instant move.)
 fn finer_than_report(clock: &Clock, t: f64, left: Duration, stones: u32) -> bool {
-    let same_phase = match clock.control().overtime {
-        _ if stones == 0 => !clock.in_overtime(),
-        Overtime::Canadian { .. } => clock.in_overtime() && clock.stones_left() == stones,
-        _ => false,
+    let same_phase = if stones == 0 {
+        !clock.in_overtime()
+    } else {
+        matches!(clock.control().overtime, Overtime::Canadian { .. })
+            && clock.in_overtime()
+            && clock.stones_left() == stones
     };
     let own = clock.left();
     same_phase && t.fract() == 0.0 && own >= left && own < left + Duration::from_secs(1)
