@@ -125,6 +125,7 @@ const COMMANDS: &[&str] = &[
     "tengen-playouts",
     "tengen-ownership",
     "tengen-playout_ladders",
+    "tengen-playout_twolibs",
     "tengen-priors",
 ];
 
@@ -641,6 +642,16 @@ impl Session {
             "tengen-playout_ladders" => match a.first().map(|s| s.as_str()) {
                 Some("on") | Some("off") => {
                     tengen_go::playout::PLAYOUT_LADDERS.store(
+                        a.first().is_some_and(|s| s == "on"),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    Ok(String::new())
+                }
+                _ => Err(syntax()),
+            },
+            "tengen-playout_twolibs" => match a.first().map(|s| s.as_str()) {
+                Some("on") | Some("off") => {
+                    tengen_go::playout::PLAYOUT_TWO_LIBS.store(
                         a.first().is_some_and(|s| s == "on"),
                         std::sync::atomic::Ordering::Relaxed,
                     );

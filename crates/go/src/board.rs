@@ -566,16 +566,37 @@ impl Board {
 
     /// Stones of the chain at `p`.
     pub fn chain_stones(&self, p: Point) -> Vec<Point> {
-        let mut out = Vec::new();
-        let mut s = p.0;
-        loop {
-            out.push(Point(s));
-            s = self.next[s as usize];
-            if s == p.0 {
-                break;
+        self.stones_of(p).collect()
+    }
+
+    /// Stones of the chain at `p`, without allocating (the readers'
+    /// inner loops).
+    pub fn stones_of(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let mut at = Some(p.0);
+        std::iter::from_fn(move || {
+            let s = at?;
+            let next = self.next[s as usize];
+            at = (next != p.0).then_some(next);
+            Some(Point(s))
+        })
+    }
+
+    /// The chain at `p`'s liberties counted up to `limit` (at most 8),
+    /// and the first two found in point order when it has exactly two:
+    /// `liberties` without allocating, for the ladder follower.
+    pub fn liberties_upto(&self, p: Point, limit: usize) -> (usize, Option<[Point; 2]>) {
+        let mut acc = SmallSet::default();
+        // Point 0 is padding, never a liberty: nothing is skipped.
+        self.collect_libs(p, Point(0), limit.min(SmallSet::CAP), &mut acc);
+        let two = (acc.len == 2).then(|| {
+            let (a, b) = (Point(acc.pts[0]), Point(acc.pts[1]));
+            if a < b {
+                [a, b]
+            } else {
+                [b, a]
             }
-        }
-        out
+        });
+        (acc.len, two)
     }
 
     /// Exact liberties of the chain at `p`, sorted.
@@ -590,6 +611,17 @@ impl Board {
         }
         libs.sort();
         libs
+    }
+
+    /// The two liberties of the chain at `p` when it has exactly two, in
+    /// point order.
+    pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
+        // A point is a pseudo-liberty at most four times (once per
+        // neighbour), so more than eight mean three liberties or more.
+        if self.chain(p).libs > 8 || self.in_atari(p) {
+            return None;
+        }
+        self.liberties_upto(p, 3).1
     }
 
     /// Adds liberties of the chain at `p` (other than `skip`) to `acc`
@@ -1325,6 +1357,39 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn liberty_counts_without_allocation_agree_with_the_liberties() {
+        let mut rng = crate::playout::Rng::new(29);
+        let mut twos = 0;
+        for _ in 0..40 {
+            let mut b = Board::new(7);
+            let mut c = Color::Black;
+            for _ in 0..rng.below(50) {
+                let e = b.empties().len();
+                let p = b.empty_point(rng.below(e));
+                if b.is_legal(c, Move::Play(p)) {
+                    b.play(c, Move::Play(p));
+                }
+                c = c.opp();
+            }
+            for p in b.points().filter(|&p| b.cell(p).color().is_some()) {
+                let libs = b.liberties(p);
+                let mut got = b.two_liberties(p).map(|l| l.to_vec());
+                if let Some(v) = got.as_mut() {
+                    v.sort();
+                }
+                for limit in 1..=8 {
+                    assert_eq!(b.liberties_upto(p, limit).0, libs.len().min(limit));
+                }
+                assert_eq!(b.liberties_upto(p, 3).1, got.as_ref().map(|v| [v[0], v[1]]));
+                assert_eq!(b.stones_of(p).count(), b.chain_size(p));
+                assert_eq!(got, (libs.len() == 2).then_some(libs));
+                twos += got.is_some() as usize;
+            }
+        }
+        assert!(twos > 50, "{twos}");
     }
 
     #[test]

@@ -15,6 +15,12 @@ pub const LADDER_STEPS: usize = 60;
 /// search plays out positions, like a compile-time policy switch.
 pub static PLAYOUT_LADDERS: AtomicBool = AtomicBool::new(true);
 
+/// Whether playouts answer two-liberty fights next to the last move
+/// (GTP `tengen-playout_twolibs on|off`): extend an own chain left with
+/// two liberties to three or more, and atari an opponent's chain of two
+/// liberties that cannot then escape. Off until games show it pays.
+pub static PLAYOUT_TWO_LIBS: AtomicBool = AtomicBool::new(false);
+
 /// xorshift64*: fast, good enough for playouts, seedable for tests.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -124,7 +130,14 @@ fn local_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> O
     if !buf.is_empty() {
         return Some(buf[rng.below(buf.len())]);
     }
-    // 3. Patterns around the last move.
+    // 3. Two-liberty fights next to the last move.
+    if PLAYOUT_TWO_LIBS.load(Ordering::Relaxed) {
+        two_liberty_moves(b, c, last, buf);
+        if !buf.is_empty() {
+            return Some(buf[rng.below(buf.len())]);
+        }
+    }
+    // 4. Patterns around the last move.
     for q in last.ring() {
         if b.cell(q) == Cell::Empty && patterns::matches(b.ring_code(q)) && is_reasonable(b, c, q) {
             buf.push(q);
@@ -134,6 +147,42 @@ fn local_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> O
         return Some(buf[rng.below(buf.len())]);
     }
     None
+}
+
+/// Moves of a two-liberty fight at or next to `last` for `c`, into
+/// `buf`: an extension of an own chain left with two liberties that
+/// reaches three or more, and an atari on an opponent's chain of two
+/// liberties that then cannot escape (`reading::atari_traps_in`).
+fn two_liberty_moves(b: &mut Board, c: Color, last: Point, buf: &mut Vec<Point>) {
+    let nb = b.neighbors(last);
+    let mut seen = [u16::MAX; 5];
+    for (k, q) in [last, nb[0], nb[1], nb[2], nb[3]].into_iter().enumerate() {
+        let Some(owner) = b.cell(q).color() else {
+            continue;
+        };
+        // Each chain once, however many of the points it holds.
+        let id = b.chain_id(q);
+        if seen[..k].contains(&id) {
+            continue;
+        }
+        seen[k] = id;
+        let Some(libs) = b.two_liberties(q) else {
+            continue;
+        };
+        for (i, &l) in libs.iter().enumerate() {
+            if buf.contains(&l) {
+                continue;
+            }
+            let good = if owner == c {
+                b.libs_after(c, l, 3) >= 3 && b.is_legal(c, Move::Play(l))
+            } else {
+                b.libs_after(c, l, 2) >= 2 && reading::atari_traps_in(b, c, l, libs[1 - i])
+            };
+            if good {
+                buf.push(l);
+            }
+        }
+    }
 }
 
 /// A uniformly random reasonable move, or `None` when there is none.
@@ -247,6 +296,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A 9x9 board with the stones played in order (the last one is the
+    /// last move), and the point of a vertex.
+    fn board_after(moves: &[(Color, &str)]) -> Board {
+        let mut b = Board::new(9);
+        for &(c, v) in moves {
+            let m = b.parse_move(v).expect("vertex");
+            assert!(b.is_legal(c, m), "{v}");
+            b.play(c, m);
+        }
+        b
+    }
+
+    fn points(b: &Board, vs: &[&str]) -> Vec<Point> {
+        let mut v: Vec<Point> = vs
+            .iter()
+            .map(|s| match b.parse_move(s) {
+                Some(Move::Play(p)) => p,
+                _ => panic!("{s}"),
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn two_liberty_answers(b: &mut Board, c: Color) -> Vec<Point> {
+        let Some(Move::Play(last)) = b.last_move() else {
+            panic!("no last move");
+        };
+        let mut buf = Vec::new();
+        let before = b.hash();
+        two_liberty_moves(b, c, last, &mut buf);
+        assert_eq!(b.hash(), before, "the board comes back as it was");
+        buf.sort();
+        buf
+    }
+
+    #[test]
+    fn two_liberty_fights_attack_what_cannot_escape_and_extend_own_chains() {
+        use Color::{Black, White};
+        // White's corner stone has two liberties; either atari captures
+        // it, since the other liberty leads nowhere.
+        let mut b = board_after(&[(Black, "B2"), (White, "A1")]);
+        assert_eq!(
+            two_liberty_answers(&mut b, Black),
+            points(&b, &["A2", "B1"])
+        );
+        // In the open the extension reaches three liberties: no atari.
+        let mut b = board_after(&[(Black, "D5"), (Black, "E4"), (White, "E5")]);
+        assert!(two_liberty_answers(&mut b, Black).is_empty());
+        // Black's stone left with two liberties by White's last move
+        // extends either way to three or more.
+        let mut b = board_after(&[(Black, "E5"), (White, "D5"), (White, "E4")]);
+        assert_eq!(
+            two_liberty_answers(&mut b, Black),
+            points(&b, &["E6", "F5"])
+        );
+        // ... but not into a corner where the extension keeps two.
+        let mut b = board_after(&[(Black, "A1"), (White, "C1"), (White, "B2")]);
+        let got = two_liberty_answers(&mut b, Black);
+        assert!(got.is_empty(), "{got:?}");
     }
 
     #[test]

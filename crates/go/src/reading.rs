@@ -715,20 +715,20 @@ fn follow(b: &mut Board, undo: &mut Undo, s: Point, max_steps: usize, mut branch
     };
     let a = d.opp();
     for step in 0..max_steps {
-        let libs = b.liberties(s);
-        match libs.len() {
+        let libs = match b.liberties_upto(s, 3) {
             // With the attacker to move, one liberty is a capture.
-            0 | 1 => return true,
-            2 => {}
+            (0 | 1, _) => return true,
+            (2, Some(two)) => two,
             _ => return false,
-        }
+        };
         if counter_capture(b, s) {
             // Subtle: the real ladder reader decides.
             return FALLBACK.with(|r| r.borrow_mut().attack_in(b, s).code == WIN);
         }
         // The ataris after which the other liberty gives at most two, the
         // one that gives fewest first.
-        let mut options: Vec<(usize, Point, Point)> = Vec::with_capacity(2);
+        let mut found = [(0usize, libs[0], libs[1]); 2];
+        let mut n = 0;
         for (l, other) in [(libs[0], libs[1]), (libs[1], libs[0])] {
             if !b.is_legal(a, Move::Play(l)) || b.libs_after(a, l, 2) < 2 {
                 continue;
@@ -736,11 +736,14 @@ fn follow(b: &mut Board, undo: &mut Undo, s: Point, max_steps: usize, mut branch
             // Extending at `other` after the atari: its liberties less `l`.
             let ext = b.libs_after(d, other, 4).saturating_sub(1);
             if ext <= 2 {
-                options.push((ext, l, other));
+                found[n] = (ext, l, other);
+                n += 1;
             }
         }
+        let options = &mut found[..n];
+        // Stable: of two alike, the first found stays first.
         options.sort_by_key(|o| o.0);
-        let (l, other) = match options.as_slice() {
+        let (l, other) = match &*options {
             [] => return false,
             [(_, l, o)] => (*l, *o),
             [(_, l, o), (_, l2, o2), ..] => {
@@ -792,7 +795,7 @@ fn counter_capture(b: &Board, s: Point) -> bool {
     let Some(d) = b.cell(s).color() else {
         return false;
     };
-    b.chain_stones(s).into_iter().any(|st| {
+    b.stones_of(s).any(|st| {
         b.neighbors(st)
             .iter()
             .any(|&n| b.cell(n).color() == Some(d.opp()) && b.in_atari(n))
@@ -820,10 +823,29 @@ pub fn escape_fails_in(b: &mut Board, c: Color, lib: Point, max_steps: usize) ->
     })
 }
 
+/// Whether `c`'s atari at `a` on a chain of two liberties leaves it no
+/// way out at once: after it, the chain's extension at its other liberty
+/// `other` is illegal or gets at most one liberty (counter-captures and
+/// ladders are not read: the playouts' two-liberty attacks must stay
+/// cheap). On `b` itself, the move taken back after. An illegal `a`
+/// captures nothing.
+pub fn atari_traps_in(b: &mut Board, c: Color, a: Point, other: Point) -> bool {
+    if !b.is_legal(c, Move::Play(a)) {
+        return false;
+    }
+    with_undo(|undo| {
+        b.play_undoable(c, Move::Play(a), undo);
+        let d = c.opp();
+        let out = !b.is_legal(d, Move::Play(other)) || b.libs_after(d, other, 2) < 2;
+        b.undo_to(undo, 0);
+        out
+    })
+}
+
 /// The extension at `lib` and the follow after it.
 fn escape_follow(b: &mut Board, undo: &mut Undo, c: Color, lib: Point, max_steps: usize) -> bool {
     b.play_undoable(c, Move::Play(lib), undo);
-    match b.liberties(lib).len() {
+    match b.liberties_upto(lib, 3).0 {
         0 | 1 => true,
         2 => ladder_follow_in(b, undo, lib, max_steps),
         _ => false,
