@@ -48,11 +48,15 @@ case $game in
           -each proto=usi tc=0+b0.3 timemargin=200 -openings plies=2 -maxmoves 300)
     ext=csa ;;
   go)
+    # Canadian overtime, three stones a second (about 0.33 s a move): GTP
+    # counts whole seconds, so the arena sends time_settings 0 1 3 and a
+    # time_left before every move, which the soak then exercises too
+    # (st=1 sends no time_left and takes three times as long).
     args=(-variant go -boardsize 9 -komi 7
           -engine cmd="$tengen" name=tengen initstr="tengen-threads 1"
           -engine cmd=/usr/games/gnugo arg=--mode arg=gtp arg=--level arg=1 arg=--chinese-rules
                   arg=--capture-all-dead arg=--positional-superko name=gnugo
-          -each proto=gtp st=1 timemargin=500 -openings plies=2)
+          -each proto=gtp tc=0+c3/1 timemargin=300 -openings plies=2)
     ext=sgf ;;
   gomoku)
     pela=$root/tools/gomoku-opponents/bin/pbrain-pela
