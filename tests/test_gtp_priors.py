@@ -40,18 +40,19 @@ def test_priors_switch_and_both_play(eng):
             assert move.lower() != "resign"
 
 
-def test_playout_two_liberty_switch(eng):
-    # `tengen-playout_twolibs on|off`: the playouts' two-liberty fights
-    # (crates/go/src/playout.rs), off by default, for A/B matches.
-    assert eng.ok("known_command tengen-playout_twolibs") == "true"
-    assert eng.fail("tengen-playout_twolibs") == "syntax error"
-    assert eng.fail("tengen-playout_twolibs maybe") == "syntax error"
+@pytest.mark.parametrize("switch", ["tengen-playout_twolibs", "tengen-playout_nakade"])
+def test_playout_switches(eng, switch):
+    # Playout policy switches (crates/go/src/playout.rs: two-liberty
+    # fights, nakade fills), off by default, for A/B matches.
+    assert eng.ok(f"known_command {switch}") == "true"
+    assert eng.fail(switch) == "syntax error"
+    assert eng.fail(f"{switch} maybe") == "syntax error"
     eng.ok("boardsize 9")
     eng.ok("clear_board")
     for line in ["play b E5", "play w D5", "play b E4", "play w F5"]:
         eng.ok(line)
     for mode in ["on", "off"]:
-        eng.ok(f"tengen-playout_twolibs {mode}")
+        eng.ok(f"{switch} {mode}")
         move = eng.ok("genmove b")
         assert move.lower() not in ("resign", "pass")
         eng.ok("undo")

@@ -126,11 +126,23 @@ const COMMANDS: &[&str] = &[
     "tengen-ownership",
     "tengen-playout_ladders",
     "tengen-playout_twolibs",
+    "tengen-playout_nakade",
     "tengen-priors",
 ];
 
 /// A failure reply's text.
 type Fail = String;
+
+/// `on` or `off` into a process-wide playout switch (A/B matches).
+fn set_switch(switch: &std::sync::atomic::AtomicBool, a: &[String]) -> Result<String, Fail> {
+    match a.first().map(|s| s.as_str()) {
+        Some(v @ ("on" | "off")) => {
+            switch.store(v == "on", std::sync::atomic::Ordering::Relaxed);
+            Ok(String::new())
+        }
+        _ => Err(syntax()),
+    }
+}
 
 fn syntax() -> Fail {
     "syntax error".into()
@@ -649,16 +661,8 @@ impl Session {
                 }
                 _ => Err(syntax()),
             },
-            "tengen-playout_twolibs" => match a.first().map(|s| s.as_str()) {
-                Some("on") | Some("off") => {
-                    tengen_go::playout::PLAYOUT_TWO_LIBS.store(
-                        a.first().is_some_and(|s| s == "on"),
-                        std::sync::atomic::Ordering::Relaxed,
-                    );
-                    Ok(String::new())
-                }
-                _ => Err(syntax()),
-            },
+            "tengen-playout_twolibs" => set_switch(&tengen_go::playout::PLAYOUT_TWO_LIBS, a),
+            "tengen-playout_nakade" => set_switch(&tengen_go::playout::PLAYOUT_NAKADE, a),
             // The tree's priors: learned move strengths or the old hand
             // rules (A/B matches); without an argument, which is in use.
             "tengen-priors" => match a.first().map(|s| s.as_str()) {

@@ -49,6 +49,11 @@ impl Rng {
     }
 }
 
+/// Whether playouts may fill an opponent's eye space with a self-atari
+/// that leaves it one eye (GTP `tengen-playout_nakade on|off`; see
+/// `is_nakade_fill`). Off until games show it pays.
+pub static PLAYOUT_NAKADE: AtomicBool = AtomicBool::new(false);
+
 /// Result of one playout.
 pub struct Outcome {
     /// Black's area minus White's, before komi.
@@ -64,10 +69,77 @@ pub struct Outcome {
 /// an own eye, and not a self-atari of more than one stone (a one-stone
 /// throw-in is often the right move).
 pub fn is_reasonable(b: &Board, c: Color, p: Point) -> bool {
+    reasonable_with(b, c, p, PLAYOUT_NAKADE.load(Ordering::Relaxed))
+}
+
+/// `is_reasonable`, with nakade fills allowed or not.
+fn reasonable_with(b: &Board, c: Color, p: Point, nakade: bool) -> bool {
     if b.cell(p) != Cell::Empty || !b.is_legal(c, Move::Play(p)) || b.is_eyeish(c, p) {
         return false;
     }
-    !is_bad_self_atari(b, c, p)
+    !is_bad_playout_self_atari(b, c, p, nakade)
+}
+
+/// `is_bad_self_atari`, less the nakade fills when `nakade` allows them.
+fn is_bad_playout_self_atari(b: &Board, c: Color, p: Point, nakade: bool) -> bool {
+    is_bad_self_atari(b, c, p) && !(nakade && is_nakade_fill(b, c, p))
+}
+
+/// Whether `c` at `p` (legal, and a self-atari of two or more stones)
+/// fills an eye space of the opponent's: the chain it makes holds at most
+/// three stones, and the chain and its one liberty touch nothing but
+/// each other, the opponent's stones and the edge. Captured, such a
+/// chain leaves a space of at most three points, one eye, where the
+/// attacker can play again: the light playouts' way of killing a group
+/// with a big eye (without it the attacker never plays the second stone
+/// of such a fill, and the group dies only by its own random fills).
+pub fn is_nakade_fill(b: &Board, c: Color, p: Point) -> bool {
+    // The chain the move makes: `p` and the own chains next to it.
+    let mut chain = [p; 3];
+    let mut size = 1;
+    let mut joined = [u16::MAX; 4];
+    for (k, n) in b.neighbors(p).into_iter().enumerate() {
+        if b.cell(n).color() != Some(c) || joined[..k].contains(&b.chain_id(n)) {
+            continue;
+        }
+        joined[k] = b.chain_id(n);
+        for s in b.stones_of(n) {
+            if size == chain.len() {
+                return false;
+            }
+            chain[size] = s;
+            size += 1;
+        }
+    }
+    if size < 2 {
+        return false;
+    }
+    let chain = &chain[..size];
+    let inside = |q: Point| chain.contains(&q);
+    let mut liberty = None;
+    for &s in chain {
+        for n in b.neighbors(s) {
+            if inside(n) {
+                continue;
+            }
+            match b.cell(n) {
+                Cell::Empty => match liberty {
+                    None => liberty = Some(n),
+                    Some(l) if l == n => {}
+                    Some(_) => return false,
+                },
+                Cell::Edge => {}
+                cell if cell == c.opp().cell() => {}
+                _ => return false,
+            }
+        }
+    }
+    let Some(l) = liberty else {
+        return false;
+    };
+    b.neighbors(l)
+        .iter()
+        .all(|&n| inside(n) || matches!(b.cell(n), Cell::Edge) || b.cell(n) == c.opp().cell())
 }
 
 /// A move leaving its own chain of two or more stones with one liberty.
@@ -207,7 +279,7 @@ pub fn policy_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>)
     // The heuristics are skipped now and then so play stays varied.
     if rng.below(16) != 0 {
         if let Some(p) = local_move(b, c, rng, buf) {
-            if !is_bad_self_atari(b, c, p) {
+            if !is_bad_playout_self_atari(b, c, p, PLAYOUT_NAKADE.load(Ordering::Relaxed)) {
                 return Move::Play(p);
             }
         }
@@ -358,6 +430,40 @@ mod tests {
         let mut b = board_after(&[(Black, "A1"), (White, "C1"), (White, "B2")]);
         let got = two_liberty_answers(&mut b, Black);
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn nakade_fills_are_self_ataris_inside_the_opponents_eye_space() {
+        use Color::{Black, White};
+        // White's corner group has a three-point eye space A1 B1 C1 with
+        // Black's stone on B1: Black at A1 or C1 is a self-atari of two
+        // stones that fills the space (captured, it leaves two points).
+        let wall = [
+            (White, "A2"),
+            (White, "B2"),
+            (White, "C2"),
+            (White, "D2"),
+            (White, "D1"),
+        ];
+        let mut moves = wall.to_vec();
+        moves.push((Black, "B1"));
+        let b = board_after(&moves);
+        for v in ["A1", "C1"] {
+            let p = points(&b, &[v])[0];
+            assert!(is_bad_self_atari(&b, Black, p), "{v}");
+            assert!(is_nakade_fill(&b, Black, p), "{v}");
+        }
+        // Not when the space is open to the outside (E1 empty next to
+        // the liberty), nor for a lone stone, nor for White filling its
+        // own space.
+        let open = board_after(&[(White, "A2"), (White, "B2"), (White, "C2"), (Black, "B1")]);
+        let a1 = points(&open, &["A1"])[0];
+        assert!(!is_nakade_fill(&open, Black, a1));
+        assert!(!is_nakade_fill(&board_after(&wall), Black, a1));
+        assert!(!is_nakade_fill(&b, White, points(&b, &["C1"])[0]));
+        // The playouts take the fill only when asked.
+        assert!(!reasonable_with(&b, Black, a1, false));
+        assert!(reasonable_with(&b, Black, a1, true));
     }
 
     #[test]
