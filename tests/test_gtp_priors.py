@@ -40,10 +40,13 @@ def test_priors_switch_and_both_play(eng):
             assert move.lower() != "resign"
 
 
-@pytest.mark.parametrize("switch", ["tengen-playout_twolibs", "tengen-playout_nakade"])
+@pytest.mark.parametrize(
+    "switch", ["tengen-playout_ladders", "tengen-playout_twolibs", "tengen-playout_nakade"]
+)
 def test_playout_switches(eng, switch):
-    # Playout policy switches (crates/go/src/playout.rs: two-liberty
-    # fights, nakade fills), off by default, for A/B matches.
+    # Playout policy switches (crates/go/src/playout.rs: ladder-aware
+    # escapes, on by default; two-liberty fights and nakade fills, off by
+    # default), for A/B matches.
     assert eng.ok(f"known_command {switch}") == "true"
     assert eng.fail(switch) == "syntax error"
     assert eng.fail(f"{switch} maybe") == "syntax error"

@@ -651,16 +651,7 @@ impl Session {
                     Err(_) => Err(syntax()),
                 },
             },
-            "tengen-playout_ladders" => match a.first().map(|s| s.as_str()) {
-                Some("on") | Some("off") => {
-                    tengen_go::playout::PLAYOUT_LADDERS.store(
-                        a.first().is_some_and(|s| s == "on"),
-                        std::sync::atomic::Ordering::Relaxed,
-                    );
-                    Ok(String::new())
-                }
-                _ => Err(syntax()),
-            },
+            "tengen-playout_ladders" => set_switch(&tengen_go::playout::PLAYOUT_LADDERS, a),
             "tengen-playout_twolibs" => set_switch(&tengen_go::playout::PLAYOUT_TWO_LIBS, a),
             "tengen-playout_nakade" => set_switch(&tengen_go::playout::PLAYOUT_NAKADE, a),
             // The tree's priors: learned move strengths or the old hand

@@ -618,7 +618,7 @@ impl Board {
     pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
         // A point is a pseudo-liberty at most four times (once per
         // neighbour), so more than eight mean three liberties or more.
-        if self.chain(p).libs > 8 || self.in_atari(p) {
+        if self.chain(p).libs > 8 {
             return None;
         }
         self.liberties_upto(p, 3).1
@@ -1219,6 +1219,24 @@ pub(crate) mod test_util {
         }
     }
 
+    /// Plays up to `tries` random points on `b`, Black first and the
+    /// colours alternating, skipping the illegal ones (a try that is
+    /// illegal still passes the turn); stops early on a full board.
+    pub(crate) fn play_random(b: &mut Board, rng: &mut crate::playout::Rng, tries: usize) {
+        let mut c = Color::Black;
+        for _ in 0..tries {
+            let e = b.empties().len();
+            if e == 0 {
+                return;
+            }
+            let p = b.empty_point(rng.below(e));
+            if b.is_legal(c, Move::Play(p)) {
+                b.play(c, Move::Play(p));
+            }
+            c = c.opp();
+        }
+    }
+
     /// A board from rows top-down: `X` black, `O` white, anything else
     /// empty; blanks between points are optional.
     pub(crate) fn from_rows(rows: &[&str]) -> Board {
@@ -1329,15 +1347,8 @@ mod tests {
         let mut checked = 0;
         for _ in 0..40 {
             let mut b = Board::new(7);
-            let mut c = Color::Black;
-            for _ in 0..rng.below(45) {
-                let e = b.empties().len();
-                let p = b.empty_point(rng.below(e));
-                if b.is_legal(c, Move::Play(p)) {
-                    b.play(c, Move::Play(p));
-                }
-                c = c.opp();
-            }
+            let tries = rng.below(45);
+            test_util::play_random(&mut b, &mut rng, tries);
             for p in b.points() {
                 for col in [Color::Black, Color::White] {
                     if !b.is_legal(col, Move::Play(p)) {
@@ -1365,15 +1376,8 @@ mod tests {
         let mut twos = 0;
         for _ in 0..40 {
             let mut b = Board::new(7);
-            let mut c = Color::Black;
-            for _ in 0..rng.below(50) {
-                let e = b.empties().len();
-                let p = b.empty_point(rng.below(e));
-                if b.is_legal(c, Move::Play(p)) {
-                    b.play(c, Move::Play(p));
-                }
-                c = c.opp();
-            }
+            let tries = rng.below(50);
+            test_util::play_random(&mut b, &mut rng, tries);
             for p in b.points().filter(|&p| b.cell(p).color().is_some()) {
                 let libs = b.liberties(p);
                 let mut got = b.two_liberties(p).map(|l| l.to_vec());

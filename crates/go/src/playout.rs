@@ -21,6 +21,11 @@ pub static PLAYOUT_LADDERS: AtomicBool = AtomicBool::new(true);
 /// liberties that cannot then escape. Off until games show it pays.
 pub static PLAYOUT_TWO_LIBS: AtomicBool = AtomicBool::new(false);
 
+/// Whether playouts may fill an opponent's eye space with a self-atari
+/// that leaves it one eye (GTP `tengen-playout_nakade on|off`; see
+/// `is_nakade_fill`). Off until games show it pays.
+pub static PLAYOUT_NAKADE: AtomicBool = AtomicBool::new(false);
+
 /// xorshift64*: fast, good enough for playouts, seedable for tests.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -48,11 +53,6 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
-
-/// Whether playouts may fill an opponent's eye space with a self-atari
-/// that leaves it one eye (GTP `tengen-playout_nakade on|off`; see
-/// `is_nakade_fill`). Off until games show it pays.
-pub static PLAYOUT_NAKADE: AtomicBool = AtomicBool::new(false);
 
 /// Result of one playout.
 pub struct Outcome {
@@ -370,8 +370,10 @@ mod tests {
         }
     }
 
+    use crate::board::test_util::point_on;
+
     /// A 9x9 board with the stones played in order (the last one is the
-    /// last move), and the point of a vertex.
+    /// last move).
     fn board_after(moves: &[(Color, &str)]) -> Board {
         let mut b = Board::new(9);
         for &(c, v) in moves {
@@ -383,13 +385,7 @@ mod tests {
     }
 
     fn points(b: &Board, vs: &[&str]) -> Vec<Point> {
-        let mut v: Vec<Point> = vs
-            .iter()
-            .map(|s| match b.parse_move(s) {
-                Some(Move::Play(p)) => p,
-                _ => panic!("{s}"),
-            })
-            .collect();
+        let mut v: Vec<Point> = vs.iter().map(|s| point_on(s, b)).collect();
         v.sort();
         v
     }
