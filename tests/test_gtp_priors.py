@@ -41,7 +41,8 @@ def test_priors_switch_and_both_play(eng):
 
 
 @pytest.mark.parametrize(
-    "switch", ["tengen-playout_ladders", "tengen-playout_twolibs", "tengen-playout_nakade"]
+    "switch", ["tengen-playout_ladders", "tengen-playout_twolibs", "tengen-playout_nakade",
+              "tengen-playout_gammas"]
 )
 def test_playout_switches(eng, switch):
     # Playout policy switches (crates/go/src/playout.rs: ladder-aware

@@ -127,6 +127,7 @@ const COMMANDS: &[&str] = &[
     "tengen-playout_ladders",
     "tengen-playout_twolibs",
     "tengen-playout_nakade",
+    "tengen-playout_gammas",
     "tengen-priors",
 ];
 
@@ -654,6 +655,7 @@ impl Session {
             "tengen-playout_ladders" => set_switch(&tengen_go::playout::PLAYOUT_LADDERS, a),
             "tengen-playout_twolibs" => set_switch(&tengen_go::playout::PLAYOUT_TWO_LIBS, a),
             "tengen-playout_nakade" => set_switch(&tengen_go::playout::PLAYOUT_NAKADE, a),
+            "tengen-playout_gammas" => set_switch(&tengen_go::playout::PLAYOUT_GAMMAS, a),
             // The tree's priors: learned move strengths or the old hand
             // rules (A/B matches); without an argument, which is in use.
             "tengen-priors" => match a.first().map(|s| s.as_str()) {

@@ -145,7 +145,15 @@ fn shape3_tables() -> &'static [Vec<u16>; 2] {
 
 /// The canonical 3x3 shape around `p` for `c` to move.
 pub fn shape3(b: &Board, c: Color, p: Point) -> u32 {
-    shape3_tables()[c.index()][b.ring_code(p)] as u32
+    shape3_of(c, b.ring_code(p))
+}
+
+/// The canonical 3x3 shape of a `Board::ring_code` for `c` to move.
+pub fn shape3_of(c: Color, ring_code: usize) -> u32 {
+    shape3_tables()[c.index()]
+        .get(ring_code)
+        .copied()
+        .unwrap_or(0) as u32
 }
 
 /// The canonical diamond around `p` for `c` to move.

@@ -3,9 +3,9 @@
 //! eye nor put a group in self-atari.
 
 use crate::board::{Board, Cell, Color, Move, Point, POINTS};
-use crate::patterns;
-use crate::reading;
+use crate::{features, gammas, patterns, reading};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// Ataris a ladder followed in a playout may take.
 pub const LADDER_STEPS: usize = 60;
@@ -25,6 +25,51 @@ pub static PLAYOUT_TWO_LIBS: AtomicBool = AtomicBool::new(false);
 /// that leaves it one eye (GTP `tengen-playout_nakade on|off`; see
 /// `is_nakade_fill`). Off until games show it pays.
 pub static PLAYOUT_NAKADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether playouts choose the move next to the last one by the learned
+/// strength of its 3x3 shape (the `shape3` values of the embedded move
+/// table, `gammas.rs`) instead of uniformly among the MoGo patterns (GTP
+/// `tengen-playout_gammas on|off`): a point whose shape is at least
+/// `SHAPE_FLOOR` is a candidate, chosen in proportion to its strength.
+/// Boards whose table has no shapes (19x19 for now) keep the MoGo
+/// patterns. Off until games show it pays.
+pub static PLAYOUT_GAMMAS: AtomicBool = AtomicBool::new(false);
+
+/// The least learned shape strength of a local playout move: 1 is a
+/// shape the fit found neither better nor worse than its absence.
+const SHAPE_FLOOR: f32 = 1.0;
+
+/// For each mover, each ring code's learned 3x3 shape strength on a board
+/// whose short side is `size`, 0 below `SHAPE_FLOOR`; `None` when the
+/// table there has no shapes.
+fn shape_weights(size: usize) -> Option<&'static [Vec<f32>; 2]> {
+    static SMALL: OnceLock<Option<[Vec<f32>; 2]>> = OnceLock::new();
+    static BIG: OnceLock<Option<[Vec<f32>; 2]>> = OnceLock::new();
+    let cell = if size >= gammas::BIG_BOARD {
+        &BIG
+    } else {
+        &SMALL
+    };
+    cell.get_or_init(|| {
+        let table = gammas::table(size);
+        let weights = |c: Color| -> Vec<f32> {
+            (0..1usize << 16)
+                .map(|code| {
+                    let g = table.value(features::SHAPE3, features::shape3_of(c, code));
+                    if g >= SHAPE_FLOOR {
+                        g
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        };
+        let w = [weights(Color::Black), weights(Color::White)];
+        // A table without shapes says 1 for every code.
+        w[0].iter().any(|&g| g != 1.0).then_some(w)
+    })
+    .as_ref()
+}
 
 /// xorshift64*: fast, good enough for playouts, seedable for tests.
 #[derive(Clone, Debug)]
@@ -209,7 +254,13 @@ fn local_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> O
             return Some(buf[rng.below(buf.len())]);
         }
     }
-    // 4. Patterns around the last move.
+    // 4. Patterns around the last move: learned shapes by strength, or
+    // the MoGo shapes uniformly.
+    if PLAYOUT_GAMMAS.load(Ordering::Relaxed) {
+        if let Some(weights) = shape_weights(b.short_side()) {
+            return weighted_shape_move(b, c, last, &weights[c.index()], rng);
+        }
+    }
     for q in last.ring() {
         if b.cell(q) == Cell::Empty && patterns::matches(b.ring_code(q)) && is_reasonable(b, c, q) {
             buf.push(q);
@@ -219,6 +270,40 @@ fn local_move(b: &mut Board, c: Color, rng: &mut Rng, buf: &mut Vec<Point>) -> O
         return Some(buf[rng.below(buf.len())]);
     }
     None
+}
+
+/// A point next to `last` for `c` whose shape weight (`shape_weights`) is
+/// positive, drawn in proportion to it; `None` when there is none.
+fn weighted_shape_move(
+    b: &Board,
+    c: Color,
+    last: Point,
+    weights: &[f32],
+    rng: &mut Rng,
+) -> Option<Point> {
+    let mut picks = [(last, 0.0f32); 8];
+    let mut n = 0;
+    let mut sum = 0.0f32;
+    for q in last.ring() {
+        if b.cell(q) != Cell::Empty {
+            continue;
+        }
+        let w = weights.get(b.ring_code(q)).copied().unwrap_or(0.0);
+        if w > 0.0 && is_reasonable(b, c, q) {
+            picks[n] = (q, w);
+            n += 1;
+            sum += w;
+        }
+    }
+    let mut r = rng.unit() as f32 * sum;
+    for &(q, w) in &picks[..n] {
+        if r < w {
+            return Some(q);
+        }
+        r -= w;
+    }
+    // Rounding left `r` at the end: the last candidate.
+    picks[..n].last().map(|&(q, _)| q)
 }
 
 /// Moves of a two-liberty fight at or next to `last` for `c`, into
@@ -426,6 +511,54 @@ mod tests {
         let mut b = board_after(&[(Black, "A1"), (White, "C1"), (White, "B2")]);
         let got = two_liberty_answers(&mut b, Black);
         assert!(got.is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn learned_shapes_choose_around_the_last_move_by_strength() {
+        use Color::{Black, White};
+        // The 9x9 table has shapes; the 19x19 one none yet, and those
+        // boards keep the MoGo patterns.
+        let small = shape_weights(9).expect("the 9x9 table has shapes");
+        assert_eq!(shape_weights(19).is_some(), !gammas::table(19).is_empty());
+        for c in [Black, White] {
+            let w = &small[c.index()];
+            assert!(w.iter().all(|&g| g == 0.0 || g >= SHAPE_FLOOR));
+            assert!(w.iter().any(|&g| g > 0.0));
+        }
+        // A fight in the middle: White's last move F5 next to E5.
+        let b = board_after(&[(Black, "E5"), (White, "D5"), (Black, "E4"), (White, "F5")]);
+        let last = points(&b, &["F5"])[0];
+        let weights = &small[Black.index()];
+        let expected: Vec<(Point, f32)> = last
+            .ring()
+            .into_iter()
+            .filter(|&q| b.cell(q) == Cell::Empty && is_reasonable(&b, Black, q))
+            .map(|q| (q, weights[b.ring_code(q)]))
+            .filter(|&(_, w)| w > 0.0)
+            .collect();
+        assert!(expected.len() >= 2, "{expected:?}");
+        let sum: f32 = expected.iter().map(|&(_, w)| w).sum();
+        let mut rng = Rng::new(11);
+        let draws = 20_000;
+        let mut counts = vec![0usize; expected.len()];
+        for _ in 0..draws {
+            let q = weighted_shape_move(&b, Black, last, weights, &mut rng).expect("a candidate");
+            let i = expected
+                .iter()
+                .position(|&(e, _)| e == q)
+                .expect("only candidates");
+            counts[i] += 1;
+        }
+        for (&(q, w), &n) in expected.iter().zip(&counts) {
+            let share = n as f64 / draws as f64;
+            let want = (w / sum) as f64;
+            assert!((share - want).abs() < 0.02, "{q:?}: {share} against {want}");
+        }
+        // No candidate when no shape reaches the floor.
+        assert_eq!(
+            weighted_shape_move(&b, Black, last, &vec![0.0; 1 << 16], &mut rng),
+            None
+        );
     }
 
     #[test]
