@@ -1,6 +1,7 @@
 """The Go tree's priors over GTP: `tengen-priors learned|hand` switches
 between the learned move strengths (crates/go/src/gammas.rs) and the
-hand-made rules (the default until games show the learned ones stronger), for A/B matches (docs/go.md, "The player")."""
+hand-made rules, for A/B matches; the learned ones are the default since
+session 39 (docs/go.md, "The player")."""
 
 import pytest
 
@@ -18,7 +19,7 @@ def eng(tengen_bin):
 
 def test_priors_switch_and_both_play(eng):
     assert eng.ok("known_command tengen-priors") == "true"
-    assert eng.ok("tengen-priors") == "hand"
+    assert eng.ok("tengen-priors") == "learned"
     assert eng.fail("tengen-priors sometimes") == "syntax error"
     eng.ok("boardsize 9")
     for mode in ["hand", "learned"]:

@@ -92,19 +92,30 @@ fn diamond_perms() -> &'static [[u8; 12]; 8] {
     })
 }
 
+/// The code of `cells` (2 bits each, 12 points) under each symmetry.
+fn diamond_codes(cells: &[u32; 12]) -> impl Iterator<Item = u32> + '_ {
+    diamond_perms().iter().map(|perm| {
+        cells
+            .iter()
+            .zip(perm)
+            .fold(0u32, |code, (&v, &to)| code | v << (2 * to as u32))
+    })
+}
+
 /// The smallest code of `cells` (2 bits each, 12 points) over the
 /// symmetries.
 pub fn canonical_diamond(cells: &[u32; 12]) -> u32 {
-    let perms = diamond_perms();
-    let mut best = u32::MAX;
-    for perm in perms {
-        let mut code = 0u32;
-        for (i, &v) in cells.iter().enumerate() {
-            code |= v << (2 * perm[i] as u32);
-        }
-        best = best.min(code);
-    }
-    best
+    diamond_codes(cells).min().unwrap_or(0)
+}
+
+/// Every code of the diamond whose code is `code` under the symmetries
+/// (itself among them; up to 8 distinct).
+pub fn diamond_images(code: u32) -> Vec<u32> {
+    let cells: [u32; 12] = std::array::from_fn(|i| (code >> (2 * i)) & 3);
+    let mut images: Vec<u32> = diamond_codes(&cells).collect();
+    images.sort_unstable();
+    images.dedup();
+    images
 }
 
 /// The canonical 3x3 code (the diamond's first 8 points) of each
@@ -158,6 +169,21 @@ pub fn shape3_of(c: Color, ring_code: usize) -> u32 {
 
 /// The canonical diamond around `p` for `c` to move.
 pub fn diamond(b: &Board, c: Color, p: Point) -> u32 {
+    canonical_diamond(&diamond_cells(b, c, p))
+}
+
+/// The diamond around `p` for `c` to move as it lies on the board (not
+/// folded over the symmetries): a table holding every image of its
+/// diamonds (`gammas::Table`) looks it up without canonicalising.
+pub fn raw_diamond(b: &Board, c: Color, p: Point) -> u32 {
+    diamond_cells(b, c, p)
+        .iter()
+        .enumerate()
+        .fold(0u32, |code, (i, &v)| code | v << (2 * i))
+}
+
+/// The diamond's cells around `p`, from `c`'s side.
+fn diamond_cells(b: &Board, c: Color, p: Point) -> [u32; 12] {
     let (w, h) = (b.width() as i32, b.height() as i32);
     let (x, y) = (p.x() as i32, p.y() as i32);
     let mut cells = [EDGE; 12];
@@ -173,7 +199,7 @@ pub fn diamond(b: &Board, c: Color, p: Point) -> u32 {
             _ => OPP,
         };
     }
-    canonical_diamond(&cells)
+    cells
 }
 
 /// Coulom's distance between two points: dx + dy + max(dx, dy), capped.
@@ -230,18 +256,42 @@ pub fn of_moves(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Ve
     let libs = Liberties::of(b);
     moves
         .iter()
-        .map(|&m| with_libs(b, &libs, c, m, prev2))
+        .map(|&m| with_libs(b, &libs, c, m, prev2, Diamond::Canonical))
         .collect()
+}
+
+/// As `of_moves`, but the diamond's value is its raw code
+/// (`raw_diamond`), for lookups in a table that holds every image.
+pub fn of_moves_raw(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<Features> {
+    let libs = Liberties::of(b);
+    moves
+        .iter()
+        .map(|&m| with_libs(b, &libs, c, m, prev2, Diamond::Raw))
+        .collect()
+}
+
+/// How a feature vector codes the diamond.
+#[derive(Clone, Copy)]
+enum Diamond {
+    Canonical,
+    Raw,
 }
 
 /// The features of `m` for `c` on `b`; `prev2` is the move before the
 /// board's last move (the last one is `b.last_move()`). `m` is assumed
 /// legal.
 pub fn of_move(b: &Board, c: Color, m: Move, prev2: Option<Point>) -> Features {
-    with_libs(b, &Liberties::of(b), c, m, prev2)
+    with_libs(b, &Liberties::of(b), c, m, prev2, Diamond::Canonical)
 }
 
-fn with_libs(b: &Board, libs: &Liberties, c: Color, m: Move, prev2: Option<Point>) -> Features {
+fn with_libs(
+    b: &Board,
+    libs: &Liberties,
+    c: Color,
+    m: Move,
+    prev2: Option<Point>,
+    coding: Diamond,
+) -> Features {
     let mut f = [NONE; GROUPS];
     let p = match m {
         Move::Pass => {
@@ -255,7 +305,10 @@ fn with_libs(b: &Board, libs: &Liberties, c: Color, m: Move, prev2: Option<Point
         Move::Play(p) => p,
     };
     f[SHAPE3] = shape3(b, c, p);
-    f[DIAMOND] = diamond(b, c, p);
+    f[DIAMOND] = match coding {
+        Diamond::Canonical => diamond(b, c, p),
+        Diamond::Raw => raw_diamond(b, c, p),
+    };
     if let Some(Move::Play(last)) = b.last_move() {
         f[DIST_PREV] = distance(p, last);
     }

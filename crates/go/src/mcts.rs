@@ -631,9 +631,10 @@ fn expand(
     let mut kids = Vec::with_capacity(moves.len());
     let mut total = 0.0f32;
     let start = nodes.len();
-    // The hand-made rules unless the learned ones are asked for and a
-    // table is fitted (asked first: the table is parsed on first use,
-    // which the hand-made default should never pay under the tree lock).
+    // The learned strengths unless the hand-made rules are asked for or
+    // no table is fitted for this size (asked first: the table is parsed
+    // on first use, which hand-made runs never pay; the root's expansion,
+    // before the search threads start, pays it for learned runs).
     let learned = gammas::learned_priors()
         .then(|| gammas::table(b.short_side()))
         .filter(|t| !t.is_empty());
