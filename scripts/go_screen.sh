@@ -8,6 +8,9 @@
 #
 #   bash scripts/go_screen.sh BIN NAME ROUNDS PLAYOUTS SRAND 'A lines' 'B lines'
 #
+# SIZE and KOMI in the environment change the board (default 9, komi 7),
+# e.g. SIZE=19 KOMI=7.5 for a 19x19 screen.
+#
 # Session 38's learned-priors screen:
 #   bash scripts/go_screen.sh matches/tengen-s38 priors 250 3000 381 \
 #     'tengen-priors learned' 'tengen-priors hand'
@@ -27,7 +30,7 @@ side() {
 mapfile -d '' a < <(side "$name" "$6")
 mapfile -d '' b < <(side base "$7")
 mkdir -p nnue-data/matches
-./target/release/tengen-arena -variant go -boardsize 9 -komi 7 "${a[@]}" "${b[@]}" \
+./target/release/tengen-arena -variant go -boardsize "${SIZE:-9}" -komi "${KOMI:-7}" "${a[@]}" "${b[@]}" \
   -each proto=gtp nodes=1 -games 2 -rounds "$rounds" -openings plies=2 -srand "$srand" -repeat \
   -concurrency 2 -recover -resume \
   -pgnout "nnue-data/matches/go-$name.sgf" -jsonout "nnue-data/matches/go-$name.json"
