@@ -10,6 +10,11 @@ CPU seconds tengen took. Extra arguments are GTP lines sent first:
 Unlike scripts/go_playout_cost.sh, which plays one game from the empty
 board (so two settings play different games), every setting searches the
 same positions here. TENGEN names the binary (target/release/tengen).
+
+SIZE=19 in the environment measures 19x19 instead: one `genmove` of
+2,000 playouts at moves 30, 60 and 90 of every third of the first 30
+games of session 39's 19x19 priors screen (docs/matches/go19-priors-ab.sgf.gz),
+komi 7.5.
 """
 import gzip
 import os
@@ -19,23 +24,30 @@ import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-RECORD = os.path.join(ROOT, "docs/soak/soak-go.sgf.gz")
-COLUMNS = "ABCDEFGHJ"
+SIZE = int(os.environ.get("SIZE", "9"))
+if SIZE == 19:
+    RECORD = os.path.join(ROOT, "docs/matches/go19-priors-ab.sgf.gz")
+    KOMI, PLAYOUTS, GAMES, PLIES = "7.5", 2000, slice(0, 30, 3), (30, 60, 90)
+else:
+    RECORD = os.path.join(ROOT, "docs/soak/soak-go.sgf.gz")
+    KOMI, PLAYOUTS, GAMES, PLIES = "7", 5000, slice(0, 60, 3), (12, 24, 36)
+COLUMNS = "ABCDEFGHJKLMNOPQRST"
 
 
 def vertex(m):
     if m == "":
         return "pass"
-    return COLUMNS[ord(m[0]) - 97] + str(9 - (ord(m[1]) - 97))
+    return COLUMNS[ord(m[0]) - 97] + str(SIZE - (ord(m[1]) - 97))
 
 
 def script(extra):
     text = gzip.open(RECORD, "rt").read()
     games = re.split(r"\n(?=\(;FF)", text)
-    lines = ["boardsize 9", "komi 7", "tengen-threads 1", "tengen-playouts 5000", *extra]
-    for game in games[:60:3]:
+    lines = [f"boardsize {SIZE}", f"komi {KOMI}", "tengen-threads 1",
+             f"tengen-playouts {PLAYOUTS}", *extra]
+    for game in games[GAMES]:
         moves = re.findall(r";([BW])\[([a-z]*)\]", game)
-        for k in (12, 24, 36):
+        for k in PLIES:
             if len(moves) <= k:
                 continue
             lines.append("clear_board")
