@@ -643,7 +643,18 @@ fn expand(
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let rv = learned_rave_visits();
         for (&m, &gm) in moves.iter().zip(&g) {
-            let (v, w) = learned_prior(gm, best);
+            // A pass gets the hand-made prior (low until half the board is
+            // filled, even after): the 19x19 table rates a pass after a
+            // pass highly (GNU Go's self-play games end that way), and a
+            // tree that trusts it, or merely starts a pass at an even win
+            // rate, finds passing mid-game as good as a move in light
+            // playouts: it passed five times in its first 19x19 game.
+            let (v, w) = if m == Move::Pass {
+                let (v, w, _) = prior_for(b, color, m);
+                (v, w)
+            } else {
+                learned_prior(gm, best)
+            };
             let pr = gm as f32;
             total += pr;
             kids.push(nodes.len() as u32);
@@ -939,6 +950,48 @@ mod tests {
     fn play(g: &mut Game, c: Color, v: &str) {
         let m = g.parse_move(v).unwrap_or(Move::Pass);
         assert!(g.play(c, m).is_ok(), "{v}");
+    }
+
+    #[test]
+    fn a_pass_gets_the_hand_prior_under_learned_priors() {
+        // The 19x19 table rates a pass after a pass far above any move;
+        // the tree must not start that pass as a likely win (the first
+        // 19x19 game against GNU Go passed mid-game five times).
+        gammas::set_learned_priors(true);
+        let mut b = Board::new(19);
+        for (c, v) in [
+            (Color::Black, "D4"),
+            (Color::White, "Q16"),
+            (Color::Black, "pass"),
+        ] {
+            b.play(c, b.parse_move(v).unwrap_or(Move::Pass));
+        }
+        let moves = tree_moves(&b, Color::White);
+        let g = gammas::table(19).gammas(&b, Color::White, &moves, None);
+        let (pass_gamma, best_move) =
+            moves
+                .iter()
+                .zip(&g)
+                .fold((0.0, 0.0f64), |(p, m), (&mv, &x)| {
+                    if mv == Move::Pass {
+                        (x, m)
+                    } else {
+                        (p, m.max(x))
+                    }
+                });
+        assert!(
+            pass_gamma > best_move,
+            "the table still rates the pass highly: {pass_gamma} {best_move}"
+        );
+        let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
+        expand(&mut nodes, 0, &b, Color::White, &moves, None);
+        let pass = nodes[1..]
+            .iter()
+            .find(|n| n.mv == Move::Pass)
+            .map(|n| n.prior_wins / n.prior_visits as f64);
+        let (v, w, _) = prior_for(&b, Color::White, Move::Pass);
+        assert_eq!(pass, Some(w / v as f64));
+        assert!(pass.is_some_and(|wr| wr <= 0.1 + 1e-9), "{pass:?}");
     }
 
     #[test]
