@@ -643,13 +643,15 @@ fn expand(
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let rv = learned_rave_visits();
         for (&m, &gm) in moves.iter().zip(&g) {
-            // A pass gets the hand-made prior (low until half the board is
-            // filled, even after): the 19x19 table rates a pass after a
-            // pass highly (GNU Go's self-play games end that way), and a
-            // tree that trusts it, or merely starts a pass at an even win
-            // rate, finds passing mid-game as good as a move in light
-            // playouts: it passed five times in its first 19x19 game.
-            let (v, w) = if m == Move::Pass {
+            // On the big-board table a pass gets the hand-made prior (low
+            // until half the board is filled, even after): that table
+            // rates a pass after a pass highly (GNU Go's self-play games
+            // end that way), and a tree that trusts it, or merely starts a
+            // pass at an even win rate, finds passing mid-game as good as
+            // a move in light playouts: it passed five times in its first
+            // 19x19 game. The 9x9 table's pass strengths are below 1 and
+            // keep their learned prior (the 200-game run's setting).
+            let (v, w) = if m == Move::Pass && b.short_side() >= gammas::BIG_BOARD {
                 let (v, w, _) = prior_for(b, color, m);
                 (v, w)
             } else {
