@@ -253,20 +253,20 @@ impl Liberties {
 
 /// The features of each of `moves` for `c` on `b` (see `of_move`).
 pub fn of_moves(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<Features> {
-    let libs = Liberties::of(b);
-    moves
-        .iter()
-        .map(|&m| with_libs(b, &libs, c, m, prev2, Diamond::Canonical))
-        .collect()
+    coded(b, c, moves, prev2, Diamond::Canonical)
 }
 
 /// As `of_moves`, but the diamond's value is its raw code
 /// (`raw_diamond`), for lookups in a table that holds every image.
 pub fn of_moves_raw(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>) -> Vec<Features> {
+    coded(b, c, moves, prev2, Diamond::Raw)
+}
+
+fn coded(b: &Board, c: Color, moves: &[Move], prev2: Option<Point>, d: Diamond) -> Vec<Features> {
     let libs = Liberties::of(b);
     moves
         .iter()
-        .map(|&m| with_libs(b, &libs, c, m, prev2, Diamond::Raw))
+        .map(|&m| with_libs(b, &libs, c, m, prev2, d))
         .collect()
 }
 
@@ -473,6 +473,23 @@ mod tests {
             assert_eq!(diamond(&e, Color::Black, at(v, 9)), corner, "{v}");
         }
         assert_ne!(diamond(&e, Color::Black, at("B1", 9)), corner);
+    }
+
+    #[test]
+    fn diamond_images_are_the_orbit() {
+        let mut b = Board::new(9);
+        put(&mut b, Color::Black, "D5");
+        put(&mut b, Color::White, "E6");
+        put(&mut b, Color::Black, "C7");
+        let raw = raw_diamond(&b, Color::Black, at("D6", 9));
+        let canonical = diamond(&b, Color::Black, at("D6", 9));
+        let images = diamond_images(canonical);
+        assert!(images.contains(&raw) && images.contains(&canonical));
+        assert_eq!(images.iter().min(), Some(&canonical));
+        assert_eq!(diamond_images(raw), images);
+        // An asymmetric shape has all 8 images; the empty diamond one.
+        assert_eq!(images.len(), 8);
+        assert_eq!(diamond_images(0), vec![0]);
     }
 
     #[test]

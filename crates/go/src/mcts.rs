@@ -6,6 +6,7 @@
 //! move leading to a node.
 
 use crate::board::{Board, Cell, Color, Move, Point, POINTS};
+use crate::features;
 use crate::game::Game;
 use crate::gammas;
 use crate::patterns;
@@ -642,16 +643,16 @@ fn expand(
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let rv = learned_rave_visits();
+        // A table that rates a pass after a pass above 1 (the 19x19 one:
+        // GNU Go's self-play games end that way; the 9x9 one rates it
+        // 0.34) is not trusted on passes, which get the hand-made prior
+        // instead (low until half the board is filled, even after). A
+        // tree that trusts it, or merely starts a pass at an even win
+        // rate, finds passing mid-game as good as a move in light
+        // playouts: it passed five times in its first 19x19 game.
+        let hand_pass = table.value(features::PASS, 1) > 1.0;
         for (&m, &gm) in moves.iter().zip(&g) {
-            // On the big-board table a pass gets the hand-made prior (low
-            // until half the board is filled, even after): that table
-            // rates a pass after a pass highly (GNU Go's self-play games
-            // end that way), and a tree that trusts it, or merely starts a
-            // pass at an even win rate, finds passing mid-game as good as
-            // a move in light playouts: it passed five times in its first
-            // 19x19 game. The 9x9 table's pass strengths are below 1 and
-            // keep their learned prior (the 200-game run's setting).
-            let (v, w) = if m == Move::Pass && b.short_side() >= gammas::BIG_BOARD {
+            let (v, w) = if m == Move::Pass && hand_pass {
                 let (v, w, _) = prior_for(b, color, m);
                 (v, w)
             } else {
@@ -994,6 +995,26 @@ mod tests {
         let (v, w, _) = prior_for(&b, Color::White, Move::Pass);
         assert_eq!(pass, Some(w / v as f64));
         assert!(pass.is_some_and(|wr| wr <= 0.1 + 1e-9), "{pass:?}");
+        // The 9x9 table rates that pass below 1 and keeps its learned prior.
+        let mut b = Board::new(9);
+        for (c, v) in [(Color::Black, "E5"), (Color::White, "pass")] {
+            b.play(c, b.parse_move(v).unwrap_or(Move::Pass));
+        }
+        assert!(gammas::table(9).value(features::PASS, 1) < 1.0);
+        let moves = tree_moves(&b, Color::Black);
+        let g = gammas::table(9).gammas(&b, Color::Black, &moves, None);
+        let best = g.iter().copied().fold(0.0f64, f64::max);
+        let mut nodes = vec![Node::new(Move::Pass, Color::White, 0, 0.0, 1.0)];
+        expand(&mut nodes, 0, &b, Color::Black, &moves, None);
+        let (k, node) = nodes[1..]
+            .iter()
+            .enumerate()
+            .find(|(_, n)| n.mv == Move::Pass)
+            .expect("pass is a tree move");
+        assert_eq!(
+            (node.prior_visits, node.prior_wins),
+            learned_prior(g[k], best)
+        );
     }
 
     #[test]
