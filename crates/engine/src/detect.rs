@@ -34,6 +34,12 @@ const GTP_OPENERS: &[&str] = &[
     "gogui-analyze_commands",
 ];
 
+/// Prefixes of GTP extension families: our own `tengen-*` commands and
+/// those of KataGo, GoGui, Leela Zero and KGS. No other protocol has a
+/// command that starts with one, so a controller that opens with, say,
+/// `tengen-priors hand` speaks GTP.
+const GTP_PREFIXES: &[&str] = &["tengen-", "kata-", "gogui-", "lz-", "kgs-"];
+
 /// Gomocup (pbrain) manager commands; they are upper case on the wire.
 const GOMOCUP_OPENERS: &[&str] = &[
     "START",
@@ -88,7 +94,7 @@ pub fn detect(line: &str) -> Detected {
     } else {
         first
     };
-    if GTP_OPENERS.contains(&cmd) {
+    if GTP_OPENERS.contains(&cmd) || GTP_PREFIXES.iter().any(|p| cmd.starts_with(p)) {
         return Detected::Protocol(Protocol::Gtp);
     }
     if cmd == "quit" {
@@ -117,6 +123,15 @@ mod tests {
         );
         assert_eq!(detect("12 boardsize 9"), Detected::Protocol(Protocol::Gtp));
         assert_eq!(detect("1 quit"), Detected::Protocol(Protocol::Gtp));
+        assert_eq!(
+            detect("tengen-priors hand"),
+            Detected::Protocol(Protocol::Gtp)
+        );
+        assert_eq!(
+            detect("3 kata-get-rules"),
+            Detected::Protocol(Protocol::Gtp)
+        );
+        assert_eq!(detect("tengen"), Detected::Unknown);
         assert_eq!(detect(""), Detected::Skip);
         assert_eq!(detect("# hello"), Detected::Skip);
         assert_eq!(detect("quit"), Detected::Quit);

@@ -1043,10 +1043,9 @@ impl Session {
         let ply = self.game.moves().len() as u32 / 2;
         let tc = clock.time_control();
         let tm = TimeManager::new(&tc, overhead(&tc), ply);
-        // MCTS has no iterations to finish: the soft limit is the target.
         Limits {
             playouts: None,
-            time: Some(tm.soft.min(tm.hard)),
+            time: Some(mcts_budget(&tc, &tm)),
             threads: self.threads,
         }
     }
@@ -1583,6 +1582,22 @@ fn gogui_commands() -> String {
     .join("\n")
 }
 
+/// The search time for one move. MCTS has no iterations to finish, so
+/// the soft limit is the target; but a one-move byo-yomi period with no
+/// main time before it is lost unless used, and the search stops within
+/// milliseconds of its deadline, so there it takes the whole usable
+/// period (the hard limit, which already keeps the latency margin). The
+/// alpha-beta games keep the soft limit there: an iteration cut off at
+/// the hard limit is wasted.
+fn mcts_budget(tc: &TimeControl, tm: &TimeManager) -> Duration {
+    let one_move_period = tc.remaining.is_zero() && !tc.byoyomi.is_zero() && tc.byoyomi_moves <= 1;
+    if one_move_period {
+        tm.hard
+    } else {
+        tm.soft.min(tm.hard)
+    }
+}
+
 /// The margin kept for latency: the game's (400 ms, for servers and a
 /// busy machine), but at most a fifth of a byo-yomi period that has no
 /// main time before it (and at least 100 ms), so that at one second a
@@ -1704,6 +1719,29 @@ mod tests {
         let mut s = session();
         send(&mut s, "kgs-time_settings none");
         assert_eq!(budget(&s), None);
+    }
+
+    /// A one-move period with no main time is spent up to the latency
+    /// margin; a Canadian period and main time keep the soft target.
+    #[test]
+    fn a_one_move_period_is_spent_up_to_the_margin() {
+        let ms = Duration::from_millis;
+        let mut s = session();
+        send(&mut s, "time_settings 0 2 1");
+        assert_eq!(budget(&s), Some(ms(2_000) - overhead_of(&s)));
+        let mut s = session();
+        send(&mut s, "time_settings 0 30 10");
+        let canadian = budget(&s).unwrap();
+        assert!(canadian < ms(3_000) - overhead_of(&s), "{canadian:?}");
+        let mut s = session();
+        send(&mut s, "kgs-time_settings byoyomi 60 2 1");
+        let main = budget(&s).unwrap();
+        assert!(main < ms(60_000) / 20, "main time is shared: {main:?}");
+    }
+
+    fn overhead_of(s: &Session) -> Duration {
+        let clock = s.clocks[Color::Black.index()].as_ref();
+        overhead(&clock.map(|c| c.time_control()).unwrap_or_default())
     }
 
     #[test]
