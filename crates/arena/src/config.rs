@@ -22,7 +22,8 @@ usage: tengen-arena -engine cmd=PATH [name=N proto=uci|ucci|usi|gtp] [option.NAM
 engine keys (for -engine and -each):
   cmd=PATH  name=NAME  dir=DIR  arg=ARG (repeatable)  proto=uci|ucci|usi|gtp|gomocup|agi|xboard
   option.NAME=VALUE  initstr=LINE (repeatable)  tc=TC  st=SECONDS  depth=N  nodes=N
-  timemargin=MS  handshake=MS  restart=on|off  ponder=on|off (UCI, USI, UCCI)
+  handshake=MS  restart=on|off  ponder=on|off (UCI, USI, UCCI)
+  timemargin=MS (one margin for the whole match: the last one given counts)
   TC: [moves/]base[+inc] in seconds (40/60+0.5, 10+0.1), +bP[xN] byo-yomi,
       +cN/P Canadian (N moves in P seconds)
 options:
