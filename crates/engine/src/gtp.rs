@@ -1590,29 +1590,33 @@ fn gogui_commands() -> String {
 /// alpha-beta games keep the soft limit there: an iteration cut off at
 /// the hard limit is wasted.
 fn mcts_budget(tc: &TimeControl, tm: &TimeManager) -> Duration {
-    let one_move_period = tc.remaining.is_zero() && !tc.byoyomi.is_zero() && tc.byoyomi_moves <= 1;
-    if one_move_period {
+    if period_alone(tc).is_some() && tc.byoyomi_moves <= 1 {
         tm.hard
     } else {
         tm.soft.min(tm.hard)
     }
 }
 
-/// The margin kept for latency: the game's (400 ms, for servers and a
-/// busy machine), but at most a fifth of a byo-yomi period that has no
-/// main time before it (and at least 100 ms), so that at one second a
-/// move the search gets about 0.7 s instead of half of it.
-fn overhead(tc: &TimeControl) -> Duration {
+/// The time a move gets from a byo-yomi period when no main time is left
+/// (a Canadian period shared evenly by its stones); `None` while main
+/// time remains or without a period.
+fn period_alone(tc: &TimeControl) -> Option<Duration> {
     let period = if tc.byoyomi_moves > 1 {
         tc.byoyomi / tc.byoyomi_moves
     } else {
         tc.byoyomi
     };
-    if tc.remaining.is_zero() && !period.is_zero() {
+    (tc.remaining.is_zero() && !period.is_zero()).then_some(period)
+}
+
+/// The margin kept for latency: the game's (400 ms, for servers and a
+/// busy machine), but at most a fifth of a byo-yomi period that has no
+/// main time before it (and at least 100 ms), so that at one second a
+/// move the search gets 0.8 s instead of half of it.
+fn overhead(tc: &TimeControl) -> Duration {
+    period_alone(tc).map_or(GO.overhead, |period| {
         (period / 5).clamp(Duration::from_millis(100), GO.overhead)
-    } else {
-        GO.overhead
-    }
+    })
 }
 
 #[cfg(test)]

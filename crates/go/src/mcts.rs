@@ -652,13 +652,15 @@ fn expand(
         // playouts: it passed five times in its first 19x19 game.
         let hand_pass = table.value(features::PASS, 1) > 1.0;
         for (&m, &gm) in moves.iter().zip(&g) {
-            let (v, w) = if m == Move::Pass && hand_pass {
+            // The reported prior of a distrusted pass is a neutral
+            // strength (1), not the table's, which would dwarf every move.
+            let (v, w, pr) = if m == Move::Pass && hand_pass {
                 let (v, w, _) = prior_for(b, color, m);
-                (v, w)
+                (v, w, 1.0)
             } else {
-                learned_prior(gm, best)
+                let (v, w) = learned_prior(gm, best);
+                (v, w, gm as f32)
             };
-            let pr = gm as f32;
             total += pr;
             kids.push(nodes.len() as u32);
             let mut node = Node::new(m, color, v, w, pr);
@@ -995,6 +997,15 @@ mod tests {
         let (v, w, _) = prior_for(&b, Color::White, Move::Pass);
         assert_eq!(pass, Some(w / v as f64));
         assert!(pass.is_some_and(|wr| wr <= 0.1 + 1e-9), "{pass:?}");
+        // Nor does its reported prior outweigh the moves'.
+        let prior = |mv: Move| {
+            nodes[1..]
+                .iter()
+                .find(|n| n.mv == mv)
+                .map_or(0.0, |n| n.prior)
+        };
+        let top = nodes[1..].iter().map(|n| n.prior).fold(0.0f32, f32::max);
+        assert!(prior(Move::Pass) < top, "{} {top}", prior(Move::Pass));
         // The 9x9 table rates that pass below 1 and keeps its learned prior.
         let mut b = Board::new(9);
         for (c, v) in [(Color::Black, "E5"), (Color::White, "pass")] {
