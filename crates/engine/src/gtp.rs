@@ -129,6 +129,7 @@ const COMMANDS: &[&str] = &[
     "tengen-playout_nakade",
     "tengen-playout_gammas",
     "tengen-priors",
+    "tengen-gammas",
 ];
 
 /// A failure reply's text.
@@ -672,6 +673,32 @@ impl Session {
                 }
                 _ => Err(syntax()),
             },
+            // The learned move strengths of the tree's priors for this
+            // board's class: a table file from `pattern_fit` (A/B matches
+            // of a new fit), `embedded` for the built-in one; without an
+            // argument, which is in use.
+            "tengen-gammas" => {
+                let (w, h) = self.dims();
+                let size = w.min(h);
+                match a.join(" ").as_str() {
+                    "" => {
+                        Ok(tengen_go::gammas::loaded_from(size)
+                            .unwrap_or_else(|| "embedded".into()))
+                    }
+                    "embedded" => {
+                        tengen_go::gammas::unload(size);
+                        self.reset_search();
+                        Ok(String::new())
+                    }
+                    path => std::fs::read_to_string(path)
+                        .map_err(|e| format!("cannot read {path}: {e}"))
+                        .and_then(|text| tengen_go::gammas::load(size, &text, path))
+                        .map(|n| {
+                            self.reset_search();
+                            n.to_string()
+                        }),
+                }
+            }
             "tengen-threads" => parse_int::<usize>(a.first()).map(|n| {
                 self.threads = n.clamp(1, 256);
                 String::new()
@@ -1834,6 +1861,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_gammas_file_replaces_the_table_of_its_board_class() {
+        let mut s = session();
+        ok(&mut s, "boardsize 19");
+        assert_eq!(ok(&mut s, "tengen-gammas"), "embedded");
+        // The embedded 19x19 table's own file: the values, and so every
+        // other test's searches, stay the same while it is loaded.
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../go/src/tables/gammas19.txt");
+        let n = ok(&mut s, &format!("tengen-gammas {file}"));
+        assert_eq!(n, tengen_go::gammas::embedded(19).len().to_string());
+        assert_eq!(ok(&mut s, "tengen-gammas"), file);
+        // A file without strengths, or no file, is refused and changes
+        // nothing.
+        let bad = std::env::temp_dir().join(format!("tengen-gammas-{}.txt", std::process::id()));
+        std::fs::write(&bad, "# nothing here\nshape3 x y\n").expect("temp file");
+        let text = fail(&mut s, &format!("tengen-gammas {}", bad.display()));
+        assert!(text.contains("no move strengths"), "{text}");
+        let _ = std::fs::remove_file(&bad);
+        let text = fail(&mut s, "tengen-gammas /nonexistent/gammas.txt");
+        assert!(text.starts_with("cannot read"), "{text}");
+        assert_eq!(ok(&mut s, "tengen-gammas"), file);
+        // Small boards have their own table.
+        ok(&mut s, "boardsize 9");
+        assert_eq!(ok(&mut s, "tengen-gammas"), "embedded");
+        ok(&mut s, "boardsize 19");
+        ok(&mut s, "tengen-gammas embedded");
+        assert_eq!(ok(&mut s, "tengen-gammas"), "embedded");
     }
 
     #[test]

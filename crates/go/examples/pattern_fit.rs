@@ -4,7 +4,8 @@
 //!
 //!     cargo run --release -p tengen-go --example pattern_fit -- \
 //!         --data /work/go-data/train9.txt[,more] \
-//!         --out crates/go/src/tables/gammas9.txt [--iters 40] [--min-count 3]
+//!         --out crates/go/src/tables/gammas9.txt [--iters 40] [--min-count 3] \
+//!         [--compare crates/go/src/tables/gammas9.txt]
 //!
 //! Every position where a target player moved is a Bradley-Terry
 //! competition: the played move's feature team (`src/features.rs`) beat
@@ -13,12 +14,14 @@
 //! games are left out (the 3x3 shape speaks for them). Games with
 //! `index % 10 == 0` in each file are held out: the log-likelihood and
 //! the top-1 / top-5 rates of the played move on them are printed for the
-//! fit and for the hand-made priors of `mcts.rs`.
+//! fit and for the hand-made priors of `mcts.rs`, and with `--compare`
+//! for another table (the embedded one, say) on the same positions.
 
 use std::collections::HashMap;
 use std::fs;
 use tengen_go::board::{parse_vertex, Board, Color, Move, Point};
 use tengen_go::features::{self, GROUPS, NAMES, NONE};
+use tengen_go::gammas::Table;
 use tengen_go::mcts::hand_prior;
 use tengen_go::mm::{self, Data, ABSENT};
 
@@ -37,9 +40,16 @@ struct Raw {
     /// The hand priors' score per candidate of held-out positions
     /// (NaN for the others).
     hand: Vec<f64>,
+    /// The `--compare` table's gamma per candidate of held-out positions
+    /// (NaN for the others, or without `--compare`).
+    compare: Vec<f64>,
 }
 
-fn read_games(path: &str, raw: &mut Raw) -> Result<(usize, usize), String> {
+fn read_games(
+    path: &str,
+    raw: &mut Raw,
+    compare: Option<&Table>,
+) -> Result<(usize, usize), String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut games = 0;
     let mut skipped = 0;
@@ -73,7 +83,7 @@ fn read_games(path: &str, raw: &mut Raw) -> Result<(usize, usize), String> {
                     Move::Play(p) => Some(p),
                     Move::Pass => None,
                 });
-                add_position(&b, color, m, prev2, held, raw);
+                add_position(&b, color, m, prev2, held, raw, compare);
             }
             b.play(color, m);
             color = color.opp();
@@ -89,6 +99,7 @@ fn add_position(
     prev2: Option<Point>,
     held: bool,
     raw: &mut Raw,
+    compare: Option<&Table>,
 ) {
     let mut cands: Vec<Move> = b
         .points()
@@ -104,6 +115,10 @@ fn add_position(
         raw.teams.extend_from_slice(&f);
         raw.hand
             .push(if held { hand_prior(b, c, m) } else { f64::NAN });
+        raw.compare.push(match compare {
+            Some(t) if held => t.gamma(&f),
+            _ => f64::NAN,
+        });
     }
     raw.positions.push((
         start as u32,
@@ -123,9 +138,16 @@ fn main() {
     let min_count: u32 = arg(&args, "--min-count")
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
+    let compare = arg(&args, "--compare").map(|path| match fs::read_to_string(&path) {
+        Ok(text) => Table::parse(&text),
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            std::process::exit(1);
+        }
+    });
     let mut raw = Raw::default();
     for path in data.split(',').filter(|s| !s.is_empty()) {
-        match read_games(path, &mut raw) {
+        match read_games(path, &mut raw, compare.as_ref()) {
             Ok((g, s)) => eprintln!("{path}: {g} games ({s} stopped at an illegal move)"),
             Err(e) => {
                 eprintln!("{e}");
@@ -174,6 +196,7 @@ fn main() {
     let build = |want_held: bool| {
         let mut d = Data::new(GROUPS, keys.len());
         let mut scores = Vec::new();
+        let mut other = Vec::new();
         for &(s, e, w, held) in &raw.positions {
             if held != want_held {
                 continue;
@@ -185,15 +208,16 @@ fn main() {
                     d.teams.push(ids.get(&(g, v)).copied().unwrap_or(ABSENT));
                 }
                 scores.push(raw.hand[i]);
+                other.push(raw.compare[i]);
             }
             let end = d.teams.len() / GROUPS;
             d.positions
                 .push((start as u32, end as u32, start as u32 + (w - s)));
         }
-        (d, scores)
+        (d, scores, other)
     };
-    let (train, _) = build(false);
-    let (test, hand_scores) = build(true);
+    let (train, _, _) = build(false);
+    let (test, hand_scores, compare_scores) = build(true);
     drop(raw);
     eprintln!("{} features", keys.len());
     let gammas = mm::fit(&train, iters, &mut |it, ll| {
@@ -226,6 +250,23 @@ fn main() {
         100.0 * hand[1],
     );
     println!("{summary}");
+    if compare.is_some() {
+        let rates = mm::top_rates(&test.positions, &compare_scores, &ks);
+        let ll = test
+            .positions
+            .iter()
+            .map(|&(s, e, w)| {
+                let total: f64 = compare_scores[s as usize..e as usize].iter().sum();
+                (compare_scores[w as usize] / total).ln()
+            })
+            .sum::<f64>()
+            / test.positions.len().max(1) as f64;
+        println!(
+            "held out, --compare table: top-1 {:.1}%, top-5 {:.1}%, log-likelihood {ll:.3}",
+            100.0 * rates[0],
+            100.0 * rates[1],
+        );
+    }
     // The small groups' values, for the docs.
     for (g, name) in NAMES.iter().enumerate() {
         if g == features::SHAPE3 || g == features::DIAMOND {

@@ -9,14 +9,16 @@
 //! (`tables/gammas9.txt`, fitted on 9x9 games) and one for the others
 //! (`tables/gammas19.txt`, on 19x19 games): the line and distance
 //! features mean different things on the two. A feature value a table
-//! does not list has strength 1.
+//! does not list has strength 1. GTP `tengen-gammas FILE` replaces the
+//! table of the current board's class with one read from a file (the
+//! fitter's output), for A/B matches of a new fit without a new build.
 
 use crate::board::{Board, Color, Move, Point};
 use crate::features::{self, Features, GROUPS, NAMES, NONE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 /// The tables shipped in the binary; their headers say how they were made.
 const EMBEDDED_SMALL: &str = include_str!("tables/gammas9.txt");
@@ -151,8 +153,60 @@ impl Table {
     }
 }
 
-/// The embedded table for a board of `size`.
+/// Tables loaded at run time, for boards below `BIG_BOARD` and the
+/// others, with the file each came from. A loaded table is leaked: every
+/// search thread reads it for as long as the process lives, and loads are
+/// rare commands, so each costs its table's memory once.
+static LOADED: [RwLock<Option<(&'static Table, String)>>; 2] =
+    [RwLock::new(None), RwLock::new(None)];
+
+fn class(size: usize) -> usize {
+    usize::from(size >= BIG_BOARD)
+}
+
+/// The table in use for a board of `size`: a loaded one, else the
+/// embedded one.
 pub fn table(size: usize) -> &'static Table {
+    if let Some((t, _)) = LOADED[class(size)].read().ok().and_then(|g| g.clone()) {
+        return t;
+    }
+    embedded(size)
+}
+
+/// Replaces the table for boards of `size`'s class with the one in
+/// `text` (from the file `source`); refused when it lists nothing.
+/// Returns the number of feature values listed.
+pub fn load(size: usize, text: &str, source: &str) -> Result<usize, String> {
+    let t = Table::parse(text);
+    if t.is_empty() {
+        return Err("no move strengths in the file".into());
+    }
+    let n = t.len();
+    let t: &'static Table = Box::leak(Box::new(t));
+    let mut slot = LOADED[class(size)]
+        .write()
+        .map_err(|_| "table lock poisoned".to_string())?;
+    *slot = Some((t, source.to_string()));
+    Ok(n)
+}
+
+/// Goes back to the embedded table for boards of `size`'s class.
+pub fn unload(size: usize) {
+    if let Ok(mut slot) = LOADED[class(size)].write() {
+        *slot = None;
+    }
+}
+
+/// The file of the table loaded for boards of `size`'s class, if any.
+pub fn loaded_from(size: usize) -> Option<String> {
+    LOADED[class(size)]
+        .read()
+        .ok()
+        .and_then(|g| g.as_ref().map(|(_, f)| f.clone()))
+}
+
+/// The embedded table for a board of `size`.
+pub fn embedded(size: usize) -> &'static Table {
     static SMALL: OnceLock<Table> = OnceLock::new();
     static BIG: OnceLock<Table> = OnceLock::new();
     if size >= BIG_BOARD {
@@ -203,7 +257,11 @@ mod tests {
                 .lines()
                 .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
                 .count();
-            assert_eq!(table(size).len(), lines, "every line of the table parses");
+            assert_eq!(
+                embedded(size).len(),
+                lines,
+                "every line of the table parses"
+            );
         }
         let t = table(9);
         if t.is_empty() {
@@ -228,6 +286,32 @@ mod tests {
         let m = |v: &str| parse_vertex(v, 9).unwrap_or(Move::Pass);
         let g = t.gammas(&b, Color::Black, &[m("C4"), m("J1")], None);
         assert!(g[0] > g[1], "{g:?}");
+    }
+
+    #[test]
+    fn a_loaded_table_replaces_its_class_only_until_unloaded() {
+        // The embedded text itself, so that other tests' searches see the
+        // same values while it is loaded.
+        let n = load(19, EMBEDDED_BIG, "copy").expect("the embedded table loads");
+        assert_eq!(n, embedded(19).len());
+        assert!(
+            !std::ptr::eq(table(13), embedded(13)),
+            "13x13 shares 19x19's class"
+        );
+        assert!(
+            std::ptr::eq(table(9), embedded(9)),
+            "small boards keep theirs"
+        );
+        assert_eq!(loaded_from(19).as_deref(), Some("copy"));
+        assert!(load(19, "shape3 1 nan\n# nothing else\n", "bad").is_err());
+        assert_eq!(
+            loaded_from(19).as_deref(),
+            Some("copy"),
+            "a refused file changes nothing"
+        );
+        unload(19);
+        assert!(std::ptr::eq(table(19), embedded(19)));
+        assert_eq!(loaded_from(19), None);
     }
 
     #[test]
