@@ -629,9 +629,6 @@ fn expand(
     moves: &[Move],
     prev2: Option<Point>,
 ) {
-    let mut kids = Vec::with_capacity(moves.len());
-    let mut total = 0.0f32;
-    let start = nodes.len();
     // The learned strengths unless the hand-made rules are asked for or
     // no table is fitted for this size (asked first: the table is parsed
     // on first use, which hand-made runs never pay; the root's expansion,
@@ -639,6 +636,22 @@ fn expand(
     let learned = gammas::learned_priors()
         .then(|| gammas::table(b.short_side()))
         .filter(|t| !t.is_empty());
+    expand_with(nodes, at, b, color, moves, prev2, learned);
+}
+
+/// `expand` with the learned table given (`None`: the hand-made priors).
+fn expand_with(
+    nodes: &mut Vec<Node>,
+    at: usize,
+    b: &Board,
+    color: Color,
+    moves: &[Move],
+    prev2: Option<Point>,
+    learned: Option<&gammas::Table>,
+) {
+    let mut kids = Vec::with_capacity(moves.len());
+    let mut total = 0.0f32;
+    let start = nodes.len();
     if let Some(table) = learned {
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
@@ -959,10 +972,13 @@ mod tests {
 
     #[test]
     fn a_pass_gets_the_hand_prior_under_learned_priors() {
-        // The 19x19 table rates a pass after a pass far above any move;
-        // the tree must not start that pass as a likely win (the first
-        // 19x19 game against GNU Go passed mid-game five times).
-        gammas::set_learned_priors(true);
+        // A table that rates a pass after a pass far above any move (the
+        // 19x19 table fitted on GNU Go's self-play did): the tree must not
+        // start that pass as a likely win (the first 19x19 game against
+        // GNU Go passed mid-game five times). The embedded table's values
+        // with that pass strength put back (a later line replaces).
+        let text = format!("{}\npass 1 994.85\n", include_str!("tables/gammas19.txt"));
+        let table = gammas::Table::parse(&text);
         let mut b = Board::new(19);
         for (c, v) in [
             (Color::Black, "D4"),
@@ -972,7 +988,7 @@ mod tests {
             b.play(c, b.parse_move(v).unwrap_or(Move::Pass));
         }
         let moves = tree_moves(&b, Color::White);
-        let g = gammas::table(19).gammas(&b, Color::White, &moves, None);
+        let g = table.gammas(&b, Color::White, &moves, None);
         let (pass_gamma, best_move) =
             moves
                 .iter()
@@ -989,7 +1005,7 @@ mod tests {
             "the table still rates the pass highly: {pass_gamma} {best_move}"
         );
         let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
-        expand(&mut nodes, 0, &b, Color::White, &moves, None);
+        expand_with(&mut nodes, 0, &b, Color::White, &moves, None, Some(&table));
         let pass = nodes[1..]
             .iter()
             .find(|n| n.mv == Move::Pass)
@@ -1007,6 +1023,7 @@ mod tests {
         let top = nodes[1..].iter().map(|n| n.prior).fold(0.0f32, f32::max);
         assert!(prior(Move::Pass) < top, "{} {top}", prior(Move::Pass));
         // The 9x9 table rates that pass below 1 and keeps its learned prior.
+        gammas::set_learned_priors(true);
         let mut b = Board::new(9);
         for (c, v) in [(Color::Black, "E5"), (Color::White, "pass")] {
             b.play(c, b.parse_move(v).unwrap_or(Move::Pass));
