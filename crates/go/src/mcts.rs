@@ -657,8 +657,9 @@ fn expand_with(
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let rv = learned_rave_visits();
         // A table that rates a pass after a pass above 1 (the 19x19 one:
-        // GNU Go's self-play games end that way; the 9x9 one rates it
-        // 0.34) is not trusted on passes, which get the hand-made prior
+        // 1.35, and 995 when it was fitted on GNU Go's self-play, whose
+        // games end that way; the 9x9 one rates it 0.34) is not trusted
+        // on passes, which get the hand-made prior
         // instead (low until half the board is filled, even after). A
         // tree that trusts it, or merely starts a pass at an even win
         // rate, finds passing mid-game as good as a move in light
