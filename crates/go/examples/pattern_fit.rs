@@ -252,15 +252,7 @@ fn main() {
     println!("{summary}");
     if compare.is_some() {
         let rates = mm::top_rates(&test.positions, &compare_scores, &ks);
-        let ll = test
-            .positions
-            .iter()
-            .map(|&(s, e, w)| {
-                let total: f64 = compare_scores[s as usize..e as usize].iter().sum();
-                (compare_scores[w as usize] / total).ln()
-            })
-            .sum::<f64>()
-            / test.positions.len().max(1) as f64;
+        let ll = mm::log_likelihood(&test.positions, &compare_scores);
         println!(
             "held out, --compare table: top-1 {:.1}%, top-5 {:.1}%, log-likelihood {ll:.3}",
             100.0 * rates[0],

@@ -167,10 +167,13 @@ fn class(size: usize) -> usize {
 /// The table in use for a board of `size`: a loaded one, else the
 /// embedded one.
 pub fn table(size: usize) -> &'static Table {
-    if let Some((t, _)) = LOADED[class(size)].read().ok().and_then(|g| g.clone()) {
-        return t;
-    }
-    embedded(size)
+    // Called at every tree expansion, under the tree's lock: copy out the
+    // reference only, never the source's name.
+    let loaded = LOADED[class(size)]
+        .read()
+        .ok()
+        .and_then(|g| g.as_ref().map(|&(t, _)| t));
+    loaded.unwrap_or_else(|| embedded(size))
 }
 
 /// Replaces the table for boards of `size`'s class with the one in

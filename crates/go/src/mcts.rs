@@ -257,6 +257,7 @@ impl Searcher {
                 color,
                 &root_moves,
                 root_prev[0],
+                learned_table(&root_board),
             );
         } else {
             tree.nodes[0].children = kids;
@@ -619,28 +620,21 @@ fn learned_prior(gamma: f64, best: f64) -> (u32, f64) {
     (LEARNED_VISITS, wr * LEARNED_VISITS as f64)
 }
 
-/// Expands node `at` (position `b`, `color` to move) with `moves`;
-/// `prev2` is the point of the move before `b`'s last one.
-fn expand(
-    nodes: &mut Vec<Node>,
-    at: usize,
-    b: &Board,
-    color: Color,
-    moves: &[Move],
-    prev2: Option<Point>,
-) {
-    // The learned strengths unless the hand-made rules are asked for or
-    // no table is fitted for this size (asked first: the table is parsed
-    // on first use, which hand-made runs never pay; the root's expansion,
-    // before the search threads start, pays it for learned runs).
-    let learned = gammas::learned_priors()
+/// The table of the tree's learned priors for `b`, or `None` for the
+/// hand-made ones: those when asked for, or when no table is fitted for
+/// this size (asked first: the table is parsed on first use, which
+/// hand-made runs never pay; the root's expansion, before the search
+/// threads start, pays it for learned runs).
+fn learned_table(b: &Board) -> Option<&'static gammas::Table> {
+    gammas::learned_priors()
         .then(|| gammas::table(b.short_side()))
-        .filter(|t| !t.is_empty());
-    expand_with(nodes, at, b, color, moves, prev2, learned);
+        .filter(|t| !t.is_empty())
 }
 
-/// `expand` with the learned table given (`None`: the hand-made priors).
-fn expand_with(
+/// Expands node `at` (position `b`, `color` to move) with `moves`;
+/// `prev2` is the point of the move before `b`'s last one;
+/// `learned` is the table of the learned priors (`None`: hand-made).
+fn expand(
     nodes: &mut Vec<Node>,
     at: usize,
     b: &Board,
@@ -804,7 +798,16 @@ fn one_iteration(
         };
         let mut tree = lock(shared);
         if !tree.nodes[leaf].expanded && tree.nodes.len() < MAX_NODES {
-            expand(&mut tree.nodes, leaf, &board, to_move, &moves, prev2);
+            let learned = learned_table(&board);
+            expand(
+                &mut tree.nodes,
+                leaf,
+                &board,
+                to_move,
+                &moves,
+                prev2,
+                learned,
+            );
         }
     }
     // Simulation.
@@ -1006,7 +1009,7 @@ mod tests {
             "the table still rates the pass highly: {pass_gamma} {best_move}"
         );
         let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
-        expand_with(&mut nodes, 0, &b, Color::White, &moves, None, Some(&table));
+        expand(&mut nodes, 0, &b, Color::White, &moves, None, Some(&table));
         let pass = nodes[1..]
             .iter()
             .find(|n| n.mv == Move::Pass)
@@ -1034,7 +1037,15 @@ mod tests {
         let g = gammas::table(9).gammas(&b, Color::Black, &moves, None);
         let best = g.iter().copied().fold(0.0f64, f64::max);
         let mut nodes = vec![Node::new(Move::Pass, Color::White, 0, 0.0, 1.0)];
-        expand(&mut nodes, 0, &b, Color::Black, &moves, None);
+        expand(
+            &mut nodes,
+            0,
+            &b,
+            Color::Black,
+            &moves,
+            None,
+            learned_table(&b),
+        );
         let (k, node) = nodes[1..]
             .iter()
             .enumerate()

@@ -64,23 +64,33 @@ impl Data {
 
     /// Mean log-likelihood of the played moves, per position.
     pub fn log_likelihood(&self, gammas: &[f64]) -> f64 {
-        let mut ll = 0.0;
-        for &(s, e, w) in &self.positions {
-            let total: f64 = (s..e).map(|i| self.strength(gammas, i as usize)).sum();
-            ll += (self.strength(gammas, w as usize) / total).ln();
-        }
-        ll / self.positions.len().max(1) as f64
+        log_likelihood(&self.positions, &self.scores(gammas))
+    }
+
+    /// Every team's strength under `gammas`.
+    fn scores(&self, gammas: &[f64]) -> Vec<f64> {
+        (0..self.teams.len() / self.groups.max(1))
+            .map(|i| self.strength(gammas, i))
+            .collect()
     }
 
     /// How often the played move is among the `k` strongest, per `k` in
     /// `ks` (ties shared: a winner tied with `t` others counts the chance
     /// that a random order of the tie puts it within `k`).
     pub fn top_rates(&self, gammas: &[f64], ks: &[usize]) -> Vec<f64> {
-        let scores: Vec<f64> = (0..self.teams.len() / self.groups.max(1))
-            .map(|i| self.strength(gammas, i))
-            .collect();
-        top_rates(&self.positions, &scores, ks)
+        top_rates(&self.positions, &self.scores(gammas), ks)
     }
+}
+
+/// Mean log-likelihood of the winners given any positive score per team
+/// (another table's strengths too), as in `Data::log_likelihood`.
+pub fn log_likelihood(positions: &[(u32, u32, u32)], scores: &[f64]) -> f64 {
+    let mut ll = 0.0;
+    for &(s, e, w) in positions {
+        let total: f64 = scores[s as usize..e as usize].iter().sum();
+        ll += (scores[w as usize] / total).ln();
+    }
+    ll / positions.len().max(1) as f64
 }
 
 /// The top-k rates of the winners given any score per team (the hand
