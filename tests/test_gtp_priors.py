@@ -61,3 +61,23 @@ def test_playout_switches(eng, switch):
         move = eng.ok("genmove b")
         assert move.lower() not in ("resign", "pass")
         eng.ok("undo")
+
+
+def test_prior_bonus(eng):
+    # Virtual wins added to the learned priors (crates/go/src/mcts.rs,
+    # PRIOR_BONUS), for A/B matches: 0 by default; a bad count is refused
+    # and changes nothing; a game plays with it on.
+    assert eng.ok("known_command tengen-prior_bonus") == "true"
+    assert eng.ok("tengen-prior_bonus") == "0"
+    for bad in ["-1", "many", "1e3", "100001"]:
+        assert eng.fail(f"tengen-prior_bonus {bad}") == "syntax error"
+        assert eng.ok("tengen-prior_bonus") == "0"
+    eng.ok("tengen-prior_bonus 300")
+    assert eng.ok("tengen-prior_bonus") == "300"
+    eng.ok("boardsize 9")
+    eng.ok("clear_board")
+    for color in "bwbw":
+        move = eng.ok(f"genmove {color}")
+        assert move.lower() not in ("resign", "pass")
+    eng.ok("tengen-prior_bonus 0")
+    assert eng.ok("tengen-prior_bonus") == "0"

@@ -130,6 +130,7 @@ const COMMANDS: &[&str] = &[
     "tengen-playout_gammas",
     "tengen-priors",
     "tengen-gammas",
+    "tengen-prior_bonus",
 ];
 
 /// A failure reply's text.
@@ -673,6 +674,20 @@ impl Session {
                 }
                 _ => Err(syntax()),
             },
+            // Virtual wins added to the learned priors (mcts::PRIOR_BONUS):
+            // without an argument, the count in use.
+            "tengen-prior_bonus" => {
+                let bonus = &tengen_go::mcts::PRIOR_BONUS;
+                match a.first().map(|v| v.parse::<u32>()) {
+                    None => Ok(bonus.load(std::sync::atomic::Ordering::Relaxed).to_string()),
+                    Some(Ok(n)) if n <= 100_000 => {
+                        bonus.store(n, std::sync::atomic::Ordering::Relaxed);
+                        self.reset_search();
+                        Ok(String::new())
+                    }
+                    Some(_) => Err(syntax()),
+                }
+            }
             // The learned move strengths of the tree's priors for this
             // board's class: a table file from `pattern_fit` (A/B matches
             // of a new fit), `embedded` for the built-in one; without an

@@ -12,7 +12,7 @@ use crate::gammas;
 use crate::patterns;
 use crate::playout::{self, is_bad_self_atari, Rng, LADDER_STEPS};
 use crate::reading;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tengen_core::workers;
@@ -66,6 +66,14 @@ impl Node {
             children: Vec::new(),
             expanded: false,
         }
+    }
+
+    /// Adds `k` virtual wins to the prior (and so to the real value).
+    fn add_prior_wins(&mut self, k: u32) {
+        self.visits += k;
+        self.wins += k as f64;
+        self.prior_visits += k;
+        self.prior_wins += k as f64;
     }
 
     /// Starts the AMAF value at the prior's win rate with `rave_visits`
@@ -257,7 +265,7 @@ impl Searcher {
                 color,
                 &root_moves,
                 root_prev[0],
-                learned_table(&root_board),
+                priors_for(&root_board),
             );
         } else {
             tree.nodes[0].children = kids;
@@ -620,20 +628,38 @@ fn learned_prior(gamma: f64, best: f64) -> (u32, f64) {
     (LEARNED_VISITS, wr * LEARNED_VISITS as f64)
 }
 
-/// The table of the tree's learned priors for `b`, or `None` for the
+/// Virtual wins added to a learned prior in proportion to the square
+/// root of the move's share of its siblings' strength (Pachi's pattern
+/// prior: `sqrt(p) * 300` won playouts in the real value), on top of the
+/// win-rate prior above; 0, the default, adds none. GTP
+/// `tengen-prior_bonus N` sets it for the whole process (A/B matches).
+pub static PRIOR_BONUS: AtomicU32 = AtomicU32::new(0);
+
+/// How a node's children start.
+#[derive(Clone, Copy)]
+struct Priors<'a> {
+    /// The learned move strengths; `None`: the hand-made priors.
+    learned: Option<&'a gammas::Table>,
+    /// `PRIOR_BONUS` when the node was expanded.
+    bonus: u32,
+}
+
+/// The tree's priors for `b`: the learned table, or `None` for the
 /// hand-made ones: those when asked for, or when no table is fitted for
 /// this size (asked first: the table is parsed on first use, which
 /// hand-made runs never pay; the root's expansion, before the search
 /// threads start, pays it for learned runs).
-fn learned_table(b: &Board) -> Option<&'static gammas::Table> {
-    gammas::learned_priors()
-        .then(|| gammas::table(b.short_side()))
-        .filter(|t| !t.is_empty())
+fn priors_for(b: &Board) -> Priors<'static> {
+    Priors {
+        learned: gammas::learned_priors()
+            .then(|| gammas::table(b.short_side()))
+            .filter(|t| !t.is_empty()),
+        bonus: PRIOR_BONUS.load(Ordering::Relaxed),
+    }
 }
 
 /// Expands node `at` (position `b`, `color` to move) with `moves`;
-/// `prev2` is the point of the move before `b`'s last one;
-/// `learned` is the table of the learned priors (`None`: hand-made).
+/// `prev2` is the point of the move before `b`'s last one.
 fn expand(
     nodes: &mut Vec<Node>,
     at: usize,
@@ -641,14 +667,20 @@ fn expand(
     color: Color,
     moves: &[Move],
     prev2: Option<Point>,
-    learned: Option<&gammas::Table>,
+    priors: Priors,
 ) {
     let mut kids = Vec::with_capacity(moves.len());
     let mut total = 0.0f32;
     let start = nodes.len();
-    if let Some(table) = learned {
+    if let Some(table) = priors.learned {
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
+        let sum: f64 = moves
+            .iter()
+            .zip(&g)
+            .filter(|(&m, _)| m != Move::Pass)
+            .map(|(_, &x)| x)
+            .sum();
         let rv = learned_rave_visits();
         // A table that rates a pass after a pass above 1 (the 19x19 one:
         // 1.35, and 995 when it was fitted on GNU Go's self-play, whose
@@ -673,6 +705,10 @@ fn expand(
             kids.push(nodes.len() as u32);
             let mut node = Node::new(m, color, v, w, pr);
             node.seed_rave(rv);
+            if priors.bonus > 0 && m != Move::Pass && sum > 0.0 {
+                let k = priors.bonus as f64 * (gm / sum).sqrt();
+                node.add_prior_wins(k.round() as u32);
+            }
             nodes.push(node);
         }
     } else {
@@ -798,7 +834,7 @@ fn one_iteration(
         };
         let mut tree = lock(shared);
         if !tree.nodes[leaf].expanded && tree.nodes.len() < MAX_NODES {
-            let learned = learned_table(&board);
+            let priors = priors_for(&board);
             expand(
                 &mut tree.nodes,
                 leaf,
@@ -806,7 +842,7 @@ fn one_iteration(
                 to_move,
                 &moves,
                 prev2,
-                learned,
+                priors,
             );
         }
     }
@@ -1009,7 +1045,11 @@ mod tests {
             "the table still rates the pass highly: {pass_gamma} {best_move}"
         );
         let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
-        expand(&mut nodes, 0, &b, Color::White, &moves, None, Some(&table));
+        let priors = Priors {
+            learned: Some(&table),
+            bonus: 0,
+        };
+        expand(&mut nodes, 0, &b, Color::White, &moves, None, priors);
         let pass = nodes[1..]
             .iter()
             .find(|n| n.mv == Move::Pass)
@@ -1044,7 +1084,10 @@ mod tests {
             Color::Black,
             &moves,
             None,
-            learned_table(&b),
+            Priors {
+                bonus: 0,
+                ..priors_for(&b)
+            },
         );
         let (k, node) = nodes[1..]
             .iter()
@@ -1055,6 +1098,54 @@ mod tests {
             (node.prior_visits, node.prior_wins),
             learned_prior(g[k], best)
         );
+    }
+
+    #[test]
+    fn the_prior_bonus_adds_wins_by_the_root_of_the_share() {
+        let table = gammas::table(19);
+        let mut b = Board::new(19);
+        b.play(Color::Black, b.parse_move("Q16").unwrap_or(Move::Pass));
+        let moves = tree_moves(&b, Color::White);
+        let g = table.gammas(&b, Color::White, &moves, None);
+        let sum: f64 = moves
+            .iter()
+            .zip(&g)
+            .filter(|(&m, _)| m != Move::Pass)
+            .map(|(_, &x)| x)
+            .sum();
+        let grown = |bonus: u32| {
+            let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
+            let priors = Priors {
+                learned: Some(table),
+                bonus,
+            };
+            expand(&mut nodes, 0, &b, Color::White, &moves, None, priors);
+            nodes
+        };
+        let (plain, boosted) = (grown(0), grown(300));
+        let mut added = 0;
+        for (k, (p, q)) in plain[1..].iter().zip(&boosted[1..]).enumerate() {
+            assert_eq!(p.mv, moves[k]);
+            let extra = if p.mv == Move::Pass {
+                0
+            } else {
+                (300.0 * (g[k] / sum).sqrt()).round() as u32
+            };
+            assert_eq!(q.prior_visits, p.prior_visits + extra, "{:?}", p.mv);
+            assert_eq!(q.visits, q.prior_visits);
+            assert!((q.prior_wins - p.prior_wins - extra as f64).abs() < 1e-9);
+            // AMAF starts from the plain prior either way.
+            assert_eq!((q.rave_visits, q.rave_wins), (p.rave_visits, p.rave_wins));
+            added += extra;
+        }
+        // The shares sum to 1, so the roots sum to at least 1: at least
+        // 300 wins are added, most to the strongest moves.
+        assert!(added >= 290, "{added}");
+        let strongest = (1..boosted.len())
+            .max_by(|&i, &j| g[i - 1].total_cmp(&g[j - 1]))
+            .unwrap_or(1);
+        let rate = |n: &Node| n.prior_wins / n.prior_visits as f64;
+        assert!(rate(&boosted[strongest]) > rate(&plain[strongest]));
     }
 
     #[test]
