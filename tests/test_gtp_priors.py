@@ -65,19 +65,23 @@ def test_playout_switches(eng, switch):
 
 def test_prior_bonus(eng):
     # Virtual wins added to the learned priors (crates/go/src/mcts.rs,
-    # PRIOR_BONUS), for A/B matches: 0 by default; a bad count is refused
-    # and changes nothing; a game plays with it on.
+    # prior_bonus), for A/B matches: by default 300 on 13x13 and up and 0
+    # below; a bad count is refused and changes nothing; `default` goes
+    # back; a game plays with a count set.
     assert eng.ok("known_command tengen-prior_bonus") == "true"
-    assert eng.ok("tengen-prior_bonus") == "0"
-    for bad in ["-1", "many", "1e3", "100001"]:
+    for size, bonus in [(19, "300"), (13, "300"), (9, "0")]:
+        eng.ok(f"boardsize {size}")
+        assert eng.ok("tengen-prior_bonus") == bonus
+    for bad in ["-1", "many", "1e3", "100001", "4294967295"]:
         assert eng.fail(f"tengen-prior_bonus {bad}") == "syntax error"
         assert eng.ok("tengen-prior_bonus") == "0"
-    eng.ok("tengen-prior_bonus 300")
-    assert eng.ok("tengen-prior_bonus") == "300"
-    eng.ok("boardsize 9")
+    eng.ok("tengen-prior_bonus 150")
+    assert eng.ok("tengen-prior_bonus") == "150"
     eng.ok("clear_board")
     for color in "bwbw":
         move = eng.ok(f"genmove {color}")
         assert move.lower() not in ("resign", "pass")
-    eng.ok("tengen-prior_bonus 0")
-    assert eng.ok("tengen-prior_bonus") == "0"
+    eng.ok("boardsize 19")
+    assert eng.ok("tengen-prior_bonus") == "150"
+    eng.ok("tengen-prior_bonus default")
+    assert eng.ok("tengen-prior_bonus") == "300"

@@ -674,20 +674,29 @@ impl Session {
                 }
                 _ => Err(syntax()),
             },
-            // Virtual wins added to the learned priors (mcts::PRIOR_BONUS):
-            // without an argument, the count in use.
-            "tengen-prior_bonus" => {
-                let bonus = &tengen_go::mcts::PRIOR_BONUS;
-                match a.first().map(|v| v.parse::<u32>()) {
-                    None => Ok(bonus.load(std::sync::atomic::Ordering::Relaxed).to_string()),
-                    Some(Ok(n)) if n <= 100_000 => {
-                        bonus.store(n, std::sync::atomic::Ordering::Relaxed);
-                        self.reset_search();
-                        Ok(String::new())
-                    }
-                    Some(_) => Err(syntax()),
+            // Virtual wins added to the learned priors (mcts::prior_bonus):
+            // a count, or `default` (by board size); without an argument,
+            // the count in use on this board.
+            "tengen-prior_bonus" => match a.first().map(|v| v.as_str()) {
+                None => {
+                    let (w, h) = self.dims();
+                    Ok(tengen_go::mcts::prior_bonus(w.min(h)).to_string())
                 }
-            }
+                Some(v) => {
+                    let bonus = match v {
+                        "default" => Ok(None),
+                        n => match n.parse::<u32>() {
+                            Ok(n) if n <= 100_000 => Ok(Some(n)),
+                            _ => Err(syntax()),
+                        },
+                    };
+                    bonus.map(|bonus| {
+                        tengen_go::mcts::set_prior_bonus(bonus);
+                        self.reset_search();
+                        String::new()
+                    })
+                }
+            },
             // The learned move strengths of the tree's priors for this
             // board's class: a table file from `pattern_fit` (A/B matches
             // of a new fit), `embedded` for the built-in one; without an

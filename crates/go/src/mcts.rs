@@ -631,16 +631,41 @@ fn learned_prior(gamma: f64, best: f64) -> (u32, f64) {
 /// Virtual wins added to a learned prior in proportion to the square
 /// root of the move's share of its siblings' strength (Pachi's pattern
 /// prior: `sqrt(p) * 300` won playouts in the real value), on top of the
-/// win-rate prior above; 0, the default, adds none. GTP
-/// `tengen-prior_bonus N` sets it for the whole process (A/B matches).
-pub static PRIOR_BONUS: AtomicU32 = AtomicU32::new(0);
+/// win-rate prior above. `BY_BOARD` (the default) means
+/// `BIG_BOARD_BONUS` on boards of the big table's class and none below;
+/// GTP `tengen-prior_bonus N` sets a count for the whole process (A/B
+/// matches).
+static PRIOR_BONUS: AtomicU32 = AtomicU32::new(BY_BOARD);
+const BY_BOARD: u32 = u32::MAX;
+
+/// The default bonus on 13x13 and up: 300, as Pachi's, screened on
+/// 19x19 against none (docs/strength.md, "Session 42"). Smaller boards
+/// keep none: not screened there, and 9x9 meets its target without.
+const BIG_BOARD_BONUS: u32 = 300;
+
+/// The prior bonus in use on a board whose short side is `size`.
+pub fn prior_bonus(size: usize) -> u32 {
+    match PRIOR_BONUS.load(Ordering::Relaxed) {
+        BY_BOARD if size >= gammas::BIG_BOARD => BIG_BOARD_BONUS,
+        BY_BOARD => 0,
+        n => n,
+    }
+}
+
+/// Sets the prior bonus for every board (`None`: back to the default).
+pub fn set_prior_bonus(bonus: Option<u32>) {
+    PRIOR_BONUS.store(
+        bonus.map_or(BY_BOARD, |n| n.min(BY_BOARD - 1)),
+        Ordering::Relaxed,
+    );
+}
 
 /// How a node's children start.
 #[derive(Clone, Copy)]
 struct Priors<'a> {
     /// The learned move strengths; `None`: the hand-made priors.
     learned: Option<&'a gammas::Table>,
-    /// `PRIOR_BONUS` when the node was expanded.
+    /// `prior_bonus` when the node was expanded.
     bonus: u32,
 }
 
@@ -654,7 +679,7 @@ fn priors_for(b: &Board) -> Priors<'static> {
         learned: gammas::learned_priors()
             .then(|| gammas::table(b.short_side()))
             .filter(|t| !t.is_empty()),
-        bonus: PRIOR_BONUS.load(Ordering::Relaxed),
+        bonus: prior_bonus(b.short_side()),
     }
 }
 
@@ -1146,6 +1171,14 @@ mod tests {
             .unwrap_or(1);
         let rate = |n: &Node| n.prior_wins / n.prior_visits as f64;
         assert!(rate(&boosted[strongest]) > rate(&plain[strongest]));
+    }
+
+    #[test]
+    fn the_prior_bonus_defaults_by_board_class() {
+        // No test sets it (it is process-wide): the default is in force.
+        assert_eq!(prior_bonus(19), BIG_BOARD_BONUS);
+        assert_eq!(prior_bonus(gammas::BIG_BOARD), BIG_BOARD_BONUS);
+        assert_eq!(prior_bonus(9), 0);
     }
 
     #[test]
