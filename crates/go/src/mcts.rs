@@ -700,12 +700,7 @@ fn expand(
     if let Some(table) = priors.learned {
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
-        let sum: f64 = moves
-            .iter()
-            .zip(&g)
-            .filter(|(&m, _)| m != Move::Pass)
-            .map(|(_, &x)| x)
-            .sum();
+        let sum = strength_sum(moves, &g);
         let rv = learned_rave_visits();
         // A table that rates a pass after a pass above 1 (the 19x19 one:
         // 1.35, and 995 when it was fitted on GNU Go's self-play, whose
@@ -754,6 +749,17 @@ fn expand(
     }
     nodes[at].children = kids;
     nodes[at].expanded = true;
+}
+
+/// The summed strengths `g` of `moves` other than a pass: what a move's
+/// share in the prior bonus is taken of.
+fn strength_sum(moves: &[Move], g: &[f64]) -> f64 {
+    moves
+        .iter()
+        .zip(g)
+        .filter(|(&m, _)| m != Move::Pass)
+        .map(|(_, &x)| x)
+        .sum()
 }
 
 /// Tree moves for a non-root node: reasonable points plus pass.
@@ -1132,12 +1138,7 @@ mod tests {
         b.play(Color::Black, b.parse_move("Q16").unwrap_or(Move::Pass));
         let moves = tree_moves(&b, Color::White);
         let g = table.gammas(&b, Color::White, &moves, None);
-        let sum: f64 = moves
-            .iter()
-            .zip(&g)
-            .filter(|(&m, _)| m != Move::Pass)
-            .map(|(_, &x)| x)
-            .sum();
+        let sum = strength_sum(&moves, &g);
         let grown = |bonus: u32| {
             let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
             let priors = Priors {
