@@ -700,7 +700,12 @@ fn expand(
     if let Some(table) = priors.learned {
         let g = table.gammas(b, color, moves, prev2);
         let best = g.iter().copied().fold(0.0f64, f64::max);
-        let sum = strength_sum(moves, &g);
+        // Only the bonus needs the siblings' total (none on 9x9 by default).
+        let sum = if priors.bonus > 0 {
+            strength_sum(moves, &g)
+        } else {
+            0.0
+        };
         let rv = learned_rave_visits();
         // A table that rates a pass after a pass above 1 (the 19x19 one:
         // 1.35, and 995 when it was fitted on GNU Go's self-play, whose
@@ -863,9 +868,9 @@ fn one_iteration(
             1 => root_prev[1],
             _ => tree_moves_played[d - 2].map(|(p, _)| p),
         };
+        let priors = priors_for(&board);
         let mut tree = lock(shared);
         if !tree.nodes[leaf].expanded && tree.nodes.len() < MAX_NODES {
-            let priors = priors_for(&board);
             expand(
                 &mut tree.nodes,
                 leaf,
