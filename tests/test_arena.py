@@ -603,6 +603,62 @@ def test_go_cleanup_phase_tengen_vs_gnugo_without_capture_all_dead(arena_bin, te
 
 
 @pytest.mark.skipif(not GNUGO, reason="needs gnugo")
+def test_go_handicap_games(arena_bin, tengen_bin, tmp_path):
+    # -handicap 2: both engines place Black's stones on the fixed points
+    # (the arena checks their replies), White moves first, and the SGF
+    # carries HA and AB. Each engine takes Black once.
+    out_sgf, summary = tmp_path / "h.sgf", tmp_path / "h.json"
+    transcript = tmp_path / "h.log"
+    proc = subprocess.run(
+        [arena_bin, "-variant", "go", "-boardsize", "9", "-komi", "0.5", "-handicap", "2",
+         "-gocleanup", "off"] + gnugo_plain(0, "gnugo")
+        + ["-engine", "cmd=" + tengen_bin, "name=tengen", "initstr=tengen-playouts 300",
+           "-each", "proto=gtp", "tc=30+0.5", "-games", "2", "-openings", "plies=1",
+           "-srand", "3", "-pgnout", str(out_sgf), "-jsonout", str(summary),
+           "-debug", str(transcript)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    data = json.loads(summary.read_text())
+    assert data["encounters"][0]["games"] == 2
+    log = transcript.read_text()
+    # Each engine places the stones once a game.
+    assert log.count("fixed_handicap 2") >= 4, log[:2000]
+    games = sgf_games(out_sgf)
+    assert len(games) == 2
+    for game, record in zip(games, data["games"]):
+        root = game.get_root()
+        assert root.get("HA") == 2 and game.get_komi() == 0.5
+        black, white, _ = root.get_setup_stones()
+        # C3 and G7 as sgfmill's (row, column) from the bottom.
+        assert black == {(2, 2), (6, 6)} and not white
+        colours = [n.get_move()[0] for n in game.get_main_sequence()[1:] if n.get_move()[0]]
+        assert colours == ["w", "b"] * (len(colours) // 2) + ["w"] * (len(colours) % 2)
+        assert "illegal" not in record["reason"], record
+        if "by Tromp-Taylor area scoring after two passes" in record["reason"]:
+            board = boards.Board(9)
+            board.apply_setup(black, white, set())
+            for node in game.get_main_sequence()[1:]:
+                colour, point = node.get_move()
+                if colour and point:
+                    board.play(point[0], point[1], colour)
+            assert root.get("RE") == result_of(area_score(board, 9) - 0.5)
+
+
+def test_go_handicap_refusals(arena_bin, tengen_bin):
+    base = ["-engine", "cmd=" + tengen_bin, "name=a", "-engine", "cmd=" + tengen_bin, "name=b",
+            "-each", "proto=gtp", "tc=1+0.1"]
+    for extra, words in [
+        (["-variant", "chess", "-handicap", "2"], "handicap stones are for Go"),
+        (["-variant", "go", "-boardsize", "9", "-handicap", "1"], "no fixed handicap of 1"),
+        (["-variant", "go", "-handicap", "10"], "no fixed handicap of 10"),
+        (["-variant", "go", "-handicap", "x"], "not a valid number"),
+    ]:
+        proc = subprocess.run([arena_bin] + extra + base, capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode != 0 and words in proc.stderr, (extra, proc.stderr)
+
+
+@pytest.mark.skipif(not GNUGO, reason="needs gnugo")
 def test_go_dead_stones_agreed_gnugo_vs_gnugo_and_cleanup_off(arena_bin, tmp_path):
     # Two copies of one GNU Go name the same dead stones: they are removed
     # and the board scored by area without a clean-up phase. Both modes

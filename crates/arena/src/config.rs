@@ -28,6 +28,7 @@ engine keys (for -engine and -each):
       +cN/P Canadian (N moves in P seconds)
 options:
   -variant chess|chess960|xiangqi|shogi|go|gomoku|renju  -boardsize N  -komi K
+  -handicap N (Go: N black stones on the fixed points, White moves first)
   -rule freestyle|standard|renju (gomoku)  -swap2 (gomoku: Gomocup's swap2 opening)
   -gocleanup on|off (Go: dead stones
       agreed by final_status_list, else a kgs-genmove_cleanup phase; on)
@@ -210,6 +211,7 @@ fn set_top(t: &mut Tournament, key: &str, v: &str, field: &str) -> Result<(), St
         }
         "boardsize" => t.variant.board_size = num(v, field)?,
         "komi" => t.variant.komi = num(v, field)?,
+        "handicap" => t.variant.handicap = num(v, field)?,
         "swap2" => {
             t.variant.swap2 = match v.to_ascii_lowercase().as_str() {
                 "on" | "true" | "yes" => true,
@@ -474,6 +476,15 @@ fn finish(
     if t.variant.swap2 && t.variant.kind != Game::Gomoku {
         return Err("-swap2: the swap2 opening is for gomoku and renju".into());
     }
+    if t.variant.handicap != 0 {
+        if t.variant.kind != Game::Go {
+            return Err("-handicap: handicap stones are for Go".into());
+        }
+        if t.live.is_some() {
+            // Watchers replay a game's moves from Black's first.
+            return Err("-handicap: -live does not show handicap games".into());
+        }
+    }
     if entries.len() < 2 {
         return Err(format!(
             "at least two engines are needed (got {})\n\n{USAGE}",
@@ -599,6 +610,37 @@ mod tests {
 
     fn args(s: &[&str]) -> Vec<String> {
         s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn handicap_is_for_go_and_not_watched_live() {
+        let base = [
+            "-engine",
+            "cmd=a",
+            "-engine",
+            "cmd=b",
+            "-each",
+            "st=1",
+            "-handicap",
+            "4",
+        ];
+        let mut go = args(&["-variant", "go"]);
+        go.extend(args(&base));
+        let t = from_args(&go).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(t.variant.handicap, 4);
+        assert_eq!(Variant::default().handicap, 0);
+        let mut chess = args(&["-variant", "chess"]);
+        chess.extend(args(&base));
+        let refused = from_args(&chess).err().unwrap_or_default();
+        assert!(refused.contains("for Go"), "{refused}");
+        go.extend(args(&["-live", "m.live"]));
+        let refused = from_args(&go).err().unwrap_or_default();
+        assert!(refused.contains("-live"), "{refused}");
+        let t = from_toml(
+            "game = \"go\"\nhandicap = 3\n[each]\nst = 1\n[[engine]]\ncmd = \"a\"\n[[engine]]\ncmd = \"b\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(t.variant.handicap, 3);
     }
 
     #[test]

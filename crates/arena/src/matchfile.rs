@@ -20,6 +20,7 @@ pub struct MatchFile {
     game: Option<String>,
     boardsize: Option<u32>,
     komi: Option<f64>,
+    handicap: Option<u32>,
     rule: Option<String>,
     swap2: Option<Switch>,
     noswap: Option<Switch>,
@@ -158,6 +159,7 @@ impl MatchFile {
         p.put("game", &self.game)
             .put("boardsize", &self.boardsize)
             .put("komi", &self.komi)
+            .put("handicap", &self.handicap)
             .put("rule", &self.rule)
             .put("swap2", &self.swap2)
             .put("noswap", &self.noswap)

@@ -139,6 +139,8 @@ pub struct GameSetup {
     /// Go board size, gomoku board size.
     pub board_size: Option<u32>,
     pub komi: Option<f64>,
+    /// Go: Black's fixed handicap stones (0: none); White moves first.
+    pub handicap: u32,
     pub chess960: bool,
     /// Gomocup's `INFO rule` bit mask (0 freestyle, 1 exact five, 4 renju).
     pub rule: Option<u32>,

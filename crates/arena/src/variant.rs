@@ -14,6 +14,9 @@ pub struct Variant {
     pub chess960: bool,
     pub board_size: u32,
     pub komi: f64,
+    /// Go: Black's handicap stones, on GNU Go's fixed points, before
+    /// White's first move (0: an even game; else 2..=9).
+    pub handicap: u32,
     /// Gomoku rule: freestyle, standard (exact five) or renju.
     pub rule: String,
     /// Go: after two passes, ask the engines for dead stones and, if they
@@ -31,6 +34,7 @@ impl Default for Variant {
             chess960: false,
             board_size: 19,
             komi: 7.5,
+            handicap: 0,
             rule: "freestyle".into(),
             go_cleanup: true,
             swap2: false,
@@ -54,6 +58,7 @@ pub fn make_referee(v: &Variant) -> Result<Box<dyn Referee>, String> {
         Game::Go => {
             let mut r = games::go::GoReferee::new(v.board_size, v.komi)?;
             r.set_cleanup(v.go_cleanup);
+            r.set_handicap(v.handicap)?;
             Ok(Box::new(r))
         }
     }

@@ -21,7 +21,7 @@ use tengen_core::timeman::{TimeControl, GO};
 use tengen_core::TimeManager;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Cell, Color, Move, Point};
 use tengen_go::game::{fixed_handicap_rect, fmt_num, Game, KoRule, Score};
-use tengen_go::mcts::{Analysis, Limits, RootFilter, Searcher};
+use tengen_go::mcts::{dynamic_komi, Analysis, Limits, RootFilter, Searcher};
 use tengen_go::rules::Rules;
 use tengen_go::sgf;
 use tengen_go::status::Status;
@@ -131,6 +131,7 @@ const COMMANDS: &[&str] = &[
     "tengen-priors",
     "tengen-gammas",
     "tengen-prior_bonus",
+    "tengen-dynamic_komi",
 ];
 
 /// A failure reply's text.
@@ -697,6 +698,22 @@ impl Session {
                     })
                 }
             },
+            // The handicap's dynamic komi (mcts::dynamic_komi): `on` or
+            // `off` for every game (A/B matches); without an argument, the
+            // extra komi the next move's search would give White here.
+            "tengen-dynamic_komi" => match a.first().map(|v| v.as_str()) {
+                None => Ok(fmt_num(dynamic_komi(
+                    self.game.handicap().len(),
+                    self.game.moves().len(),
+                    self.game.board().area_points(),
+                ))),
+                Some(v @ ("on" | "off")) => {
+                    tengen_go::mcts::set_dynamic_komi(v == "on");
+                    self.reset_search();
+                    Ok(String::new())
+                }
+                Some(_) => Err(syntax()),
+            },
             // The learned move strengths of the tree's priors for this
             // board's class: a table file from `pattern_fit` (A/B matches
             // of a new fit), `embedded` for the built-in one; without an
@@ -775,6 +792,7 @@ impl Session {
                     playouts: Some(1),
                     time: None,
                     threads: 1,
+                    extra_komi: 0.0,
                 };
                 return self.searcher.search(
                     &self.game,
@@ -807,6 +825,7 @@ impl Session {
                     playouts: Some(1),
                     time: None,
                     threads: 1,
+                    extra_komi: 0.0,
                 };
                 self.searcher
                     .search(&self.game, c, &quick, &RootFilter::default(), &mut |_| true)
@@ -1082,6 +1101,7 @@ impl Session {
                 playouts: Some(n),
                 time: None,
                 threads: self.threads,
+                extra_komi: 0.0,
             };
         }
         let Some(clock) = &self.clocks[c.index()] else {
@@ -1089,6 +1109,7 @@ impl Session {
                 playouts: Some(2000 * self.level as u64),
                 time: None,
                 threads: self.threads,
+                extra_komi: 0.0,
             };
         };
         let ply = self.game.moves().len() as u32 / 2;
@@ -1098,6 +1119,7 @@ impl Session {
             playouts: None,
             time: Some(mcts_budget(&tc, &tm)),
             threads: self.threads,
+            extra_komi: 0.0,
         }
     }
 
@@ -1112,7 +1134,16 @@ impl Session {
         id: Option<u64>,
     ) -> (Option<Analysis>, String) {
         let start = Instant::now();
-        let limits = self.limits(c);
+        let mut limits = self.limits(c);
+        // A handicap game's stones count as komi for a while (not in the
+        // clean-up phase, which only removes dead stones).
+        if !cleanup {
+            limits.extra_komi = dynamic_komi(
+                self.game.handicap().len(),
+                self.game.moves().len(),
+                self.game.board().area_points(),
+            );
+        }
         // The points the move may take: `allow` (restricted_genmove)
         // within GNU Go's search area, when one is set.
         let restrict: Option<Vec<Point>> = match (self.area.allowed(), allow) {
@@ -1202,11 +1233,14 @@ impl Session {
         let Some(best) = best else {
             return (Some(Move::Pass), Some(a));
         };
-        // Resign when clearly lost after a real search.
+        // Resign when clearly lost after a real search, and never while
+        // the win rate is measured against a handicap's extra komi (Black
+        // may look lost under it and still be ahead).
         if best.winrate < 0.05
             && a.playouts >= 1000
             && self.game.moves().len() > area / 3
             && !cleanup
+            && limits.extra_komi == 0.0
         {
             return (None, Some(a));
         }
@@ -1262,6 +1296,7 @@ impl Session {
             playouts: Some(4000 + 500 * self.level as u64),
             time: Some(Duration::from_secs(10)),
             threads: self.threads,
+            extra_komi: 0.0,
         };
         let a = self.search_job(c, limits, RootFilter::default(), Watch::Move, |_| {});
         let st = Status::estimate(self.game.board(), &a.ownership);
@@ -1527,6 +1562,7 @@ impl Session {
             playouts: None,
             time: None,
             threads: self.threads,
+            extra_komi: 0.0,
         };
         let out = self.out.clone();
         let mut last = Instant::now();

@@ -110,6 +110,50 @@ pub struct Limits {
     /// Do not start playouts past this.
     pub time: Option<Duration>,
     pub threads: usize,
+    /// Points added to White's compensation in the search's scoring only
+    /// (`dynamic_komi`); 0 for analysis and for even games.
+    pub extra_komi: f64,
+}
+
+/// What one handicap stone is worth at the start of a game, in points of
+/// komi: Pachi's default, and about the value of the first move.
+const HANDICAP_STONE_VALUE: f64 = 7.0;
+/// Moves over which the handicap's extra komi falls to nothing on 19x19
+/// (as in Pachi and Ray); other boards scale it by their area.
+const DYNAMIC_KOMI_MOVES_19: f64 = 200.0;
+
+/// GTP `tengen-dynamic_komi on|off` (A/B matches); on by default.
+static DYNAMIC_KOMI: AtomicBool = AtomicBool::new(true);
+
+/// Turns the handicap's dynamic komi on or off for the whole process.
+pub fn set_dynamic_komi(on: bool) {
+    DYNAMIC_KOMI.store(on, Ordering::Relaxed);
+}
+
+/// Whether `dynamic_komi` gives anything.
+pub fn dynamic_komi_on() -> bool {
+    DYNAMIC_KOMI.load(Ordering::Relaxed)
+}
+
+/// Linear dynamic komi for a handicap game (Baudis 2011; Pachi's
+/// `linear`, Ray's `DK_LINEAR`): extra komi for White worth the handicap
+/// stones at the start, falling linearly to nothing over the first 200
+/// moves on 19x19 (scaled by the board's area elsewhere). Without it the
+/// search of a handicap game sees every playout won by Black: as White it
+/// finds no move better than another, and as Black no reason to keep its
+/// lead, since every move still wins; counting the stones as komi keeps
+/// the win rates where the search can tell moves apart, and by the time
+/// the extra has gone the game is decided on the board. Nothing below two
+/// stones (one stone is the even game without komi), nothing in even
+/// games, and nothing when switched off. `moves`: moves played since the
+/// handicap was placed.
+pub fn dynamic_komi(handicap: usize, moves: usize, area: usize) -> f64 {
+    if handicap < 2 || !dynamic_komi_on() {
+        return 0.0;
+    }
+    let span = (DYNAMIC_KOMI_MOVES_19 * area as f64 / 361.0).max(1.0);
+    let left = (1.0 - moves as f64 / span).max(0.0);
+    HANDICAP_STONE_VALUE * handicap as f64 * left
 }
 
 /// One root candidate, for `lz-analyze` and friends.
@@ -273,7 +317,10 @@ impl Searcher {
         let passes = trailing_passes(game);
         let threads = limits.threads.max(1);
         let seed = self.seed ^ (game.moves().len() as u64 * 0x9E37_79B9);
-        let komi = game.compensation();
+        // The search scores under the dynamic komi too; a tree kept from
+        // the last move (scored under a slightly larger one, the extra
+        // falls by a fraction of a point a move) is reused all the same.
+        let komi = game.compensation() + limits.extra_komi;
         let run = Arc::new(Run {
             tree: Mutex::new(tree),
             root_board,
@@ -344,7 +391,7 @@ impl Searcher {
         self.tree = Some((
             game.moves().to_vec(),
             (game.width(), game.height()),
-            komi.to_bits(),
+            game.compensation().to_bits(),
             tree,
         ));
         a
@@ -1208,6 +1255,7 @@ mod tests {
                 playouts: Some(4000),
                 time: None,
                 threads,
+                extra_komi: 0.0,
             };
             let a = s.search(
                 &g,
@@ -1220,6 +1268,50 @@ mod tests {
             assert!(a.winrate > 0.8, "{}", a.winrate);
             assert!(a.playouts >= 4000);
         }
+    }
+
+    #[test]
+    fn the_search_scores_under_the_extra_komi() {
+        // 3x3 with komi 8.5: Black's centre takes all 9 points and wins.
+        // One point of extra komi makes 9.5, which no result beats.
+        let g = Game::new(3, 8.5);
+        let mut s = Searcher::new(5);
+        let limits = Limits {
+            playouts: Some(4000),
+            time: None,
+            threads: 1,
+            extra_komi: 1.0,
+        };
+        let a = s.search(
+            &g,
+            Color::Black,
+            &limits,
+            &RootFilter::default(),
+            &mut |_| false,
+        );
+        assert!(a.winrate < 0.2, "{}", a.winrate);
+        // Margins count the extra komi: never above 9 - 9.5.
+        assert!(a.score_mean <= -0.5 + 1e-9, "{}", a.score_mean);
+    }
+
+    #[test]
+    fn dynamic_komi_falls_linearly_to_nothing() {
+        // No test switches it off (it is process-wide): on by default.
+        assert!(dynamic_komi_on());
+        let k = |h, moves, area| dynamic_komi(h, moves, area);
+        assert_eq!(k(4, 0, 361), 28.0);
+        assert!((k(4, 100, 361) - 14.0).abs() < 1e-9);
+        assert!((k(3, 150, 361) - 5.25).abs() < 1e-9);
+        assert_eq!(k(4, 200, 361), 0.0);
+        assert_eq!(k(4, 350, 361), 0.0);
+        // Even games and a single stone (no komi, Black first) get none.
+        assert_eq!(k(0, 0, 361), 0.0);
+        assert_eq!(k(1, 0, 361), 0.0);
+        // Smaller boards: the same stones' worth over fewer moves.
+        assert_eq!(k(2, 0, 81), 14.0);
+        let span = 200.0 * 81.0 / 361.0;
+        assert!((k(2, 22, 81) - 14.0 * (1.0 - 22.0 / span)).abs() < 1e-9);
+        assert_eq!(k(2, 45, 81), 0.0);
     }
 
     #[test]
@@ -1240,6 +1332,7 @@ mod tests {
             playouts: Some(5000),
             time: None,
             threads: 1,
+            extra_komi: 0.0,
         };
         let a = s.search(
             &g,
@@ -1280,6 +1373,7 @@ mod tests {
             playouts: Some(2000),
             time: None,
             threads: 1,
+            extra_komi: 0.0,
         };
         let a = s.search(
             &g,
@@ -1313,6 +1407,7 @@ mod tests {
                 playouts: Some(300),
                 time: None,
                 threads: 1,
+                extra_komi: 0.0,
             };
             let mut c = Color::Black;
             for _ in 0..6 {

@@ -390,6 +390,7 @@ mod tests {
             playouts: Some(3000),
             time: None,
             threads: 1,
+            extra_komi: 0.0,
         };
         let a = s.search(g, to_move, &limits, &RootFilter::default(), &mut |_| false);
         Status::estimate(g.board(), &a.ownership)

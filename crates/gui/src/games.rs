@@ -72,6 +72,7 @@ impl Kind {
             chess960: self == Kind::Chess960,
             board_size: size,
             komi,
+            handicap: 0,
             rule: match self {
                 Kind::Renju => "renju".into(),
                 _ => "freestyle".into(),

@@ -234,6 +234,9 @@ pub enum Request {
     BoardSize(u32),
     ClearBoard,
     Komi(f64),
+    /// Black's handicap stones on the engine's fixed points; the reply
+    /// lists them.
+    FixedHandicap(u32),
     /// Vertices like `D4` or `pass`.
     Play {
         color: Color,
@@ -267,6 +270,7 @@ impl fmt::Display for Request {
             Request::BoardSize(n) => write!(f, "boardsize {n}"),
             Request::ClearBoard => f.write_str("clear_board"),
             Request::Komi(k) => write!(f, "komi {k}"),
+            Request::FixedHandicap(n) => write!(f, "fixed_handicap {n}"),
             Request::Play { color, vertex } => write!(f, "play {color} {vertex}"),
             Request::GenMove(c) => write!(f, "genmove {c}"),
             Request::TimeSettings {
@@ -303,6 +307,7 @@ impl Request {
             ("final_score", 0) => Some(Request::FinalScore),
             ("quit", 0) => Some(Request::Quit),
             ("boardsize", 1) => a[0].parse().ok().map(Request::BoardSize),
+            ("fixed_handicap", 1) => a[0].parse().ok().map(Request::FixedHandicap),
             ("komi", 1) => a[0]
                 .parse::<f64>()
                 .ok()
@@ -445,6 +450,7 @@ mod tests {
             Request::BoardSize(19),
             Request::ClearBoard,
             Request::Komi(-3.5),
+            Request::FixedHandicap(4),
             Request::Play {
                 color: Color::White,
                 vertex: "Q16".into(),

@@ -14,12 +14,14 @@ use crate::record::{Ending, GameRecord, GameSetup, Outcome, Side};
 use crate::referee::Referee;
 use std::fmt::Write as _;
 use tengen_go::board::{move_name, parse_vertex, vertex_name, Color, Move, Point};
-use tengen_go::game::{fmt_num, Game};
+use tengen_go::game::{fixed_handicap, fmt_num, Game};
 
 pub struct GoReferee {
     game: Game,
     size: usize,
     komi: f64,
+    /// Black's handicap stones, placed before White's first move.
+    handicap: Vec<Point>,
     /// Ask for dead stones and play a clean-up phase after two passes.
     cleanup: bool,
     /// Plies played when the clean-up phase began, and why it began.
@@ -38,6 +40,7 @@ impl GoReferee {
             game: Game::new(size, komi),
             size,
             komi,
+            handicap: Vec::new(),
             cleanup: false,
             resumed: None,
             settled: None,
@@ -47,6 +50,33 @@ impl GoReferee {
     /// Turns the dead-stone agreement and clean-up phase on or off.
     pub fn set_cleanup(&mut self, on: bool) {
         self.cleanup = on;
+    }
+
+    /// Plays every game with `n` handicap stones on GNU Go's fixed points
+    /// (GTP `fixed_handicap`); 0 for even games.
+    pub fn set_handicap(&mut self, n: u32) -> Result<(), String> {
+        self.handicap = match n {
+            0 => Vec::new(),
+            _ => fixed_handicap(self.size, n as usize).ok_or_else(|| {
+                format!(
+                    "no fixed handicap of {n} stones on {0}x{0} (GTP allows 2 to 9, fewer on small boards)",
+                    self.size
+                )
+            })?,
+        };
+        self.game = self.fresh_game();
+        Ok(())
+    }
+
+    /// The empty board, with the handicap stones when there are any.
+    fn fresh_game(&self) -> Game {
+        let mut g = Game::new(self.size, self.komi);
+        if !self.handicap.is_empty() {
+            // Fixed points on this board: distinct and on it, so accepted.
+            let placed = g.set_handicap(&self.handicap);
+            debug_assert!(placed);
+        }
+        g
     }
 
     /// Two passes in a row, both inside the clean-up phase once it began.
@@ -109,7 +139,7 @@ impl Referee for GoReferee {
                 "Go starts from the empty board; give openings as moves, not '{s}'"
             ));
         }
-        self.game = Game::new(self.size, self.komi);
+        self.game = self.fresh_game();
         self.resumed = None;
         self.settled = None;
         Ok(())
@@ -239,6 +269,7 @@ impl Referee for GoReferee {
         GameSetup {
             board_size: Some(self.size as u32),
             komi: Some(self.komi),
+            handicap: self.handicap.len() as u32,
             ..GameSetup::default()
         }
     }
@@ -248,7 +279,7 @@ impl Referee for GoReferee {
     }
 
     fn record(&self, game: &GameRecord) -> String {
-        let mut text = sgf(game, self.size, self.komi);
+        let mut text = sgf(game, self.size, self.komi, &self.handicap);
         // Mark where the clean-up phase began (the first move after it).
         if let Some((k, why)) = self.resumed.as_ref().filter(|(k, _)| *k < game.moves.len()) {
             if let Some(pos) = text.match_indices("\n;").nth(*k).map(|(i, _)| i) {
@@ -305,9 +336,19 @@ fn sgf_result(game: &GameRecord) -> String {
 }
 
 /// SGF FF[4] for Go; points as two letters from the top-left corner.
-pub fn sgf(game: &GameRecord, size: usize, komi: f64) -> String {
+/// Handicap stones go in `HA` and `AB`, and White moves first.
+pub fn sgf(game: &GameRecord, size: usize, komi: f64, handicap: &[Point]) -> String {
+    let letter = |i: usize| (b'a' + i as u8) as char;
+    let sgf_point = |p: Point| format!("{}{}", letter(p.x()), letter(size - 1 - p.y()));
     let mut s = String::from("(;FF[4]GM[1]CA[UTF-8]AP[tengen-arena]");
     let _ = write!(s, "SZ[{size}]KM[{}]RU[Tromp-Taylor]", fmt_num(komi));
+    if !handicap.is_empty() {
+        let _ = write!(s, "HA[{}]AB", handicap.len());
+        for &p in handicap {
+            let _ = write!(s, "[{}]", sgf_point(p));
+        }
+    }
+    let black_moves_first = handicap.is_empty();
     let _ = write!(
         s,
         "PB[{}]PW[{}]",
@@ -332,12 +373,13 @@ pub fn sgf(game: &GameRecord, size: usize, komi: f64) -> String {
     }
     let _ = write!(s, "RE[{}]", sgf_result(game));
     for (k, m) in game.moves.iter().enumerate() {
-        let colour = if k % 2 == 0 { 'B' } else { 'W' };
+        let colour = if (k % 2 == 0) == black_moves_first {
+            'B'
+        } else {
+            'W'
+        };
         let point = match parse_vertex(&m.wire, size) {
-            Some(Move::Play(p)) => {
-                let letter = |i: usize| (b'a' + i as u8) as char;
-                format!("{}{}", letter(p.x()), letter(size - 1 - p.y()))
-            }
+            Some(Move::Play(p)) => sgf_point(p),
             _ => String::new(),
         };
         let _ = write!(s, "\n;{colour}[{point}]");
@@ -354,6 +396,7 @@ pub fn sgf(game: &GameRecord, size: usize, komi: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::PlayedMove;
 
     #[test]
     fn referees_and_scores() {
@@ -452,6 +495,57 @@ mod tests {
     }
 
     #[test]
+    fn handicap_games_start_with_the_stones_and_white() {
+        let mut r = GoReferee::new(9, 0.5).unwrap();
+        for bad in [1, 10] {
+            assert!(r.set_handicap(bad).is_err(), "{bad}");
+        }
+        r.set_handicap(2).unwrap();
+        assert_eq!(r.setup().handicap, 2);
+        assert_eq!(r.side_to_move(), Side::Second);
+        r.play("E5").unwrap();
+        assert_eq!(r.side_to_move(), Side::First);
+        // Occupied by a handicap stone (GNU Go's 9x9 points C3 and G7).
+        assert!(r.play("C3").is_err() && r.play("G7").is_err());
+        r.reset(None).unwrap();
+        assert_eq!(r.side_to_move(), Side::Second);
+        assert!(r.play("G7").is_err());
+        let rec = GameRecord {
+            players: ["b".into(), "w".into()],
+            start: None,
+            moves: ["E5", "D4"]
+                .iter()
+                .map(|w| PlayedMove {
+                    wire: w.to_string(),
+                    notation: w.to_string(),
+                    score: None,
+                    depth: None,
+                    elapsed_ms: 5,
+                    book: false,
+                })
+                .collect(),
+            ending: Ending::draw(String::from("aborted")),
+            round: 1,
+            game_no: 1,
+            event: "e".into(),
+            date: "2026.01.02".into(),
+            time_control: "-".into(),
+        };
+        let text = r.record(&rec);
+        assert!(text.contains("KM[0.5]HA[2]AB["), "{text}");
+        for stone in ["[cg]", "[gc]"] {
+            assert!(text.contains(stone), "{text}");
+        }
+        assert!(text.contains(";W[ee]") && text.contains(";B[df]"), "{text}");
+        // Even games: no stones, Black first.
+        r.set_handicap(0).unwrap();
+        assert_eq!(r.setup().handicap, 0);
+        assert_eq!(r.side_to_move(), Side::First);
+        let text = r.record(&rec);
+        assert!(!text.contains("HA[") && text.contains(";B[ee]"), "{text}");
+    }
+
+    #[test]
     fn sgf_results() {
         let rec = |outcome, reason: &str| GameRecord {
             players: ["b".into(), "w]".into()],
@@ -474,18 +568,26 @@ mod tests {
             ),
             9,
             7.5,
+            &[],
         );
         assert!(
             s.contains("RE[B+73.5]") && s.contains("PW[w\\]]") && s.contains("DT[2026-01-02]"),
             "{s}"
         );
-        assert!(sgf(&rec(Outcome::Win(Side::Second), "Black resigns"), 9, 7.5).contains("RE[W+R]"));
+        assert!(sgf(
+            &rec(Outcome::Win(Side::Second), "Black resigns"),
+            9,
+            7.5,
+            &[]
+        )
+        .contains("RE[W+R]"));
         assert!(sgf(
             &rec(Outcome::Win(Side::Second), "Black loses on time"),
             9,
-            7.5
+            7.5,
+            &[],
         )
         .contains("RE[W+T]"));
-        assert!(sgf(&rec(Outcome::Draw, "Jigo"), 9, 7.0).contains("RE[0]"));
+        assert!(sgf(&rec(Outcome::Draw, "Jigo"), 9, 7.0, &[]).contains("RE[0]"));
     }
 }

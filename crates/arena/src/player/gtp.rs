@@ -22,6 +22,9 @@ pub struct GtpPlayer {
     /// Live analysis: `Some(true)` kata-analyze, `Some(false)`
     /// lz-analyze, `None` neither (or not asked yet).
     analysis_kind: Option<bool>,
+    /// This game's handicap (0: none) and the points the engine must have
+    /// placed its stones on, sorted.
+    handicap: (u32, Vec<String>),
 }
 
 fn color(side: Side) -> Color {
@@ -40,7 +43,43 @@ impl GtpPlayer {
             knows_status: false,
             knows_cleanup: false,
             analysis_kind: None,
+            handicap: (0, Vec::new()),
         }
+    }
+
+    /// The side that makes a game's first move: White after handicap
+    /// stones.
+    fn first_side(&self) -> Side {
+        if self.handicap.0 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// Places the game's handicap stones (after `clear_board`), and
+    /// checks that the engine put them where the referee did: an engine
+    /// with other fixed points would play another game.
+    fn place_handicap(&mut self) -> Result<(), String> {
+        let (n, expected) = self.handicap.clone();
+        if n == 0 {
+            return Ok(());
+        }
+        let cmd = Request::FixedHandicap(n).to_string();
+        let reply = self.must(&cmd)?;
+        let mut got: Vec<String> = reply
+            .split_whitespace()
+            .map(|v| v.to_ascii_uppercase())
+            .collect();
+        got.sort();
+        if got != expected {
+            return Err(format!(
+                "'{cmd}' placed {}, not the fixed points {}",
+                got.join(" "),
+                expected.join(" ")
+            ));
+        }
+        Ok(())
     }
 
     /// Sends a command and waits for its whole response.
@@ -110,13 +149,11 @@ impl GtpPlayer {
                 return Err(Fault::Protocol(format!("clear_board failed: {}", r.text)));
             }
             self.seen.clear();
+            self.place_handicap().map_err(Fault::Protocol)?;
         }
+        let first = self.first_side();
         for (k, mv) in moves.iter().enumerate().skip(self.seen.len()) {
-            let side = if k % 2 == 0 {
-                Side::First
-            } else {
-                Side::Second
-            };
+            let side = if k % 2 == 0 { first } else { first.other() };
             let cmd = Request::Play {
                 color: color(side),
                 vertex: mv.clone(),
@@ -218,10 +255,11 @@ impl super::Analyser for GtpPlayer {
             ));
         };
         self.sync(req.moves).map_err(|e| fault_text(&e))?;
+        let first = self.first_side();
         let side = if req.moves.len().is_multiple_of(2) {
-            Side::First
+            first
         } else {
-            Side::Second
+            first.other()
         };
         let cmd = if kata {
             format!("kata-analyze {} interval 25 ownership true", color(side))
@@ -287,6 +325,21 @@ impl Player for GtpPlayer {
         self.must(&Request::ClearBoard.to_string())?;
         self.seen.clear();
         self.must(&Request::Komi(setup.komi.unwrap_or(7.5)).to_string())?;
+        let size = setup.board_size.unwrap_or(19) as usize;
+        self.handicap = match setup.handicap {
+            0 => (0, Vec::new()),
+            n => {
+                let points = tengen_go::game::fixed_handicap(size, n as usize)
+                    .ok_or_else(|| format!("no fixed handicap of {n} on {size}x{size}"))?;
+                let mut names: Vec<String> = points
+                    .into_iter()
+                    .map(tengen_go::board::vertex_name)
+                    .collect();
+                names.sort();
+                (n, names)
+            }
+        };
+        self.place_handicap()?;
         if let Some(tc) = setup.time_settings {
             let secs = |ms: u64| ms.div_ceil(1000);
             let cmd = match tc.overtime {

@@ -154,6 +154,7 @@ pub fn bench(args: &BenchArgs) -> Result<String, String> {
             playouts: Some(thousands * 500),
             time: None,
             threads: 1,
+            extra_komi: 0.0,
         };
         let t = Instant::now();
         let cpu = cpu_seconds();

@@ -141,6 +141,7 @@ impl Session {
             playouts: Some(1000 * self.level as u64),
             time: None,
             threads: self.threads,
+            extra_komi: 0.0,
         };
         self.search_job(c, limits, RootFilter::default(), super::Watch::Move, |_| {})
     }
