@@ -43,11 +43,12 @@ def test_priors_switch_and_both_play(eng):
 
 @pytest.mark.parametrize(
     "switch", ["tengen-playout_ladders", "tengen-playout_twolibs", "tengen-playout_nakade",
-              "tengen-playout_gammas"]
+              "tengen-playout_gammas", "tengen-widening"]
 )
 def test_playout_switches(eng, switch):
     # Playout policy switches (crates/go/src/playout.rs: ladder-aware
     # escapes, on by default; two-liberty fights and nakade fills, off by
+    # default) and the tree's progressive widening (mcts.rs, off by
     # default), for A/B matches.
     assert eng.ok(f"known_command {switch}") == "true"
     assert eng.fail(switch) == "syntax error"

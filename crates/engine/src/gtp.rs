@@ -132,6 +132,7 @@ const COMMANDS: &[&str] = &[
     "tengen-gammas",
     "tengen-prior_bonus",
     "tengen-dynamic_komi",
+    "tengen-widening",
 ];
 
 /// A failure reply's text.
@@ -659,6 +660,11 @@ impl Session {
             "tengen-playout_twolibs" => set_switch(&tengen_go::playout::PLAYOUT_TWO_LIBS, a),
             "tengen-playout_nakade" => set_switch(&tengen_go::playout::PLAYOUT_NAKADE, a),
             "tengen-playout_gammas" => set_switch(&tengen_go::playout::PLAYOUT_GAMMAS, a),
+            // Progressive widening (mcts::widening_count); a kept tree's
+            // children are in another order, so it goes.
+            "tengen-widening" => set_switch(&tengen_go::mcts::WIDENING, a).inspect(|_| {
+                self.reset_search();
+            }),
             // The tree's priors: learned move strengths or the old hand
             // rules (A/B matches); without an argument, which is in use.
             "tengen-priors" => match a.first().map(|s| s.as_str()) {

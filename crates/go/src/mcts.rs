@@ -327,6 +327,7 @@ impl Searcher {
             color,
             komi,
             passes,
+            widen: WIDENING.load(Ordering::Relaxed),
             root_prev,
             done: AtomicU64::new(0),
             finished: AtomicBool::new(false),
@@ -408,6 +409,8 @@ struct Run {
     color: Color,
     komi: f64,
     passes: u32,
+    /// Progressive widening (`WIDENING` when the search started).
+    widen: bool,
     /// The move before the root position's last one, and the last (points;
     /// `None` for a pass or nothing).
     root_prev: [Option<Point>; 2],
@@ -435,6 +438,7 @@ impl Run {
             self.color,
             self.komi,
             self.passes,
+            self.widen,
             self.root_prev,
             rng,
         );
@@ -707,6 +711,23 @@ pub fn set_prior_bonus(bonus: Option<u32>) {
     );
 }
 
+/// GTP `tengen-widening on|off`: progressive widening (A/B matches);
+/// off by default until games show it stronger.
+pub static WIDENING: AtomicBool = AtomicBool::new(false);
+
+/// Children a node of `visits` visits may select from under progressive
+/// widening (Coulom 2007; Chaslot et al.'s "progressive unpruning"): the
+/// two strongest by prior at first, one more each time the visits grow
+/// by a factor of 1.4 past 40. 4 at 40 visits, 9 at 400, 15 at 4,000,
+/// 22 at 40,000: a node reads its best-rated moves deeply before the
+/// AMAF values of the others can pull the search towards them.
+fn widening_count(visits: u32) -> usize {
+    const START: usize = 2;
+    const FIRST_VISITS: f64 = 40.0;
+    const GROWTH: f64 = 1.4;
+    START + ((1.0 + visits as f64 / FIRST_VISITS).ln() / GROWTH.ln()) as usize
+}
+
 /// How a node's children start.
 #[derive(Clone, Copy)]
 struct Priors<'a> {
@@ -714,6 +735,9 @@ struct Priors<'a> {
     learned: Option<&'a gammas::Table>,
     /// `prior_bonus` when the node was expanded.
     bonus: u32,
+    /// Children in order of prior, strongest first (progressive
+    /// widening selects from the front of the list).
+    sorted: bool,
 }
 
 /// The tree's priors for `b`: the learned table, or `None` for the
@@ -727,6 +751,7 @@ fn priors_for(b: &Board) -> Priors<'static> {
             .then(|| gammas::table(b.short_side()))
             .filter(|t| !t.is_empty()),
         bonus: prior_bonus(b.short_side()),
+        sorted: WIDENING.load(Ordering::Relaxed),
     }
 }
 
@@ -799,6 +824,10 @@ fn expand(
             n.prior /= total;
         }
     }
+    if priors.sorted {
+        // Stable: equal priors keep the moves' order.
+        kids.sort_by(|&a, &b| nodes[b as usize].prior.total_cmp(&nodes[a as usize].prior));
+    }
     nodes[at].children = kids;
     nodes[at].expanded = true;
 }
@@ -825,12 +854,19 @@ fn tree_moves(b: &Board, c: Color) -> Vec<Move> {
     v
 }
 
-fn select_child(nodes: &[Node], at: usize) -> usize {
+/// The child to descend into; under progressive widening (`widen`, the
+/// children sorted by prior) only the first `widening_count` compete.
+fn select_child(nodes: &[Node], at: usize, widen: bool) -> usize {
     let parent = &nodes[at];
     let ln = ((parent.visits + parent.virtual_loss).max(1) as f64).ln();
     let mut best = usize::MAX;
     let mut best_v = f64::NEG_INFINITY;
-    for &c in &parent.children {
+    let open = if widen {
+        widening_count(parent.visits)
+    } else {
+        usize::MAX
+    };
+    for &c in parent.children.iter().take(open) {
         let n = &nodes[c as usize];
         let visits = (n.visits + n.virtual_loss) as f64;
         let q = if visits > 0.0 { n.wins / visits } else { 0.5 };
@@ -857,6 +893,7 @@ fn one_iteration(
     root_color: Color,
     komi: f64,
     passes0: u32,
+    widen: bool,
     root_prev: [Option<Point>; 2],
     rng: &mut Rng,
 ) {
@@ -877,7 +914,7 @@ fn one_iteration(
                 leaf_needs_expansion = !node.expanded && node.visits >= EXPAND_AT && passes < 2;
                 break;
             }
-            let c = select_child(&tree.nodes, at);
+            let c = select_child(&tree.nodes, at, widen);
             if c == usize::MAX {
                 leaf_needs_expansion = false;
                 break;
@@ -1131,6 +1168,7 @@ mod tests {
         let priors = Priors {
             learned: Some(&table),
             bonus: 0,
+            sorted: false,
         };
         expand(&mut nodes, 0, &b, Color::White, &moves, None, priors);
         let pass = nodes[1..]
@@ -1196,6 +1234,7 @@ mod tests {
             let priors = Priors {
                 learned: Some(table),
                 bonus,
+                sorted: false,
             };
             expand(&mut nodes, 0, &b, Color::White, &moves, None, priors);
             nodes
@@ -1292,6 +1331,47 @@ mod tests {
         assert!(a.winrate < 0.2, "{}", a.winrate);
         // Margins count the extra komi: never above 9 - 9.5.
         assert!(a.score_mean <= -0.5 + 1e-9, "{}", a.score_mean);
+    }
+
+    #[test]
+    fn widening_opens_children_by_prior_as_visits_grow() {
+        let counts: Vec<usize> = [0, 39, 40, 400, 4000, 40_000]
+            .iter()
+            .map(|&n| widening_count(n))
+            .collect();
+        assert_eq!(counts, [2, 2, 4, 9, 15, 22]);
+        assert!((0..100_000)
+            .step_by(97)
+            .all(|n| widening_count(n) <= widening_count(n + 97)));
+        // A 9x9 position expanded with sorted children: priors fall along
+        // the list, and with widening the selection stays in front even
+        // when a later child looks best.
+        gammas::set_learned_priors(true);
+        let mut b = Board::new(9);
+        b.play(Color::Black, b.parse_move("E5").unwrap_or(Move::Pass));
+        let moves = tree_moves(&b, Color::White);
+        let mut nodes = vec![Node::new(Move::Pass, Color::Black, 0, 0.0, 1.0)];
+        let priors = Priors {
+            learned: Some(gammas::table(9)),
+            bonus: 0,
+            sorted: true,
+        };
+        expand(&mut nodes, 0, &b, Color::White, &moves, None, priors);
+        let kids = nodes[0].children.clone();
+        assert_eq!(kids.len(), moves.len());
+        let priors: Vec<f32> = kids.iter().map(|&k| nodes[k as usize].prior).collect();
+        assert!(priors.windows(2).all(|w| w[0] >= w[1]), "{priors:?}");
+        let last = *kids.last().unwrap_or(&0) as usize;
+        for &k in &kids {
+            let n = &mut nodes[k as usize];
+            (n.visits, n.wins, n.rave_visits, n.rave_wins) = (10, 2.0, 0, 0.0);
+        }
+        nodes[last].wins = 9.0;
+        nodes[0].visits = 10 * kids.len() as u32;
+        assert_eq!(select_child(&nodes, 0, false), last);
+        let open = widening_count(nodes[0].visits);
+        let picked = select_child(&nodes, 0, true);
+        assert!(kids[..open].contains(&(picked as u32)), "{picked} {open}");
     }
 
     #[test]
