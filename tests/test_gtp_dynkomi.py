@@ -1,9 +1,10 @@
 """Dynamic komi in handicap games over GTP (crates/go/src/mcts.rs,
-`dynamic_komi`): the search counts each handicap stone as 7 points of
+`dynamic_komi`): Black's search counts each handicap stone as 7 points of
 komi for White at the start, falling linearly to nothing over 200 moves on
-19x19 (scaled by area elsewhere). `tengen-dynamic_komi` reports the extra
-komi the next move's search would use; `on`/`off` switch it for A/B
-matches (docs/go.md, "The player")."""
+19x19 (scaled by area elsewhere) when switched on (off by default: it
+lost games on 9x9, docs/strength.md); White's search gets none.
+`tengen-dynamic_komi` reports the extra komi Black's search would use;
+`on`/`off` switch it for A/B matches (docs/go.md, "The player")."""
 
 import pytest
 
@@ -23,7 +24,13 @@ def test_extra_komi_follows_the_handicap_and_the_moves(eng):
     assert eng.ok("known_command tengen-dynamic_komi") == "true"
     eng.ok("boardsize 19")
     eng.ok("komi 0.5")
+    eng.ok("fixed_handicap 4")
+    # Off by default.
+    assert eng.ok("tengen-dynamic_komi") == "0"
+    eng.ok("tengen-dynamic_komi on")
+    assert eng.ok("tengen-dynamic_komi") == "28"
     # An even game: nothing.
+    eng.ok("clear_board")
     assert eng.ok("tengen-dynamic_komi") == "0"
     eng.ok("fixed_handicap 4")
     assert eng.ok("tengen-dynamic_komi") == "28"

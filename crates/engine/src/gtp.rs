@@ -706,12 +706,13 @@ impl Session {
             },
             // The handicap's dynamic komi (mcts::dynamic_komi): `on` or
             // `off` for every game (A/B matches); without an argument, the
-            // extra komi the next move's search would give White here.
+            // extra komi Black's search would give White here.
             "tengen-dynamic_komi" => match a.first().map(|v| v.as_str()) {
                 None => Ok(fmt_num(dynamic_komi(
                     self.game.handicap().len(),
                     self.game.moves().len(),
                     self.game.board().area_points(),
+                    Color::Black,
                 ))),
                 Some(v @ ("on" | "off")) => {
                     tengen_go::mcts::set_dynamic_komi(v == "on");
@@ -1148,6 +1149,7 @@ impl Session {
                 self.game.handicap().len(),
                 self.game.moves().len(),
                 self.game.board().area_points(),
+                c,
             );
         }
         // The points the move may take: `allow` (restricted_genmove)

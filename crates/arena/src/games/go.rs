@@ -532,7 +532,7 @@ mod tests {
             time_control: "-".into(),
         };
         let text = r.record(&rec);
-        assert!(text.contains("KM[0.5]HA[2]AB["), "{text}");
+        assert!(text.contains("KM[0.5]RU[Tromp-Taylor]HA[2]AB["), "{text}");
         for stone in ["[cg]", "[gc]"] {
             assert!(text.contains(stone), "{text}");
         }
