@@ -1308,25 +1308,23 @@ mod tests {
         }
     }
 
+    /// One thread's search of `playouts` playouts for `c`, from a fresh
+    /// searcher seeded `seed`, with `extra_komi` for White.
+    fn search_alone(g: &Game, c: Color, playouts: u64, seed: u64, extra_komi: f64) -> Analysis {
+        let limits = Limits {
+            playouts: Some(playouts),
+            time: None,
+            threads: 1,
+            extra_komi,
+        };
+        Searcher::new(seed).search(g, c, &limits, &RootFilter::default(), &mut |_| false)
+    }
+
     #[test]
     fn the_search_scores_under_the_extra_komi() {
         // 3x3 with komi 8.5: Black's centre takes all 9 points and wins.
         // One point of extra komi makes 9.5, which no result beats.
-        let g = Game::new(3, 8.5);
-        let mut s = Searcher::new(5);
-        let limits = Limits {
-            playouts: Some(4000),
-            time: None,
-            threads: 1,
-            extra_komi: 1.0,
-        };
-        let a = s.search(
-            &g,
-            Color::Black,
-            &limits,
-            &RootFilter::default(),
-            &mut |_| false,
-        );
+        let a = search_alone(&Game::new(3, 8.5), Color::Black, 4000, 5, 1.0);
         assert!(a.winrate < 0.2, "{}", a.winrate);
         // Margins count the extra komi: never above 9 - 9.5.
         assert!(a.score_mean <= -0.5 + 1e-9, "{}", a.score_mean);
@@ -1409,20 +1407,7 @@ mod tests {
         }
         play(&mut g, Color::White, "D2");
         play(&mut g, Color::White, "D4");
-        let mut s = Searcher::new(9);
-        let limits = Limits {
-            playouts: Some(5000),
-            time: None,
-            threads: 1,
-            extra_komi: 0.0,
-        };
-        let a = s.search(
-            &g,
-            Color::Black,
-            &limits,
-            &RootFilter::default(),
-            &mut |_| false,
-        );
+        let a = search_alone(&g, Color::Black, 5000, 9, 0.0);
         assert_eq!(move_name(a.candidates[0].mv), "D3");
     }
 
