@@ -17,6 +17,14 @@ def eng(tengen_bin):
     g.close()
 
 
+def genmoves(eng, colors):
+    """Each colour in turn gets a move that is neither a pass nor a
+    resignation."""
+    for color in colors:
+        move = eng.ok(f"genmove {color}")
+        assert move.lower() not in ("resign", "pass"), (color, move)
+
+
 def test_priors_switch_and_both_play(eng):
     assert eng.ok("known_command tengen-priors") == "true"
     assert eng.ok("tengen-priors") == "learned"
@@ -59,8 +67,7 @@ def test_playout_switches(eng, switch):
         eng.ok(line)
     for mode in ["on", "off"]:
         eng.ok(f"{switch} {mode}")
-        move = eng.ok("genmove b")
-        assert move.lower() not in ("resign", "pass")
+        genmoves(eng, "b")
         eng.ok("undo")
 
 
@@ -79,9 +86,7 @@ def test_prior_bonus(eng):
     eng.ok("tengen-prior_bonus 150")
     assert eng.ok("tengen-prior_bonus") == "150"
     eng.ok("clear_board")
-    for color in "bwbw":
-        move = eng.ok(f"genmove {color}")
-        assert move.lower() not in ("resign", "pass")
+    genmoves(eng, "bwbw")
     eng.ok("boardsize 19")
     assert eng.ok("tengen-prior_bonus") == "150"
     eng.ok("tengen-prior_bonus default")
@@ -115,9 +120,7 @@ def test_extra_komi_follows_the_handicap_and_the_moves(eng):
     assert eng.ok("get_komi") == "0.5"
     # The engine plays the handicap game from both sides and never resigns
     # while the extra komi is in force.
-    for color in "bwbw":
-        move = eng.ok(f"genmove {color}")
-        assert move.lower() not in ("resign", "pass")
+    genmoves(eng, "bwbw")
     eng.ok("tengen-dynamic_komi off")
     assert eng.ok("tengen-dynamic_komi") == "0"
     eng.ok("tengen-dynamic_komi on")
