@@ -708,12 +708,7 @@ impl Session {
             // `off` for every game (A/B matches); without an argument, the
             // extra komi Black's search would give White here.
             "tengen-dynamic_komi" => match a.first().map(|v| v.as_str()) {
-                None => Ok(fmt_num(dynamic_komi(
-                    self.game.handicap().len(),
-                    self.game.moves().len(),
-                    self.game.board().area_points(),
-                    Color::Black,
-                ))),
+                None => Ok(fmt_num(self.extra_komi(Color::Black))),
                 Some(v @ ("on" | "off")) => {
                     tengen_go::mcts::set_dynamic_komi(v == "on");
                     self.reset_search();
@@ -1101,6 +1096,16 @@ impl Session {
         Ok(String::new())
     }
 
+    /// The handicap's dynamic komi for `c`'s search here (0 when off).
+    fn extra_komi(&self, c: Color) -> f64 {
+        dynamic_komi(
+            self.game.handicap().len(),
+            self.game.moves().len(),
+            self.game.board().area_points(),
+            c,
+        )
+    }
+
     /// Search limits for a move of `c` under the clock.
     fn limits(&self, c: Color) -> Limits {
         if let Some(n) = self.fixed_playouts {
@@ -1145,12 +1150,7 @@ impl Session {
         // A handicap game's stones count as komi for a while (not in the
         // clean-up phase, which only removes dead stones).
         if !cleanup {
-            limits.extra_komi = dynamic_komi(
-                self.game.handicap().len(),
-                self.game.moves().len(),
-                self.game.board().area_points(),
-                c,
-            );
+            limits.extra_komi = self.extra_komi(c);
         }
         // The points the move may take: `allow` (restricted_genmove)
         // within GNU Go's search area, when one is set.
