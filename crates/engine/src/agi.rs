@@ -73,7 +73,9 @@ pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
         own_book: true,
         ponder: true,
         board,
-        searcher: None,
+        // Made now, not on the first move: allocating the table takes a
+        // good part of a short move's time.
+        searcher: Some(Searcher::new(64)),
         running: None,
         deciding: None,
         held: None,

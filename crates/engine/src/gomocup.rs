@@ -33,6 +33,8 @@ struct Front {
     max_node: Option<u64>,
     max_depth: Option<u32>,
     searcher: Option<Searcher>,
+    /// The table size `searcher` was made with, in MiB.
+    searcher_mb: usize,
 }
 
 enum Flow {
@@ -41,21 +43,7 @@ enum Flow {
 }
 
 pub fn run(start: Start, input: Receiver<String>, out: Output) -> u8 {
-    let mut fe = Front {
-        out,
-        reader: CommandReader::new(),
-        width: 15,
-        height: 15,
-        rule: Rule::Freestyle,
-        board: None,
-        timeout_turn: 5000,
-        timeout_match: 0,
-        time_left: None,
-        max_memory: 0,
-        max_node: None,
-        max_depth: None,
-        searcher: None,
-    };
+    let mut fe = Front::new(out);
     let mut queue: VecDeque<String> = start.first.into_iter().collect();
     loop {
         let line = match queue.pop_front() {
@@ -93,6 +81,25 @@ fn to_xy(p: Point) -> Xy {
 }
 
 impl Front {
+    fn new(out: Output) -> Front {
+        Front {
+            out,
+            reader: CommandReader::new(),
+            width: 15,
+            height: 15,
+            rule: Rule::Freestyle,
+            board: None,
+            timeout_turn: 5000,
+            timeout_match: 0,
+            time_left: None,
+            max_memory: 0,
+            max_node: None,
+            max_depth: None,
+            searcher: None,
+            searcher_mb: 0,
+        }
+    }
+
     fn reply(&self, r: Reply) {
         self.out.line(&r.to_string());
     }
@@ -216,6 +223,9 @@ impl Front {
         match self.new_board() {
             Ok(b) => {
                 self.board = Some(b);
+                // The table is allocated now, not on the first move: a
+                // large one takes a good part of a short move's time.
+                self.ready_searcher();
                 self.reply(Reply::Ok);
             }
             Err(e) => {
@@ -238,7 +248,12 @@ impl Front {
                 let v = v.max(0) as u64;
                 if v != self.max_memory {
                     self.max_memory = v;
-                    self.searcher = None;
+                    // Resized at once when idle; a search in progress
+                    // keeps its table, resized by the next move's
+                    // `take_searcher`.
+                    if self.searcher.take().is_some() {
+                        self.ready_searcher();
+                    }
                 }
             }
             ("rule", Some(v)) => {
@@ -309,15 +324,29 @@ impl Front {
         Ok(b)
     }
 
+    /// The table size `max_memory` allows (64 MiB when unset).
+    fn hash_mb(&self) -> usize {
+        if self.max_memory == 0 {
+            64
+        } else {
+            ((self.max_memory >> 20) / 3).clamp(1, 256) as usize
+        }
+    }
+
+    /// Makes sure a searcher with the right table size is held.
+    fn ready_searcher(&mut self) {
+        let mb = self.hash_mb();
+        if self.searcher.is_none() || self.searcher_mb != mb {
+            self.searcher = Some(Searcher::new(mb));
+            self.searcher_mb = mb;
+        }
+    }
+
     fn take_searcher(&mut self) -> Searcher {
-        self.searcher.take().unwrap_or_else(|| {
-            let mb = if self.max_memory == 0 {
-                64
-            } else {
-                ((self.max_memory >> 20) / 3).clamp(1, 256) as usize
-            };
-            Searcher::new(mb)
-        })
+        self.ready_searcher();
+        self.searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.searcher_mb))
     }
 
     /// Hard and soft limits for this move.
@@ -422,6 +451,9 @@ impl Front {
         let (searcher, result) = gomoku_outcome(done);
         self.searcher = Some(searcher);
         self.answer(&board, &result);
+        // A table size changed during the move: resized now, on the
+        // opponent's time.
+        self.ready_searcher();
         Flow::Go
     }
 
@@ -562,4 +594,30 @@ fn fallback(b: &Board) -> Option<Point> {
     };
     moves.sort_by_key(|p| (p.x as i32 - cx).abs() + (p.y as i32 - cy).abs());
     moves.first().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_made_at_start_and_follows_max_memory_between_moves() {
+        let (_tx, rx) = std::sync::mpsc::channel::<String>();
+        let mut fe = Front::new(Output::new(Box::new(std::io::sink())));
+        let mut queue = VecDeque::new();
+        assert!(fe.searcher.is_none());
+        fe.handle(Command::Start(15), &rx, &mut queue);
+        assert_eq!(fe.searcher.as_ref().map(|s| s.hash_mb()), Some(64));
+        // 80 MiB of memory: a third of it for the table, made at once.
+        fe.info("max_memory", "83886080");
+        assert_eq!(fe.searcher.as_ref().map(|s| s.hash_mb()), Some(26));
+        // While a move is searched the front-end holds no searcher: the
+        // new size waits for the next `ready_searcher`.
+        let held = fe.searcher.take();
+        fe.info("max_memory", "167772160");
+        assert!(fe.searcher.is_none());
+        fe.searcher = held;
+        fe.ready_searcher();
+        assert_eq!(fe.searcher.as_ref().map(|s| s.hash_mb()), Some(53));
+    }
 }
