@@ -1,7 +1,7 @@
 //! The player: threat-space search first (our VCF, then our VCT), then an
 //! iterative-deepening alpha-beta over a few candidate moves ranked by
 //! their line shapes, with forced replies to fours searched without
-//! spending depth.
+//! spending depth and late quiet moves searched shallower first.
 
 use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq};
 use crate::threat::{self, level, playable, Level, ThreatSearch};
@@ -31,6 +31,10 @@ const SEARCH_SHARE: u32 = 900;
 const NODE_VCF_DEPTH: u32 = 8;
 /// Threat-search nodes one tree node may spend on that VCF.
 const NODE_VCF_BUDGET: u64 = 24;
+/// Moves searched at a node, by remaining depth (6 or more, 3-5, less).
+const WIDTHS: [usize; 3] = [20, 14, 10];
+/// Quiet moves from this index on are searched shallower first.
+const LMR_FROM: usize = 3;
 
 pub const BENCH_DEPTH: u32 = 6;
 
@@ -617,9 +621,9 @@ impl Searcher {
         }
         let moves = self.order(b, defence.as_deref().unwrap_or(&cells), tt_move, ply);
         let mut width = match depth {
-            d if d >= 6 => 14,
-            d if d >= 3 => 10,
-            _ => 8,
+            d if d >= 6 => WIDTHS[0],
+            d if d >= 3 => WIDTHS[1],
+            _ => WIDTHS[2],
         };
         // One answer only: a forced reply, searched without spending depth.
         let mut child_depth = depth - 1;
@@ -641,11 +645,15 @@ impl Searcher {
             if !playable(b, m, me) {
                 continue;
             }
+            let r = reduction(b, m, depth, searched, their_threat);
             b.make(m);
             let s = if searched == 0 {
                 -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(b, child_depth, -alpha - 1, -alpha, ply + 1);
+                let mut s = -self.negamax(b, child_depth - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(b, child_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(b, child_depth, -beta, -alpha, ply + 1)
                 } else {
@@ -694,6 +702,24 @@ impl Searcher {
         self.tt
             .store(key, best_move, to_tt(best, ply), 0, depth, bound);
         best
+    }
+}
+
+/// Plies by which the `searched`-th move `m` (from 0) of a node at
+/// `depth` is searched shallower first: late moves that neither make nor
+/// stop an open three or a four lose one ply, two when deep and later
+/// still. None while the opponent threatens: every answer counts then.
+fn reduction(b: &Board, m: Sq, depth: i32, searched: usize, their_threat: bool) -> i32 {
+    if searched < LMR_FROM || depth < 3 || their_threat {
+        return 0;
+    }
+    let me = b.to_move();
+    let quiet = level(b.shapes(m, me)) < Level::OpenThree
+        && level(b.shapes(m, me.other())) < Level::OpenThree;
+    match quiet {
+        false => 0,
+        true if depth >= 6 && searched >= 2 * LMR_FROM => 2,
+        true => 1,
     }
 }
 
