@@ -815,6 +815,22 @@ mod tests {
     }
 
     #[test]
+    fn only_late_quiet_moves_are_reduced() {
+        // Black 7,7 and 8,7; white 5,3 and 6,3; black to move.
+        let b = board(Rule::Freestyle, "7,7 5,3 8,7 6,3");
+        let sq = |x, y| b.sq(Point::new(x, y).unwrap()).unwrap();
+        let far = sq(2, 12);
+        assert_eq!(reduction(&b, far, 3, LMR_FROM, false), 1);
+        assert_eq!(reduction(&b, far, 6, 2 * LMR_FROM, false), 2);
+        assert_eq!(reduction(&b, far, 2, LMR_FROM, false), 0, "too shallow");
+        assert_eq!(reduction(&b, far, 6, LMR_FROM - 1, false), 0, "too early");
+        assert_eq!(reduction(&b, far, 6, 2 * LMR_FROM, true), 0, "under threat");
+        // Making our open three, or stopping theirs, is never reduced.
+        assert_eq!(reduction(&b, sq(9, 7), 6, 2 * LMR_FROM, false), 0);
+        assert_eq!(reduction(&b, sq(7, 3), 6, 2 * LMR_FROM, false), 0);
+    }
+
+    #[test]
     fn takes_a_five_and_blocks_a_four() {
         let b = board(Rule::Freestyle, "7,7 0,0 8,7 0,1 9,7 0,2 10,7 14,14");
         let r = best_move(&b, 2);
