@@ -251,7 +251,7 @@ impl Front {
                     // Resized at once when idle; a search in progress
                     // keeps its table, resized by the next move's
                     // `take_searcher`.
-                    if self.searcher.take().is_some() {
+                    if self.searcher.is_some() {
                         self.ready_searcher();
                     }
                 }
@@ -333,20 +333,23 @@ impl Front {
         }
     }
 
-    /// Makes sure a searcher with the right table size is held.
-    fn ready_searcher(&mut self) {
+    /// The searcher, with a table of the size `max_memory` allows: the
+    /// one held if it has that size, else a new one (the old table is
+    /// freed first).
+    fn take_searcher(&mut self) -> Searcher {
         let mb = self.hash_mb();
-        if self.searcher.is_none() || self.searcher_mb != mb {
-            self.searcher = Some(Searcher::new(mb));
-            self.searcher_mb = mb;
+        if self.searcher_mb != mb {
+            self.searcher = None;
         }
+        self.searcher_mb = mb;
+        self.searcher.take().unwrap_or_else(|| Searcher::new(mb))
     }
 
-    fn take_searcher(&mut self) -> Searcher {
-        self.ready_searcher();
-        self.searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.searcher_mb))
+    /// Holds a searcher of the right size, made now rather than on a
+    /// move's clock.
+    fn ready_searcher(&mut self) {
+        let s = self.take_searcher();
+        self.searcher = Some(s);
     }
 
     /// Hard and soft limits for this move.
