@@ -100,12 +100,7 @@ impl Position for Board {
     type Move = Move;
     const HISTORY_SIZE: usize = 768;
     const PARAMS: SearchParams = SearchParams {
-        // A base of 0.6 left a median 2.6 s of a 10 s + 0.1 s clock unused
-        // at the end of the game, where Fairy-Stockfish left 1.0 s and
-        // spent half as much again over the first twenty moves
-        // (docs/strength.md, session 48): 0.85 spends more of it while
-        // the game is still open.
-        effort_time: Some((0.85, 2.0)),
+        effort_time: Some((0.6, 2.0)),
         lmr_refinements: true,
         ..SearchParams::CHESS_LIKE
     };
