@@ -11,6 +11,8 @@ pub const MIN_SIZE: usize = 5;
 pub const MAX_SIZE: usize = 32;
 /// Border width: every cell within five steps of a real point exists.
 const PAD: usize = 5;
+/// Every square of every board size is below this.
+pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + 2 * PAD);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {

@@ -3,7 +3,7 @@
 //! their line shapes, with forced replies to fours searched without
 //! spending depth and late quiet moves searched shallower first.
 
-use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq};
+use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq, MAX_CELLS};
 use crate::threat::{self, level, playable, Level, ThreatSearch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -35,6 +35,11 @@ const NODE_VCF_BUDGET: u64 = 24;
 const WIDTHS: [usize; 3] = [20, 14, 10];
 /// Quiet moves from this index on are searched shallower first.
 const LMR_FROM: usize = 3;
+/// Bound of a history entry: a bonus shrinks as the entry nears it.
+const HISTORY_MAX: i32 = 16_384;
+/// A history entry counts an eighth in the ordering score (at most
+/// 2,048): it reorders moves of similar shape, never a four above a two.
+const HISTORY_DIV: i32 = 8;
 
 pub const BENCH_DEPTH: u32 = 6;
 
@@ -130,6 +135,10 @@ pub struct Searcher {
     node_vcf: u64,
     /// Whether a position of the opening book is answered from it.
     book: bool,
+    /// Butterfly history, `[point][colour]`: raised by depth² for a move
+    /// that cut the search off, lowered as much for the moves tried
+    /// before it at that node; added to the ordering score.
+    history: Vec<[i32; 2]>,
 }
 
 impl Searcher {
@@ -146,6 +155,7 @@ impl Searcher {
             ts: ThreatSearch::new(0),
             node_vcf: NODE_VCF_BUDGET,
             book: true,
+            history: vec![[0; 2]; MAX_CELLS],
         }
     }
 
@@ -172,6 +182,7 @@ impl Searcher {
 
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
     }
 
     /// Replaces the table by an empty one of `mb` mebibytes, or keeps the
@@ -221,6 +232,11 @@ impl Searcher {
         self.hard = hard.map(|h| h * SEARCH_SHARE / 1000);
         self.node_limit = limits.nodes;
         self.killers = [[0; 2]; MAX_PLY + 8];
+        // Last move's history still says something about this one.
+        for h in self.history.iter_mut() {
+            h[0] /= 4;
+            h[1] /= 4;
+        }
         self.ts = ThreatSearch::new(0);
         self.ts.stop = Some(self.stop.clone());
         self.ts.deadline = hard.map(|h| self.start + h);
@@ -526,6 +542,10 @@ impl Searcher {
                 } else if killers.contains(&(s as u16)) {
                     score += 500;
                 }
+                if s as u16 != tt_move {
+                    let h = self.history.get(s).map_or(0, |h| h[me.index()]);
+                    score += h / HISTORY_DIV;
+                }
                 (score, s)
             })
             .collect();
@@ -638,6 +658,8 @@ impl Searcher {
         let mut best = -WIN - 1;
         let mut best_move = 0u16;
         let mut searched = 0;
+        // Moves that did not raise alpha, for the history's penalty.
+        let mut failed: Vec<Sq> = Vec::with_capacity(width);
         for &(_, m) in moves.iter() {
             if searched >= width {
                 break;
@@ -665,6 +687,9 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
+            if s <= alpha {
+                failed.push(m);
+            }
             if s > best {
                 best = s;
                 best_move = m as u16;
@@ -673,6 +698,7 @@ impl Searcher {
                 alpha = s;
             }
             if alpha >= beta {
+                self.reward(me, m, &failed, depth);
                 if let Some(k) = self.killers.get_mut(ply) {
                     if k[0] != m as u16 {
                         k[1] = k[0];
@@ -702,6 +728,23 @@ impl Searcher {
         self.tt
             .store(key, best_move, to_tt(best, ply), 0, depth, bound);
         best
+    }
+}
+
+impl Searcher {
+    /// History update at a cut-off by `m` after the `failed` moves.
+    fn reward(&mut self, me: Color, m: Sq, failed: &[Sq], depth: i32) {
+        let bonus = (depth * depth).min(400);
+        let mut bump = |s: Sq, delta: i32| {
+            if let Some(h) = self.history.get_mut(s) {
+                let e = &mut h[me.index()];
+                *e += delta - *e * delta.abs() / HISTORY_MAX;
+            }
+        };
+        bump(m, bonus);
+        for &q in failed {
+            bump(q, -bonus);
+        }
     }
 }
 
@@ -828,6 +871,35 @@ mod tests {
         // Making our open three, or stopping theirs, is never reduced.
         assert_eq!(reduction(&b, sq(9, 7), 6, 2 * LMR_FROM, false), 0);
         assert_eq!(reduction(&b, sq(7, 3), 6, 2 * LMR_FROM, false), 0);
+    }
+
+    #[test]
+    fn history_moves_a_cutting_move_up_for_its_colour_only() {
+        let b = board(Rule::Freestyle, "7,7 8,8 6,8");
+        let mut s = Searcher::new(1);
+        let cells = threat::near(&b);
+        let me = b.to_move();
+        let rank = |s: &Searcher, b: &Board, m: Sq| {
+            s.order(b, &cells, 0, 0)
+                .iter()
+                .position(|x| x.1 == m)
+                .unwrap()
+        };
+        let before = s.order(&b, &cells, 0, 0);
+        let (first, late) = (before[0].1, before[before.len() / 2].1);
+        for _ in 0..30 {
+            s.reward(me, late, &[first], 10);
+        }
+        assert!(
+            rank(&s, &b, late) < before.len() / 2,
+            "the cutting move rises"
+        );
+        assert!(rank(&s, &b, first) > 0, "the move tried before it sinks");
+        // The other colour's history is untouched.
+        assert_eq!(s.history[late][me.other().index()], 0);
+        assert_eq!(s.history[first][me.other().index()], 0);
+        s.clear();
+        assert_eq!(s.order(&b, &cells, 0, 0), before, "clear forgets it");
     }
 
     #[test]
