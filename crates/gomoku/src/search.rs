@@ -1,7 +1,8 @@
 //! The player: threat-space search first (our VCF, then our VCT), then an
 //! iterative-deepening alpha-beta over a few candidate moves ranked by
-//! their line shapes, with forced replies to fours searched without
-//! spending depth and late quiet moves searched shallower first.
+//! their line shapes and a history of cut-offs, with forced replies to
+//! fours searched without spending depth and late quiet moves searched
+//! shallower first.
 
 use crate::board::{shape_value, Board, Color, Outcome, Point, Rule, Sq, MAX_CELLS};
 use crate::threat::{self, level, playable, Level, ThreatSearch};
@@ -37,8 +38,9 @@ const WIDTHS: [usize; 3] = [20, 14, 10];
 const LMR_FROM: usize = 3;
 /// Bound of a history entry: a bonus shrinks as the entry nears it.
 const HISTORY_MAX: i32 = 16_384;
-/// A history entry counts an eighth in the ordering score (at most
-/// 2,048): it reorders moves of similar shape, never a four above a two.
+/// A history entry counts an eighth in the ordering score: at most
+/// 2,048, where the freestyle table's ordering values reach 192,280, so
+/// it reorders moves of similar shape.
 const HISTORY_DIV: i32 = 8;
 
 pub const BENCH_DEPTH: u32 = 6;
@@ -553,6 +555,21 @@ impl Searcher {
         v
     }
 
+    /// History update at a cut-off by `m` after the `failed` moves.
+    fn reward(&mut self, me: Color, m: Sq, failed: &[Sq], depth: i32) {
+        let bonus = (depth * depth).min(400);
+        let mut bump = |s: Sq, delta: i32| {
+            if let Some(h) = self.history.get_mut(s) {
+                let e = &mut h[me.index()];
+                *e += delta - *e * delta.abs() / HISTORY_MAX;
+            }
+        };
+        bump(m, bonus);
+        for &q in failed {
+            bump(q, -bonus);
+        }
+    }
+
     /// A win the side to move holds by threats alone, as a score: an open
     /// four (or double four) to make; a four-three when the opponent has no
     /// four to interpose; or a short VCF found on a small budget when the
@@ -728,23 +745,6 @@ impl Searcher {
         self.tt
             .store(key, best_move, to_tt(best, ply), 0, depth, bound);
         best
-    }
-}
-
-impl Searcher {
-    /// History update at a cut-off by `m` after the `failed` moves.
-    fn reward(&mut self, me: Color, m: Sq, failed: &[Sq], depth: i32) {
-        let bonus = (depth * depth).min(400);
-        let mut bump = |s: Sq, delta: i32| {
-            if let Some(h) = self.history.get_mut(s) {
-                let e = &mut h[me.index()];
-                *e += delta - *e * delta.abs() / HISTORY_MAX;
-            }
-        };
-        bump(m, bonus);
-        for &q in failed {
-            bump(q, -bonus);
-        }
     }
 }
 
