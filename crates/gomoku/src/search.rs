@@ -42,6 +42,9 @@ const HISTORY_MAX: i32 = 16_384;
 /// 2,048, where the freestyle table's ordering values reach 192,280, so
 /// it reorders moves of similar shape.
 const HISTORY_DIV: i32 = 8;
+/// At most this many moves of a node that failed low are penalised at its
+/// cut-off (a node searches at most 20 unless a defence set is larger).
+const HISTORY_FAILED: usize = 32;
 
 pub const BENCH_DEPTH: u32 = 6;
 
@@ -675,8 +678,10 @@ impl Searcher {
         let mut best = -WIN - 1;
         let mut best_move = 0u16;
         let mut searched = 0;
-        // Moves that did not raise alpha, for the history's penalty.
-        let mut failed: Vec<Sq> = Vec::with_capacity(width);
+        // Moves that did not raise alpha, for the history's penalty (on
+        // the stack: no allocation per node).
+        let mut failed = [0 as Sq; HISTORY_FAILED];
+        let mut n_failed = 0;
         for &(_, m) in moves.iter() {
             if searched >= width {
                 break;
@@ -704,8 +709,9 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
-            if s <= alpha {
-                failed.push(m);
+            if s <= alpha && n_failed < HISTORY_FAILED {
+                failed[n_failed] = m;
+                n_failed += 1;
             }
             if s > best {
                 best = s;
@@ -715,7 +721,7 @@ impl Searcher {
                 alpha = s;
             }
             if alpha >= beta {
-                self.reward(me, m, &failed, depth);
+                self.reward(me, m, &failed[..n_failed], depth);
                 if let Some(k) = self.killers.get_mut(ply) {
                     if k[0] != m as u16 {
                         k[1] = k[0];
