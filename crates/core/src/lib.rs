@@ -7,6 +7,7 @@
 
 pub mod cache;
 pub mod clock;
+pub mod history;
 pub mod limits;
 pub mod options;
 pub mod report;

@@ -9,6 +9,7 @@ use crate::threat::{self, level, playable, Level, ThreatSearch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tengen_core::history::gravity;
 use tengen_core::report::Bound;
 use tengen_core::timeman::TimeManager;
 use tengen_core::tt::TranspositionTable;
@@ -36,8 +37,6 @@ const NODE_VCF_BUDGET: u64 = 24;
 const WIDTHS: [usize; 3] = [20, 14, 10];
 /// Quiet moves from this index on are searched shallower first.
 const LMR_FROM: usize = 3;
-/// Bound of a history entry: a bonus shrinks as the entry nears it.
-const HISTORY_MAX: i32 = 16_384;
 /// A history entry counts an eighth in the ordering score: at most
 /// 2,048, where the freestyle table's ordering values reach 192,280, so
 /// it reorders moves of similar shape.
@@ -142,7 +141,8 @@ pub struct Searcher {
     book: bool,
     /// Butterfly history, `[point][colour]`: raised by depth² for a move
     /// that cut the search off, lowered as much for the moves tried
-    /// before it at that node; added to the ordering score.
+    /// before it at that node (the shared `gravity` rule, bounded at
+    /// ±16,384); added to the ordering score.
     history: Vec<[i32; 2]>,
 }
 
@@ -564,7 +564,7 @@ impl Searcher {
         let mut bump = |s: Sq, delta: i32| {
             if let Some(h) = self.history.get_mut(s) {
                 let e = &mut h[me.index()];
-                *e += delta - *e * delta.abs() / HISTORY_MAX;
+                *e = gravity(*e, delta);
             }
         };
         bump(m, bonus);

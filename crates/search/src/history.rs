@@ -8,8 +8,7 @@
 use crate::position::Position;
 use tengen_core::score::MAX_PLY;
 
-/// History scores saturate here; the gravity formula keeps them inside.
-pub const HISTORY_MAX: i32 = 16_384;
+pub use tengen_core::history::HISTORY_MAX;
 
 pub struct History<P: Position> {
     pub killers: Vec<[Option<P::Move>; 2]>,
@@ -175,13 +174,10 @@ impl<P: Position> Default for History<P> {
     }
 }
 
-/// Adds a bonus that shrinks as the entry nears the bound, so entries stay
-/// within ±HISTORY_MAX and recent results weigh more than old ones.
+/// The shared update rule on an `i16` entry (±`HISTORY_MAX` fits).
+#[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    let e = *entry as i32;
-    let v = e + bonus - e * bonus.abs() / HISTORY_MAX;
-    *entry = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+    *entry = tengen_core::history::gravity(*entry as i32, bonus) as i16;
 }
 
 /// The bonus for a move that caused (or failed to cause) a cutoff.
